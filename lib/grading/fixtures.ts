@@ -1,0 +1,60 @@
+/** Loads a graded case's fixture: its input tensors, arguments and expected output. */
+import path from 'node:path';
+import { FixtureError } from '../errors';
+import { readNpy, type NpyArray } from '../npy';
+import { displayPath, FIXTURES_DIR } from '../paths';
+import { Tensor } from '../tensor';
+import { EXPECTED_FILE, manifestEntry, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
+import fs from 'node:fs';
+
+export interface LoadedFixture {
+  key: string;
+  params: Record<string, number>;
+  /** Keyed by file name without `.npy` (q, k, v, mask, x, q_proj, …). */
+  inputs: Record<string, Tensor>;
+  expected: Tensor;
+}
+
+export interface LoadOptions {
+  fixturesDir?: string;
+  manifest?: Manifest;
+  /** Check every file's sha256 against the manifest (the grader does; the student loop need not). */
+  verify?: boolean;
+}
+
+function readChecked(file: string, entry: FileEntry, verify: boolean): NpyArray {
+  if (verify) {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch {
+      throw new FixtureError(`${displayPath(file)}: not found; regenerate with \`npm run fixtures\``);
+    }
+    if (sha256(bytes) !== entry.sha256) {
+      throw new FixtureError(`${displayPath(file)}: sha256 does not match fixtures/manifest.json (the file was changed); restore it with \`git checkout fixtures\` or \`npm run fixtures\``);
+    }
+  }
+  const array = readNpy(file, displayPath(file));
+  const sameShape = array.shape.length === entry.shape.length && array.shape.every((n, i) => n === entry.shape[i]);
+  if (!sameShape || array.dtype !== entry.dtype) {
+    throw new FixtureError(
+      `${displayPath(file)}: holds ${array.dtype} [${array.shape.join(', ')}] but the manifest says ${entry.dtype} [${entry.shape.join(', ')}]; regenerate with \`npm run fixtures\``,
+    );
+  }
+  return array;
+}
+
+export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixture {
+  const fixturesDir = options.fixturesDir ?? FIXTURES_DIR;
+  const entry = manifestEntry(options.manifest ?? readManifest(fixturesDir), key, fixturesDir);
+  const inputs: Record<string, Tensor> = {};
+  let expected: Tensor | undefined;
+  for (const [name, fileEntry] of Object.entries(entry.files)) {
+    const array = readChecked(path.join(fixturesDir, key, name), fileEntry, options.verify ?? false);
+    const tensor = new Tensor(array.data, array.shape);
+    if (name === EXPECTED_FILE) expected = tensor;
+    else inputs[name.replace(/\.npy$/, '')] = tensor;
+  }
+  if (!expected) throw new FixtureError(`fixtures/${key}: the manifest lists no ${EXPECTED_FILE}; regenerate with \`npm run fixtures\``);
+  return { key, params: entry.params, inputs, expected };
+}

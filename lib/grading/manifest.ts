@@ -1,0 +1,65 @@
+/**
+ * fixtures/manifest.json: the one record of every fixture file's shape, dtype, seed and sha256,
+ * and of each fixture's non-tensor arguments (softmax dim, number of heads, sequence length).
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { FixtureError } from '../errors';
+import type { NpyDType } from '../npy';
+import { displayPath, FIXTURES_DIR } from '../paths';
+
+export interface FileEntry {
+  shape: number[];
+  dtype: NpyDType;
+  /** The seed of a generated input; null for files computed from others (expected outputs). */
+  seed: number | null;
+  /** How the values were made, in words. */
+  recipe: string;
+  sha256: string;
+}
+
+export interface FixtureEntry {
+  hidden: boolean;
+  params: Record<string, number>;
+  files: Record<string, FileEntry>;
+}
+
+export interface Manifest {
+  about: string;
+  fixtures: Record<string, FixtureEntry>;
+}
+
+export const MANIFEST_NAME = 'manifest.json';
+export const EXPECTED_FILE = 'expected.npy';
+
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export function readManifest(fixturesDir = FIXTURES_DIR): Manifest {
+  const file = path.join(fixturesDir, MANIFEST_NAME);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new FixtureError(`${displayPath(file)}: not found; regenerate the fixtures with \`npm run fixtures\``);
+  }
+  try {
+    const manifest = JSON.parse(text) as Manifest;
+    if (typeof manifest.fixtures !== 'object' || manifest.fixtures === null) throw new Error('no "fixtures" object');
+    return manifest;
+  } catch (err) {
+    throw new FixtureError(`${displayPath(file)}: not valid JSON (${(err as Error).message}); regenerate with \`npm run fixtures\``);
+  }
+}
+
+export function manifestEntry(manifest: Manifest, key: string, fixturesDir = FIXTURES_DIR): FixtureEntry {
+  const entry = manifest.fixtures[key];
+  if (!entry) {
+    throw new FixtureError(
+      `${displayPath(path.join(fixturesDir, MANIFEST_NAME))}: no fixture "${key}"; regenerate with \`npm run fixtures\``,
+    );
+  }
+  return entry;
+}

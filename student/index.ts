@@ -1,0 +1,84 @@
+/**
+ * The assignment: implement the four functions below. This file (and any helper file you add in
+ * this folder) is your submission.
+ *
+ * Run `npm test` to check everything, or `npm test -- -t scaled_dot_product` for the attention
+ * tests only.
+ *
+ * Tensors (`../lib/tensor`) work like a small torch: row-major `data` (Float32Array,
+ * Float64Array, or Uint8Array for booleans) and `shape`. Methods you can use:
+ *   creation  Tensor.zeros/ones/full/eye/arange/fromNested/randn, new Tensor(data, shape)
+ *   shape     reshape(...dims) (one -1 allowed), transpose(d0, d1) and permute(...) (negative dims
+ *             count from the end), unsqueeze, squeeze, astype
+ *   math      add, sub, mul, div (Tensor or number, broadcasting like NumPy), neg, exp, log, sqrt
+ *   compare   eq, ne, lt, le, gt, ge → boolean tensors; logicalNot/And/Or, isNaN
+ *   reduce    max/min/sum/mean(dim, keepdim)
+ *   linear    matmul (batched; leading dims broadcast)
+ *   select    maskedFill(mask, value) (fill where mask is true), Tensor.where(cond, a, b)
+ * There is no softmax, attention or triangular-mask helper: those are yours to write.
+ * You may also ignore the methods and loop over `data`/`shape` yourself. You may return a Tensor
+ * or any `{ shape: number[], data }` with data a Float32Array, Float64Array or plain number[]
+ * (booleans too, for causalMask), in row-major order.
+ */
+import { NotImplementedError } from '../lib/errors';
+import { Tensor } from '../lib/tensor';
+
+export interface AttentionWeights {
+  qProj: Tensor;
+  kProj: Tensor;
+  vProj: Tensor;
+  oProj: Tensor;
+}
+
+/**
+ * Softmax of `x` along `dim` (negative counts from the end: -1 is the last dim).
+ * Every slice along `dim` must sum to 1. Must be exact for large inputs: x + 100 and x + 1000 must
+ * give the same result as x, with no Infinity or NaN (exp(1000) overflows: think about what you
+ * can subtract first without changing the result).
+ */
+export function softmax(x: Tensor, dim: number): Tensor {
+  throw new NotImplementedError('softmax');
+}
+
+/**
+ * Attention(Q, K, V) = softmax(Q Kᵀ / √d_k) V
+ *
+ * Q [...batch, queries, dK], K [...batch, keys, dK], V [...batch, keys, dV]: any number of leading
+ * batch-like dims (zero or more), the same for Q, K and V. Returns [...batch, queries, dV].
+ *
+ * `mask` (optional, boolean: 1 = may attend, 0 = must not) has a shape broadcastable to
+ * [...batch, queries, keys]; a 2-D [queries, keys] mask applies to every batch entry.
+ * - masked positions get probability exactly 0 (not just small: −100 is not enough);
+ * - the probabilities of the allowed keys of a query sum to 1;
+ * - a query whose keys are ALL masked outputs a row of zeros, never NaN.
+ * Scale by √d_k before the softmax, and keep the softmax stable: scores can be in the thousands.
+ */
+export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): Tensor {
+  throw new NotImplementedError('scaledDotProductAttention');
+}
+
+/**
+ * Boolean [seqLen, seqLen] mask for autoregressive attention: entry [i, j] is 1 (true) when query i
+ * may attend to key j, that is when j ≤ i (itself and the past), and 0 for the future.
+ */
+export function causalMask(seqLen: number): Tensor {
+  throw new NotImplementedError('causalMask');
+}
+
+/**
+ * Multi-head self-attention, no bias (PyTorch nn.Linear(bias=False)).
+ *
+ * x [...batch, seq, dModel]. Each weight is [dModel, dModel] in (out, in) layout, so a projection
+ * is y = x Wᵀ. Project x to Q, K and V; split the features into `numHeads` contiguous blocks of
+ * dModel / numHeads (head h takes features h·dHead … (h+1)·dHead − 1); run scaled dot-product
+ * attention per head with `mask` ([seq, seq], the same for every head and batch entry); put the
+ * heads back side by side in order; apply oProj. Returns [...batch, seq, dModel].
+ */
+export function multiHeadSelfAttention(
+  x: Tensor,
+  weights: AttentionWeights,
+  numHeads: number,
+  mask?: Tensor,
+): Tensor {
+  throw new NotImplementedError('multiHeadSelfAttention');
+}

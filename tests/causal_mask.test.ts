@@ -1,0 +1,3 @@
+import { gradedTests } from './graded';
+
+gradedTests('causal_mask');

@@ -1,0 +1,3 @@
+import { gradedTests } from './graded';
+
+gradedTests('scaled_dot_product_attention');
