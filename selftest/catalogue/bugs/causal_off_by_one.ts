@@ -1,0 +1,8 @@
+/** Strictly below the diagonal (j < i): a token cannot see itself. */
+import { Tensor } from '../../../lib/tensor';
+
+export { multiHeadSelfAttention, scaledDotProductAttention, softmax } from './base';
+
+export function causalMask(seqLen: number): Tensor {
+  return Tensor.arange(seqLen).unsqueeze(1).gt(Tensor.arange(seqLen).unsqueeze(0));
+}

@@ -1,0 +1,12 @@
+/** Scales after the softmax instead of before (seed 000 pitfall). */
+import type { Tensor } from '../../../lib/tensor';
+import { softmax } from './base';
+
+export { causalMask, multiHeadSelfAttention, softmax } from './base';
+
+export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): Tensor {
+  let scores = Q.matmul(K.transpose(-2, -1));
+  if (mask) scores = scores.maskedFill(mask.logicalNot(), -Infinity);
+  const probs = softmax(scores, -1).div(Math.sqrt(Q.shape[Q.ndim - 1]));
+  return probs.maskedFill(probs.isNaN(), 0).matmul(V);
+}

@@ -1,0 +1,59 @@
+/**
+ * The mistake catalogue: small submissions with the course's pitfalls (seeds 000–004) and other
+ * realistic bugs, each breaking exactly one graded function, and correct solutions written other
+ * ways. The self-tests hold the graded suite to it: every bug fails at least one test of its own
+ * function and no other; every correct solution passes everything.
+ */
+import path from 'node:path';
+import type { GradedFunction } from '../../tests/cases';
+
+export interface CatalogueEntry {
+  name: string;
+  /** The submission's entry file. */
+  file: string;
+  /** The function the mistake is in; undefined for a correct solution. */
+  breaks?: GradedFunction;
+}
+
+const bug = (name: string, breaks: GradedFunction): CatalogueEntry => ({
+  name,
+  file: path.join(__dirname, 'bugs', `${name}.ts`),
+  breaks,
+});
+const correct = (name: string, file: string): CatalogueEntry => ({ name, file });
+
+export const CORRECT: readonly CatalogueEntry[] = [
+  correct('reference', path.join(__dirname, '..', '..', 'reference', 'index.ts')),
+  correct('tensor_methods_neg_inf', path.join(__dirname, 'bugs', 'base.ts')),
+  correct('float32_loops', path.join(__dirname, 'correct', 'float32_loops.ts')),
+  correct('float64_minus_1e9', path.join(__dirname, 'correct', 'minus_1e9.ts')),
+  correct('plain_loops_number_arrays', path.join(__dirname, 'correct', 'plain_loops.ts')),
+];
+
+export const BUGS: readonly CatalogueEntry[] = [
+  bug('softmax_unstable', 'softmax'),
+  bug('softmax_ignores_dim', 'softmax'),
+  bug('softmax_whole_tensor', 'softmax'),
+  bug('scale_missing', 'scaled_dot_product_attention'),
+  bug('scale_by_dk', 'scaled_dot_product_attention'),
+  bug('scale_by_sqrt_dv', 'scaled_dot_product_attention'),
+  bug('scale_after_softmax', 'scaled_dot_product_attention'),
+  bug('mask_inverted', 'scaled_dot_product_attention'),
+  bug('mask_ignored', 'scaled_dot_product_attention'),
+  bug('mask_minus_100', 'scaled_dot_product_attention'),
+  bug('fully_masked_nan', 'scaled_dot_product_attention'),
+  bug('fully_masked_uniform', 'scaled_dot_product_attention'),
+  bug('softmax_over_queries', 'scaled_dot_product_attention'),
+  bug('unstable_softmax', 'scaled_dot_product_attention'),
+  bug('k_not_transposed', 'scaled_dot_product_attention'),
+  bug('batch_dims_3d_only', 'scaled_dot_product_attention'),
+  bug('mask_2d_unsqueezed_wrong', 'scaled_dot_product_attention'),
+  bug('causal_off_by_one', 'causal_mask'),
+  bug('causal_upper', 'causal_mask'),
+  bug('heads_interleaved', 'multihead_self_attention'),
+  bug('projection_not_transposed', 'multihead_self_attention'),
+  bug('output_projection_missing', 'multihead_self_attention'),
+  bug('mhsa_mask_ignored', 'multihead_self_attention'),
+  bug('mhsa_no_head_split', 'multihead_self_attention'),
+  bug('mhsa_batch_dims_3d_only', 'multihead_self_attention'),
+];

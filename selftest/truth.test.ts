@@ -1,0 +1,52 @@
+/**
+ * Every fixture's expected output must agree with an independent float64 computation
+ * (selftest/oracle.ts), so a bug in the reference cannot become the expected answer.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
+import { invokeCase, type CaseRunner } from '../lib/grading/invoke';
+import { GRADED_CASES } from '../tests/cases';
+import * as oracle from './oracle';
+
+/** Float32 storage of a float64 value is within 6e-8 relative; anything wider is a real disagreement. */
+const AGREEMENT = { atol: 1e-7, rtol: 1e-6 };
+
+const oracleRunner: CaseRunner<oracle.Out> = {
+  runSoftmax: oracle.softmax,
+  runScaledDotProductAttention: oracle.scaledDotProductAttention,
+  runCausalMask: oracle.causalMask,
+  runMultiHeadSelfAttention: oracle.multiHeadSelfAttention,
+};
+
+function disagreement(fixture: LoadedFixture, computed: oracle.Out): string | undefined {
+  const expected = fixture.expected;
+  if (computed.shape.join() !== expected.shape.join()) return `shape ${computed.shape} vs ${expected.shape}`;
+  for (let i = 0; i < computed.data.length; i++) {
+    const err = Math.abs(computed.data[i] - expected.data[i]);
+    if (!(err <= AGREEMENT.atol + AGREEMENT.rtol * Math.abs(computed.data[i]))) {
+      return `element ${i}: oracle ${computed.data[i]}, expected.npy ${expected.data[i]}`;
+    }
+  }
+  return undefined;
+}
+
+describe('expected outputs agree with the independent float64 oracle', () => {
+  it.each(GRADED_CASES.map((c) => [c.fixture, c] as const))('%s', (_, graded) => {
+    const fixture = loadFixture(graded.fixture, { verify: true });
+    expect(disagreement(fixture, invokeCase(graded.fn, fixture, oracleRunner))).toBeUndefined();
+  });
+
+  it('the comparison catches a 1e-5 relative error in one element', () => {
+    const fixture = loadFixture('sdpa_3d');
+    const computed = invokeCase('scaled_dot_product_attention', fixture, oracleRunner);
+    computed.data[100] *= 1 + 1e-5;
+    expect(disagreement(fixture, computed)).toMatch(/element 100/);
+  });
+
+  it('the oracle disagrees with attention computed without the 1/√d_k scale', () => {
+    const fixture = loadFixture('sdpa_3d');
+    const { q, k, v, mask } = fixture.inputs;
+    const unscaledQ = { data: Float64Array.from(q.data, (x) => x * 8), shape: q.shape };
+    expect(disagreement(fixture, oracle.scaledDotProductAttention(unscaledQ, k, v, mask))).toBeDefined();
+  });
+});
