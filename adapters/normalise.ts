@@ -40,7 +40,7 @@ function readData(data: unknown, fn: string, kind: Kind): Float32Array | Float64
     if (bad >= 0) {
       throw new ResultError(`${fn} returned data with a ${typeof data[bad]} at position ${bad}; data must hold ${kind === 'mask' ? 'numbers or booleans' : 'numbers'}`);
     }
-    return kind === 'mask' ? Uint8Array.from(data, Number) : Float64Array.from(data);
+    return Float64Array.from(data, Number);
   }
   throw new ResultError(`${fn} returned data of type ${describe(data)}; use a Float32Array, a Float64Array or a number[]`);
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { checkClose, checkMaskEqual, checkMaskedAreZero, checkRowsSumToOne, checkShape } from './compare';
+
+const t = (data: number[], shape: number[]) => ({ data: Float64Array.from(data), shape });
+const tol = { atol: 1e-6, rtol: 1e-4 };
+
+describe('checkShape', () => {
+  it('names both shapes on a mismatch', () => {
+    expect(checkShape(t([1, 2], [2]), t([1, 2], [1, 2])).message).toBe('expected shape [1,2], got [2]');
+  });
+});
+
+describe('checkClose', () => {
+  it('accepts differences within atol + rtol·|expected|', () => {
+    expect(checkClose(t([1.00009, 0.0000005], [2]), t([1, 0], [2]), tol).passed).toBe(true);
+  });
+  it('reports count, first bad index, values and the max abs error', () => {
+    const outcome = checkClose(t([0, 1, 2, 3.5], [2, 2]), t([0, 1, 2.1, 3], [2, 2]), tol);
+    expect(outcome.passed).toBe(false);
+    expect(outcome.message).toBe(
+      '2 of 4 values out of tolerance (atol 1e-6, rtol 1e-4); first at [1, 0]: expected 2.1, got 2; max abs error 0.5 at [1, 1]',
+    );
+  });
+  it('treats NaN as out of tolerance', () => {
+    expect(checkClose(t([NaN], [1]), t([0], [1]), tol).message).toMatch(/got NaN/);
+  });
+});
+
+describe('probability checks', () => {
+  const mask = { data: Uint8Array.from([1, 0, 0, 0]), shape: [2, 2] };
+  it('rows with allowed keys sum to 1 and fully masked rows to 0', () => {
+    expect(checkRowsSumToOne(t([1, 0, 0, 0], [2, 2]), mask).passed).toBe(true);
+    expect(checkRowsSumToOne(t([0.9, 0, 0, 0], [2, 2]), mask).message).toMatch(/row \[0\] sums to 0\.9, not 1/);
+    expect(checkRowsSumToOne(t([1, 0, 0.5, 0.5], [2, 2]), mask).message).toMatch(/row \[1\] has every key masked/);
+  });
+  it('a 2-D mask broadcasts over batch dims', () => {
+    const probs = t([1, 0, 0, 0, 1, 1e-30, 0, 0], [2, 2, 2]);
+    const outcome = checkMaskedAreZero(probs, mask);
+    expect(outcome.message).toMatch(/^1 masked position got probability instead of exactly 0; first: \[1, 0, 1\] got 1\.000e-30/);
+  });
+});
+
+describe('checkMaskEqual', () => {
+  it('reads a wrong entry as query and key', () => {
+    const expected = t([1, 0, 1, 1], [2, 2]);
+    expect(checkMaskEqual(t([1, 1, 1, 1], [2, 2]), expected).message).toBe(
+      'entry [0, 1] is 1 but should be 0: query 0 must not see key 1, a future position',
+    );
+    expect(checkMaskEqual(t([0, 0, 1, 1], [2, 2]), expected).message).toMatch(/query 0 must be able to see key 0/);
+  });
+});

@@ -1,3 +1,0 @@
-import { gradedTests } from './graded';
-
-gradedTests('scaled_dot_product_attention');
