@@ -1,0 +1,107 @@
+/**
+ * The gradebook: one CSV row per submission, for a spreadsheet or an LMS import (RFC 4180). It also
+ * holds the words every report shares: points without float noise, and the summary of the statuses
+ * that are neither passed nor failed.
+ */
+import type { CaseStatus, SubmissionResult } from '../grading/result';
+import type { GradescopeResults } from './gradescope';
+
+export interface GradebookRow {
+  name: string;
+  /** Points per case name. A case that was never graded (the submission could not run) is absent. */
+  points: Record<string, number>;
+  total: number;
+  max: number;
+  /** `graded`, `graded (2 timeout, 1 crashed)` or `error: <reason>`. */
+  status: string;
+}
+
+/** Points as every report prints them: quarters and halves, without the noise of float sums. */
+export function formatPoints(x: number): string {
+  return String(Math.round(x * 1e6) / 1e6);
+}
+
+// In CaseStatus order. Passed and failed are the ordinary verdicts and go unmentioned.
+const UNUSUAL: readonly CaseStatus[] = ['not_implemented', 'error', 'timeout', 'crashed', 'refused'];
+
+/** "2 timeout, 1 crashed": the statuses that are neither passed nor failed; '' when there are none. */
+export function statusSummary(statuses: readonly CaseStatus[]): string {
+  return UNUSUAL.map((s) => [s, statuses.filter((t) => t === s).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([s, count]) => `${count} ${s}`)
+    .join(', ');
+}
+
+function statusText(submission: SubmissionResult['status'], feedback: readonly string[], statuses: readonly CaseStatus[]): string {
+  if (submission === 'error') {
+    // The first feedback note says why it could not run; the rest (e.g. each type error) is in the JSON.
+    const reason = feedback.find((f) => f.trim() !== '')?.trim().split(/\r\n|\r|\n/)[0];
+    return `error: ${reason ?? 'the submission could not be run'}`;
+  }
+  const summary = statusSummary(statuses);
+  return summary ? `graded (${summary})` : 'graded';
+}
+
+export function rowFromResult(result: SubmissionResult): GradebookRow {
+  return {
+    name: result.name,
+    points: Object.fromEntries(result.cases.map((c) => [c.name, c.points])),
+    total: result.score,
+    max: result.maxScore,
+    status: statusText(result.status, result.feedback, result.cases.map((c) => c.status)),
+  };
+}
+
+/**
+ * A row rebuilt from a `<name>.json` this grader wrote, so a batch rerun need not grade again.
+ * Gradescope's own fields hold the points; extra_data holds our statuses and the maximum.
+ */
+export function rowFromGradescope(name: string, results: GradescopeResults): GradebookRow {
+  const extra = results.extra_data as GradescopeResults['extra_data'] | undefined;
+  if (!extra || typeof extra.cases !== 'object' || extra.cases === null) {
+    throw new Error(`${name}.json has no extra_data.cases, so it was not written by this grader: grade ${name} again`);
+  }
+  return {
+    name,
+    points: Object.fromEntries(results.tests.map((t) => [t.name, t.score])),
+    total: results.score,
+    max: extra.max_score,
+    status: statusText(extra.submission_status, extra.feedback ?? [], Object.values(extra.cases)),
+  };
+}
+
+// A spreadsheet evaluates a cell that starts with one of these as a formula (OWASP "CSV
+// Injection"); tab and carriage return belong to the same list. Submission names are untrusted.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function cell(value: string | number): string {
+  // Numbers are ours and a negative one is a number, not a formula: no guard.
+  if (typeof value === 'number') return formatPoints(value);
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+// Numeric order reads naturally for generated names: student2 before student10.
+const byName = new Intl.Collator('en', { numeric: true });
+const compareNames = (a: string, b: string): number => byName.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * `name,<case names…>,total,max,status`, then one row per submission sorted by name; CRLF line ends
+ * as RFC 4180 has them. A case a submission never reached has an empty cell, not a 0.
+ */
+export function gradebookCsv(rows: readonly SubmissionResult[] | readonly GradebookRow[], caseNames: readonly string[]): string {
+  const table = (rows as readonly (SubmissionResult | GradebookRow)[])
+    .map((r) => ('cases' in r ? rowFromResult(r) : r))
+    .sort((a, b) => compareNames(a.name, b.name));
+  const lines = [['name', ...caseNames, 'total', 'max', 'status'].map(cell)];
+  for (const row of table) {
+    lines.push([
+      cell(row.name),
+      ...caseNames.map((n) => (Object.hasOwn(row.points, n) ? cell(row.points[n]) : '')),
+      cell(row.total),
+      cell(row.max),
+      cell(row.status),
+    ]);
+  }
+  return lines.map((line) => line.join(',')).join('\r\n') + '\r\n';
+}

@@ -1,0 +1,113 @@
+/**
+ * The one serializer that knows Gradescope: SubmissionResult → results.json.
+ *
+ * Field names, enums and meanings follow Gradescope's "Autograder Specifications", section "Output
+ * format" (https://gradescope-autograders.readthedocs.io/en/latest/specs/, source
+ * gradescope/autograder_samples docs/specs.md), and its later additions "Test case status"
+ * (status: passed | failed) and "Output String Formatting" (output_format, test_output_format:
+ * text | html | simple_format | md | ansi). The spec has no top-level max_score: Gradescope takes the
+ * maximum from the assignment's settings, so ours travels in extra_data, which the spec sets aside
+ * for "extra data to be stored". lib/report/gradescope.schema.json is the same spec as a JSON Schema.
+ */
+import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
+import { formatPoints, statusSummary } from './csv';
+
+export type GradescopeStatus = 'passed' | 'failed';
+export type GradescopeVisibility = 'hidden' | 'after_due_date' | 'after_published' | 'visible';
+export type GradescopeFormat = 'text' | 'html' | 'simple_format' | 'md' | 'ansi';
+
+export interface GradescopeTest {
+  name: string;
+  /** Gradescope orders tests by this; the spec gives it as a string ("1.1"). */
+  number: string;
+  score: number;
+  max_score: number;
+  status: GradescopeStatus;
+  output: string;
+  /** The graded function, so Gradescope can group the tests of one function. */
+  tags: string[];
+  visibility: GradescopeVisibility;
+}
+
+/** What a later run needs to rebuild a gradebook row from this file alone (see rowFromGradescope). */
+export interface GradescopeExtraData {
+  submission_status: SubmissionResult['status'];
+  max_score: number;
+  feedback: string[];
+  cases: Record<string, CaseStatus>;
+}
+
+export interface GradescopeResults {
+  score: number;
+  /** Seconds, as the spec asks. */
+  execution_time: number;
+  output: string;
+  output_format: GradescopeFormat;
+  test_output_format: GradescopeFormat;
+  tests: GradescopeTest[];
+  extra_data: GradescopeExtraData;
+}
+
+// Student code prints what it likes and error messages quote it: "text" shows it as written, where
+// "html" or "md" would let a submission put markup into its own results page.
+const FORMAT: GradescopeFormat = 'text';
+
+/** Our status in words, first on each test's output: Gradescope itself only knows passed/failed. */
+const STATUS_WORDS: Record<CaseStatus, string> = {
+  passed: 'Passed',
+  failed: 'Failed',
+  not_implemented: 'Not implemented yet',
+  error: 'Error',
+  timeout: 'Timed out',
+  crashed: 'Crashed',
+  refused: 'Not run',
+};
+
+export function toGradescope(result: SubmissionResult): GradescopeResults {
+  return {
+    score: result.score,
+    execution_time: Math.round(result.executionTimeMs / 10) / 100,
+    output: submissionOutput(result),
+    output_format: FORMAT,
+    test_output_format: FORMAT,
+    tests: result.cases.map((c, i) => ({
+      name: c.name,
+      number: String(i + 1),
+      score: c.points,
+      max_score: c.maxPoints,
+      // Gradescope knows two verdicts; ours (timeout, crashed, …) opens the test's output instead.
+      status: c.status === 'passed' ? 'passed' : 'failed',
+      output: caseOutput(c),
+      tags: [c.fn],
+      // Hidden cases use instructor-only fixtures: students see them once grades are published.
+      visibility: c.hidden ? 'after_published' : 'visible',
+    })),
+    extra_data: {
+      submission_status: result.status,
+      max_score: result.maxScore,
+      feedback: [...result.feedback],
+      cases: Object.fromEntries(result.cases.map((c) => [c.name, c.status])),
+    },
+  };
+}
+
+function submissionOutput(result: SubmissionResult): string {
+  let headline: string;
+  if (result.status === 'error') {
+    headline = 'Your submission could not be run, so no test was graded.';
+  } else {
+    const passed = result.cases.filter((c) => c.status === 'passed').length;
+    const unusual = statusSummary(result.cases.map((c) => c.status));
+    headline =
+      `Score ${formatPoints(result.score)}/${formatPoints(result.maxScore)}: ` +
+      `${passed} of ${result.cases.length} tests passed${unusual ? ` (${unusual})` : ''}.`;
+  }
+  return [headline, ...result.feedback].join('\n');
+}
+
+function caseOutput(c: CaseResult): string {
+  const parts = [c.reason ? `${STATUS_WORDS[c.status]}: ${c.reason}` : STATUS_WORDS[c.status]];
+  if (c.details) parts.push(c.details);
+  if (c.output) parts.push(`What your code printed:\n${c.output}`);
+  return parts.join('\n\n');
+}

@@ -1,0 +1,102 @@
+/**
+ * What `npm run grade` prints: a table of tests, a batch summary, a progress line.
+ *
+ * Reasons, feedback and names carry student text, and this output lands in terminals and CI logs:
+ * control characters (a submission's own ANSI codes, a \r that rewrites the line) are dropped and
+ * workflow commands are broken (see github.ts) before any of it is printed.
+ */
+import type { CaseStatus, SubmissionResult } from '../grading/result';
+import { formatPoints } from './csv';
+import { neutraliseWorkflowCommands } from './github';
+
+/** Table lines fit a 100-column terminal. */
+const LINE_WIDTH = 100;
+/** A reason that does not fit beside its test goes on the next line, indented, rather than cut to a stub. */
+const REASON_INDENT = '    ';
+
+const COLOR: Record<CaseStatus, number> = {
+  passed: 32,
+  failed: 31,
+  error: 31,
+  crashed: 31,
+  timeout: 31,
+  refused: 31,
+  not_implemented: 33,
+};
+
+const paint = (text: string, code: number, on: boolean): string => (on ? `\x1b[${code}m${text}\x1b[39m` : text);
+
+/** Student text as one printable line. */
+function oneLine(text: string): string {
+  return neutraliseWorkflowCommands(
+    text
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+}
+
+/** Cut to `width` characters (code points, so an emoji is not split), marking the cut with '…'. */
+function truncate(text: string, width: number): string {
+  const chars = Array.from(text);
+  return chars.length <= width ? text : chars.slice(0, width - 1).join('') + '…';
+}
+
+const pointsOf = (points: number, max: number): string => `${formatPoints(points)}/${formatPoints(max)}`;
+
+export function formatTable(result: SubmissionResult, opts: { color: boolean }): string {
+  const lines: string[] = [];
+  const notes = result.feedback.flatMap((f) => f.split(/\r\n|\r|\n/)).map(oneLine).filter((l) => l !== '');
+  if (result.status === 'error') notes.unshift('The submission could not be run, so no test was graded.');
+  if (notes.length > 0) lines.push(...notes, '');
+
+  const nameWidth = Math.max(0, ...result.cases.map((c) => c.name.length));
+  const pointsWidth = Math.max(0, ...result.cases.map((c) => pointsOf(c.points, c.maxPoints).length));
+  const statusWidth = Math.max(0, ...result.cases.map((c) => c.status.length));
+  for (const c of result.cases) {
+    // Padding stays outside the colour codes: they take no columns on screen but count as characters.
+    const status = paint(c.status, COLOR[c.status], opts.color);
+    const head = [c.name.padEnd(nameWidth), pointsOf(c.points, c.maxPoints).padEnd(pointsWidth), status].join('  ');
+    const reason = oneLine(c.reason);
+    const besideAt = nameWidth + pointsWidth + statusWidth + 6;
+    if (reason === '') lines.push(head);
+    else if (besideAt + Array.from(reason).length <= LINE_WIDTH) {
+      lines.push(`${head}${' '.repeat(statusWidth - c.status.length)}  ${reason}`);
+    } else lines.push(head, REASON_INDENT + truncate(reason, LINE_WIDTH - REASON_INDENT.length));
+  }
+  lines.push(`Total: ${pointsOf(result.score, result.maxScore)}`);
+  return lines.join('\n');
+}
+
+const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+const round2 = (x: number): string => String(Math.round(x * 100) / 100);
+
+/** For a batch: how the scores spread and how many submissions met each kind of trouble. */
+export function formatBatchSummary(results: readonly SubmissionResult[]): string {
+  if (results.length === 0) return 'No submissions graded.';
+  const scores = results.map((r) => r.score);
+  const max = Math.max(...results.map((r) => r.maxScore));
+  const withStatus = (s: CaseStatus): number => results.filter((r) => r.cases.some((c) => c.status === s)).length;
+  const errored = results.filter((r) => r.status === 'error');
+  const lines = [
+    `Submissions: ${results.length}`,
+    `Score (out of ${formatPoints(max)}): mean ${round2(mean(scores))}, min ${formatPoints(Math.min(...scores))}, ` +
+      `max ${formatPoints(Math.max(...scores))}`,
+    `Submissions with a test that timed out: ${withStatus('timeout')}, crashed: ${withStatus('crashed')}, ` +
+      `threw an error: ${withStatus('error')}, was refused: ${withStatus('refused')}`,
+    `Could not be graded at all: ${errored.length}`,
+  ];
+  // Names let the instructor go and look; the mean above counts these submissions as 0.
+  if (errored.length > 0) lines[lines.length - 1] += ` (${errored.map((r) => oneLine(r.name)).join(', ')})`;
+  return lines.join('\n');
+}
+
+const BAR_WIDTH = 24;
+const PROGRESS_NAME_WIDTH = 40;
+
+/** One frame of a TTY progress bar: starts with \r and pads the name so a longer previous one is erased. */
+export function progressLine(done: number, total: number, name: string): string {
+  const filled = total > 0 ? Math.min(BAR_WIDTH, Math.round((BAR_WIDTH * done) / total)) : BAR_WIDTH;
+  const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled);
+  return `\r[${bar}] ${done}/${total} ${truncate(oneLine(name), PROGRESS_NAME_WIDTH).padEnd(PROGRESS_NAME_WIDTH)}`;
+}
