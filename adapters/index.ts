@@ -11,6 +11,7 @@ import { ResultError } from '../lib/errors';
 import { unravelIndex } from '../lib/format';
 import { displayPath, PROJECT_ROOT } from '../lib/paths';
 import type { Tensor } from '../lib/tensor';
+import type { GradedFunction } from '../tests/cases';
 import { toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
 
 export interface AttentionWeights {
@@ -55,6 +56,24 @@ function attentionHint(mask: Tensor | undefined): NonFiniteHint {
   };
 }
 
+/** The graded functions' names as exported by `student/index.ts`. */
+export const EXPORT_NAMES = {
+  softmax: 'softmax',
+  scaled_dot_product_attention: 'scaledDotProductAttention',
+  causal_mask: 'causalMask',
+  multihead_self_attention: 'multiHeadSelfAttention',
+} as const satisfies Record<GradedFunction, keyof Submission>;
+
+/**
+ * Reads what a graded function returned as a Tensor, or refuses it. The grader calls this in the
+ * parent process on the raw value a child sent back; `mask` only sharpens the NaN explanation.
+ */
+export function readResult(fn: GradedFunction, raw: unknown, mask?: Tensor): Tensor {
+  const name = EXPORT_NAMES[fn];
+  if (fn === 'causal_mask') return toMaskTensor(raw, name);
+  return toFloatTensor(raw, name, fn === 'scaled_dot_product_attention' ? attentionHint(mask) : () => OVERFLOW_HINT);
+}
+
 function member<K extends keyof Submission>(impl: Partial<Submission>, name: K, file: string): Submission[K] {
   const fn = impl[name];
   if (typeof fn !== 'function') throw new ResultError(`${file} does not export a function named ${name}`);
@@ -64,20 +83,12 @@ function member<K extends keyof Submission>(impl: Partial<Submission>, name: K, 
 /** Adapters over an already loaded implementation; `file` names it in messages. */
 export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts'): Adapters {
   return {
-    runSoftmax: (x, dim) => toFloatTensor(member(impl, 'softmax', file)(x, dim), 'softmax', () => OVERFLOW_HINT),
+    runSoftmax: (x, dim) => readResult('softmax', member(impl, 'softmax', file)(x, dim)),
     runScaledDotProductAttention: (Q, K, V, mask) =>
-      toFloatTensor(
-        member(impl, 'scaledDotProductAttention', file)(Q, K, V, mask),
-        'scaledDotProductAttention',
-        attentionHint(mask),
-      ),
-    runCausalMask: (seqLen) => toMaskTensor(member(impl, 'causalMask', file)(seqLen), 'causalMask'),
+      readResult('scaled_dot_product_attention', member(impl, 'scaledDotProductAttention', file)(Q, K, V, mask), mask),
+    runCausalMask: (seqLen) => readResult('causal_mask', member(impl, 'causalMask', file)(seqLen)),
     runMultiHeadSelfAttention: (x, weights, numHeads, mask) =>
-      toFloatTensor(
-        member(impl, 'multiHeadSelfAttention', file)(x, weights, numHeads, mask),
-        'multiHeadSelfAttention',
-        () => OVERFLOW_HINT,
-      ),
+      readResult('multihead_self_attention', member(impl, 'multiHeadSelfAttention', file)(x, weights, numHeads, mask)),
   };
 }
 

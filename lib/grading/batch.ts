@@ -1,0 +1,94 @@
+/**
+ * Batch grading: every subfolder of a folder is one submission, graded in parallel (each in its
+ * own child processes). Each result is written to `<out>/<name>.json` as soon as it is known, so a
+ * rerun resumes where a stopped one left off; `grades.csv` is rebuilt from those files at the end,
+ * with a row for every submission whatever happened to it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { GraderError } from '../errors';
+import { writeFileAtomic } from '../fsAtomic';
+import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
+import { toGradescope, type GradescopeResults } from '../report/gradescope';
+import { gradeSubmission, type GradeOptions } from './grade';
+import { totals, type SubmissionResult } from './result';
+
+export interface BatchOptions extends GradeOptions {
+  jobs: number;
+  /** Regrade submissions that already have a result file. */
+  force: boolean;
+  onDone?: (result: SubmissionResult, done: number, total: number) => void;
+}
+
+export interface BatchOutcome {
+  /** Graded in this run. */
+  graded: SubmissionResult[];
+  /** Kept from an earlier run. */
+  skipped: string[];
+  rows: GradebookRow[];
+}
+
+function listSubmissions(dir: string): string[] {
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    throw new GraderError(`submissions folder ${dir} not found: pass a folder with one subfolder per submission`);
+  }
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
+}
+
+function readPrevious(file: string): GradescopeResults | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as GradescopeResults;
+  } catch {
+    return undefined; // missing or half-written: grade again
+  }
+}
+
+/** A result for a submission whose grading itself failed: it still gets its row. */
+function harnessFailure(name: string, options: GradeOptions, err: unknown): SubmissionResult {
+  const reason = `the grader could not grade this submission: ${(err as Error)?.message ?? String(err)}`;
+  const cases = options.cases.map((c) => ({
+    name: c.name, fn: c.fn, hidden: c.hidden, points: 0, maxPoints: c.points,
+    status: 'error' as const, reason, details: '', output: '', durationMs: 0,
+  }));
+  return { name, status: 'error', feedback: [reason], cases, executionTimeMs: 0, ...totals(cases) };
+}
+
+export async function gradeBatch(submissionsDir: string, outDir: string, options: BatchOptions): Promise<BatchOutcome> {
+  const names = listSubmissions(submissionsDir);
+  fs.mkdirSync(outDir, { recursive: true });
+  const rows = new Map<string, GradebookRow>();
+  const skipped: string[] = [];
+  const queue: string[] = [];
+  for (const name of names) {
+    const previous = options.force ? undefined : readPrevious(path.join(outDir, `${name}.json`));
+    if (previous?.extra_data) {
+      rows.set(name, rowFromGradescope(name, previous));
+      skipped.push(name);
+    } else queue.push(name);
+  }
+  const graded: SubmissionResult[] = [];
+  const total = queue.length;
+  const worker = async () => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+      let result: SubmissionResult;
+      try {
+        result = await gradeSubmission(path.join(submissionsDir, name), name, options);
+      } catch (err) {
+        result = harnessFailure(name, options, err);
+      }
+      const results = toGradescope(result);
+      writeFileAtomic(path.join(outDir, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
+      rows.set(name, rowFromGradescope(name, results));
+      graded.push(result);
+      options.onDone?.(result, graded.length, total);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.jobs) }, worker));
+  const allRows = names.map((n) => rows.get(n)!);
+  writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(allRows, options.cases.map((c) => c.name)));
+  return { graded, skipped, rows: allRows };
+}

@@ -1,0 +1,137 @@
+/**
+ * Grades one submission folder: its code runs in a child process (lib/sandbox), case by case;
+ * this process reads each answer, checks it against the expected values and awards the points.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { readResult } from '../../adapters';
+import { ResultError } from '../errors';
+import { PROJECT_ROOT } from '../paths';
+import type { ErrorInfo } from '../sandbox/protocol';
+import { ChildSession, type SessionOutcome } from '../sandbox/session';
+import { mapStack } from '../sandbox/sourceMap';
+import { prepareSubmission, type PreparedSubmission } from '../sandbox/submission';
+import type { GradedCase } from '../../tests/cases';
+import { evaluateCase } from './evaluate';
+import { loadFixture, type LoadedFixture } from './fixtures';
+import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from './result';
+
+export interface GradeOptions {
+  cases: readonly GradedCase[];
+  /** Fixtures by key, loaded and sha256-checked once per run (loadCaseFixtures). */
+  fixtures: ReadonlyMap<string, LoadedFixture>;
+  childEntry: string;
+  timeoutMs: number;
+  outputCap: number;
+  execArgv?: string[];
+}
+
+/** Loads every case's fixture once, checking each file against the manifest's sha256. */
+export function loadCaseFixtures(cases: readonly GradedCase[]): Map<string, LoadedFixture> {
+  return new Map(cases.map((c) => [c.fixture, loadFixture(c.fixture, { verify: true })]));
+}
+
+/** A submission is a folder holding index.ts, or a `student/` folder that does. */
+export function locateSubmission(dir: string): { root: string; entry: string } | { problem: string } {
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    return { problem: `submission folder ${path.basename(dir)} not found: pass the folder holding index.ts` };
+  }
+  for (const root of [dir, path.join(dir, 'student')]) {
+    for (const entry of ['index.ts', 'index.js']) if (fs.existsSync(path.join(root, entry))) return { root, entry };
+  }
+  return { problem: `${path.basename(dir)} holds no index.ts (nor student/index.ts): put your solution in index.ts` };
+}
+
+/** A stack trace as a student should see it: their frames at their lines, no harness internals or machine paths. */
+function studentStack(error: ErrorInfo, prepared: PreparedSubmission): string {
+  const frames = error.stack
+    .split('\n')
+    .filter((line, i) => i === 0 || (!line.includes(PROJECT_ROOT) && !line.includes('node:') && line.includes(':')))
+    .join('\n');
+  return mapStack(frames, prepared.load.label, prepared.lineMaps);
+}
+
+const PHRASES: Record<Exclude<CaseStatus, 'passed' | 'failed' | 'not_implemented' | 'error' | 'refused'>, string> = {
+  timeout: 'did not finish within the time limit (an endless loop, or far too slow)',
+  crashed: 'the process running the submission died',
+};
+
+function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, timeoutMs: number, prepared: PreparedSubmission) {
+  const during = outcome.duringLoad ? ' while loading the submission' : '';
+  switch (outcome.kind) {
+    case 'timeout':
+      return { status: 'timeout' as const, reason: `${PHRASES.timeout}${during}: limit ${timeoutMs / 1000} s`, details: '' };
+    case 'crashed':
+      return { status: 'crashed' as const, reason: `${PHRASES.crashed}${during}: it ${outcome.how} (process.exit, out of memory?)`, details: '' };
+    case 'load_failed':
+    case 'threw': {
+      const { error } = outcome;
+      const prefix = outcome.kind === 'load_failed' ? 'the submission failed to load: ' : '';
+      const status = error.notImplemented ? ('not_implemented' as const) : ('error' as const);
+      // A stub's message says it all ("softmax is not implemented yet: edit student/index.ts").
+      const what = error.notImplemented ? error.message : `${error.name}: ${error.message}`;
+      return { status, reason: `${prefix}${what}`, details: studentStack(error, prepared) };
+    }
+    case 'value':
+      try {
+        const verdict = evaluateCase(graded, readResult(graded.fn, outcome.value, fixture.inputs.mask), fixture);
+        const [first = '', ...rest] = verdict.message.split('\n');
+        return { status: verdict.passed ? ('passed' as const) : ('failed' as const), reason: first, details: rest.join('\n') };
+      } catch (err) {
+        if (!(err instanceof ResultError)) throw err;
+        return { status: 'error' as const, reason: err.message, details: '' };
+      }
+  }
+}
+
+function caseResult(graded: GradedCase, status: CaseStatus, reason: string, details = '', output = '', durationMs = 0): CaseResult {
+  return {
+    name: graded.name, fn: graded.fn, hidden: graded.hidden, maxPoints: graded.points,
+    points: status === 'passed' ? graded.points : 0, status, reason, details, output, durationMs,
+  };
+}
+
+function withoutRunning(name: string, cases: readonly GradedCase[], status: CaseStatus, reason: string, feedback: string[]): SubmissionResult {
+  const results = cases.map((c) => caseResult(c, status, reason));
+  return { name, status: status === 'refused' ? 'graded' : 'error', feedback, cases: results, executionTimeMs: 0, ...totals(results) };
+}
+
+export async function gradeSubmission(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
+  const started = Date.now();
+  const located = locateSubmission(dir);
+  if ('problem' in located) return withoutRunning(name, options.cases, 'error', located.problem, [located.problem]);
+  let prepared: PreparedSubmission;
+  try {
+    prepared = prepareSubmission(located.root, located.entry, path.basename(located.root));
+  } catch (err) {
+    const problem = `the submission could not be read: ${(err as Error).message}`;
+    return withoutRunning(name, options.cases, 'error', problem, [problem]);
+  }
+  const feedback = prepared.syntaxErrors.map((e) => `syntax: ${e}`);
+  if (prepared.refused.length) {
+    return withoutRunning(name, options.cases, 'refused', prepared.refused[0], [...feedback, ...prepared.refused]);
+  }
+  const session = new ChildSession(prepared.load, options);
+  const results: CaseResult[] = [];
+  let loadFailure: ReturnType<typeof fromOutcome> | undefined;
+  try {
+    for (const graded of options.cases) {
+      if (loadFailure) {
+        results.push(caseResult(graded, loadFailure.status, loadFailure.reason, loadFailure.details));
+        continue;
+      }
+      const fixture = options.fixtures.get(graded.fixture)!;
+      const t0 = Date.now();
+      const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
+      const verdict = fromOutcome(outcome, graded, fixture, options.timeoutMs, prepared);
+      // A submission that cannot load fails the same way every time: say so once per case, run no more.
+      if (outcome.duringLoad) loadFailure = verdict;
+      const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
+      const output = printed.filter(Boolean).join('\n');
+      results.push(caseResult(graded, verdict.status, verdict.reason, verdict.details, output, Date.now() - t0));
+    }
+  } finally {
+    session.kill();
+  }
+  return { name, status: 'graded', feedback, cases: results, executionTimeMs: Date.now() - started, ...totals(results) };
+}

@@ -1,0 +1,51 @@
+/**
+ * The result model of a graded submission. It knows nothing about Gradescope, CSV or terminals:
+ * lib/report/ turns it into each of those.
+ */
+import type { GradedFunction } from '../../tests/cases';
+
+/**
+ * passed: the parent verified the output. failed: an output came and a check refused it.
+ * not_implemented: the stub still throws. error: the function threw, or returned something
+ * unreadable. timeout: killed after the per-test limit. crashed: the process died (exit, signal,
+ * out of memory). refused: the submission imports something it may not, so it was not run.
+ */
+export type CaseStatus = 'passed' | 'failed' | 'not_implemented' | 'error' | 'timeout' | 'crashed' | 'refused';
+
+export interface CaseResult {
+  name: string;
+  fn: GradedFunction;
+  hidden: boolean;
+  points: number;
+  maxPoints: number;
+  status: CaseStatus;
+  /** One line a student can act on; empty when passed. */
+  reason: string;
+  /** Longer detail (all failing checks, the student's stack trace); may be empty. */
+  details: string;
+  /** What the submission printed during this case, capped. */
+  output: string;
+  durationMs: number;
+}
+
+export interface SubmissionResult {
+  /** The submission's name: its folder's name (batch) or the folder as given. */
+  name: string;
+  score: number;
+  maxScore: number;
+  /** graded: every case has a verdict. error: the submission could not be run at all (reason in feedback). */
+  status: 'graded' | 'error';
+  /** Notes about the whole submission: type errors, a missing index.ts, what was refused. */
+  feedback: string[];
+  cases: CaseResult[];
+  executionTimeMs: number;
+}
+
+export function totals(cases: readonly CaseResult[]): { score: number; maxScore: number } {
+  // Points are quarters and halves: round away float noise from summing them.
+  const round = (x: number) => Math.round(x * 1e6) / 1e6;
+  return {
+    score: round(cases.reduce((sum, c) => sum + c.points, 0)),
+    maxScore: round(cases.reduce((sum, c) => sum + c.maxPoints, 0)),
+  };
+}

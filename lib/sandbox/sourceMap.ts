@@ -1,0 +1,63 @@
+/**
+ * Maps a line:column of transpiled student code back to the .ts source, so stack traces point at
+ * the line the student wrote (transpiling drops interfaces and type-only imports, shifting lines).
+ * Only the "mappings" field of a source map v3 is read.
+ */
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Per generated line: segments of [generatedColumn, sourceLine, sourceColumn], 0-based. */
+export type LineMap = number[][][];
+
+function decodeVlq(segment: string): number[] {
+  const values: number[] = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of segment) {
+    const digit = BASE64.indexOf(char);
+    value += (digit & 31) << shift;
+    if (digit & 32) {
+      shift += 5;
+      continue;
+    }
+    values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+    value = 0;
+    shift = 0;
+  }
+  return values;
+}
+
+export function decodeMappings(mappings: string): LineMap {
+  let sourceLine = 0;
+  let sourceColumn = 0;
+  return mappings.split(';').map((line) => {
+    let column = 0;
+    return line
+      .split(',')
+      .filter(Boolean)
+      .map((segment) => {
+        const [dCol, , dLine = 0, dSrcCol = 0] = decodeVlq(segment);
+        column += dCol;
+        sourceLine += dLine;
+        sourceColumn += dSrcCol;
+        return [column, sourceLine, sourceColumn];
+      });
+  });
+}
+
+/** 1-based line and column in the source for a 1-based generated position, or undefined. */
+export function originalPosition(map: LineMap, line: number, column: number): { line: number; column: number } | undefined {
+  const segments = map[line - 1];
+  if (!segments?.length) return undefined;
+  let best = segments[0];
+  for (const segment of segments) if (segment[0] <= column - 1) best = segment;
+  return { line: best[1] + 1, column: best[2] + 1 };
+}
+
+/** Rewrites `label/file:line:col` positions in a stack trace through the files' maps. */
+export function mapStack(stack: string, label: string, maps: Record<string, LineMap>): string {
+  return stack.replace(/([\w./-]+):(\d+):(\d+)/g, (whole, file: string, line: string, column: string) => {
+    const map = file.startsWith(`${label}/`) ? maps[file.slice(label.length + 1)] : undefined;
+    const position = map && originalPosition(map, Number(line), Number(column));
+    return position ? `${file}:${position.line}:${position.column}` : whole;
+  });
+}
