@@ -1,0 +1,170 @@
+/**
+ * The student handout (`npm run release -- --out DIR`): an explicit allow-list of what a student
+ * receives, so a new instructor file stays behind until someone decides to ship it. Everything is
+ * built in memory first: a missing or malformed source refuses before a single file is written.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Manifest } from './grading/manifest';
+import { PROJECT_ROOT } from './paths';
+
+/** The release cannot be built or written; the message says what to do. */
+export class ReleaseError extends Error {
+  override name = 'ReleaseError';
+}
+
+/** Shipped as they are in the working tree; a folder ends in '/'. Each must exist. */
+const COPIED: readonly { path: string; skip?: RegExp }[] = [
+  { path: 'adapters/' },
+  { path: 'tests/' },
+  // The harness's unit tests, and this tool, are instructor-only.
+  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$/ },
+  { path: 'scripts/grade.ts' },
+  { path: 'vitest.config.mts' },
+  // Copied unchanged with package.json's dependencies, so `npm ci` installs exactly these versions.
+  { path: 'package-lock.json' },
+  { path: '.gitignore' },
+];
+
+/** Taken from the last commit, not the working tree: an instructor may be trying a solution there. */
+const STUDENT_DIR = 'student/';
+const STUDENT_ENTRY = 'student/index.ts';
+const SHIPPED_SCRIPTS = ['test', 'grade', 'typecheck'] as const;
+const STUDENT_SECTION = '## For students';
+
+export interface Handout {
+  /** Project-relative path (forward slashes) → contents. */
+  files: Map<string, Buffer>;
+  visibleFixtures: number;
+  hiddenFixtures: number;
+}
+
+function git(root: string, args: string[]): Buffer {
+  try {
+    return execFileSync('git', ['-C', root, ...args], { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+  } catch (err) {
+    const detail = String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim().split('\n')[0];
+    throw new ReleaseError(`git ${args[0]} failed (${detail}); run the release from a git clone of the project`);
+  }
+}
+
+const nulList = (out: Buffer) => out.toString('utf8').split('\0').filter(Boolean);
+
+const missing = (file: string) =>
+  new ReleaseError(`${file} is on the release allow-list but missing: restore it, or edit the list in lib/release.ts`);
+
+function readSource(root: string, file: string): Buffer {
+  try {
+    return fs.readFileSync(path.join(root, file));
+  } catch {
+    throw missing(file);
+  }
+}
+
+/** Working-tree files git would see (tracked or new, not ignored): editor and build junk stays out. */
+function workingTreeFiles(root: string): string[] {
+  const listed = nulList(git(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']));
+  return listed.filter((file) => fs.existsSync(path.join(root, file)));
+}
+
+function copiedFiles(root: string, files: Map<string, Buffer>): void {
+  const tree = workingTreeFiles(root);
+  for (const rule of COPIED) {
+    const matches = rule.path.endsWith('/')
+      ? tree.filter((file) => file.startsWith(rule.path) && !rule.skip?.test(file))
+      : tree.filter((file) => file === rule.path);
+    if (matches.length === 0) throw missing(rule.path);
+    for (const file of matches) files.set(file, readSource(root, file));
+  }
+}
+
+function committedStudent(root: string, files: Map<string, Buffer>): void {
+  const committed = nulList(git(root, ['ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', STUDENT_DIR]));
+  if (!committed.includes(STUDENT_ENTRY)) {
+    throw new ReleaseError(`${STUDENT_ENTRY} is not in the last commit: commit the stubs before releasing`);
+  }
+  for (const file of committed) files.set(file, git(root, ['show', `HEAD:${file}`]));
+}
+
+/** The manifest without hidden entries, and exactly the files its visible entries list. */
+function visibleFixtures(root: string, files: Map<string, Buffer>): { visible: number; hidden: number } {
+  const manifest = JSON.parse(readSource(root, 'fixtures/manifest.json').toString('utf8')) as Manifest;
+  const entries = Object.entries(manifest.fixtures);
+  const visible = entries.filter(([, entry]) => !entry.hidden);
+  for (const [key, entry] of visible) {
+    if (key.startsWith('hidden/')) {
+      throw new ReleaseError(
+        `fixtures/manifest.json: "${key}" is under hidden/ but not marked hidden; regenerate with \`npm run fixtures\``,
+      );
+    }
+    for (const file of Object.keys(entry.files).map((name) => `fixtures/${key}/${name}`)) files.set(file, readSource(root, file));
+  }
+  const shipped: Manifest = { ...manifest, fixtures: Object.fromEntries(visible) };
+  files.set('fixtures/manifest.json', Buffer.from(`${JSON.stringify(shipped, null, 2)}\n`));
+  return { visible: visible.length, hidden: entries.length - visible.length };
+}
+
+function packageJson(root: string): Buffer {
+  const pkg = JSON.parse(readSource(root, 'package.json').toString('utf8')) as { scripts?: Record<string, string> };
+  const scripts: Record<string, string> = {};
+  for (const name of SHIPPED_SCRIPTS) {
+    const command = pkg.scripts?.[name];
+    if (command === undefined) throw new ReleaseError(`package.json has no "${name}" script, which the handout needs`);
+    scripts[name] = command;
+  }
+  return Buffer.from(`${JSON.stringify({ ...pkg, scripts }, null, 2)}\n`);
+}
+
+/** tsconfig.json is JSONC: only the include line is rewritten, so its comments survive. */
+function tsconfig(root: string, shipped: ReadonlySet<string>): Buffer {
+  const text = readSource(root, 'tsconfig.json').toString('utf8');
+  const line = /^(\s*"include":\s*)(\[[^\]\n]*\])/m;
+  const match = line.exec(text);
+  if (!match) throw new ReleaseError('tsconfig.json: no one-line "include": [...] to rewrite; keep the include list on one line');
+  const exists = (entry: string) => [...shipped].some((file) => file === entry || file.startsWith(`${entry}/`));
+  const kept = (JSON.parse(match[2]) as string[]).filter(exists);
+  return Buffer.from(text.replace(line, `$1[${kept.map((entry) => JSON.stringify(entry)).join(', ')}]`));
+}
+
+/** The project README's title, the student commands, then its "For students" section verbatim. */
+function readme(root: string): Buffer {
+  const text = readSource(root, 'README.md').toString('utf8');
+  const title = /^# .*$/m.exec(text)?.[0];
+  const start = text.indexOf(`\n${STUDENT_SECTION}\n`);
+  if (!title || start < 0) throw new ReleaseError(`README.md: needs a "# " title and a "${STUDENT_SECTION}" section for the handout`);
+  const end = text.indexOf('\n## ', start + 1);
+  const section = text.slice(start + 1, end < 0 ? undefined : end + 1).trimEnd();
+  const commands = [
+    '```sh',
+    'npm ci                                  # set up (Node ≥ 20)',
+    'npm test -- -t scaled_dot_product       # the attention tests against student/index.ts',
+    'npm run grade                           # point totals of the visible tests',
+    '```',
+  ].join('\n');
+  return Buffer.from(`${title}\n\n${commands}\n\n${section}\n`);
+}
+
+export function buildHandout(root = PROJECT_ROOT): Handout {
+  const files = new Map<string, Buffer>();
+  copiedFiles(root, files);
+  committedStudent(root, files);
+  const { visible, hidden } = visibleFixtures(root, files);
+  files.set('package.json', packageJson(root));
+  files.set('README.md', readme(root));
+  files.set('tsconfig.json', tsconfig(root, new Set(files.keys())));
+  return { files, visibleFixtures: visible, hiddenFixtures: hidden };
+}
+
+/** Writes the handout into `out`, which must be new or empty; `shown` is how the user named it. */
+export function writeHandout(handout: Handout, out: string, shown = out): void {
+  if (fs.existsSync(out)) {
+    if (!fs.statSync(out).isDirectory()) throw new ReleaseError(`${shown} is a file: pick a new folder`);
+    if (fs.readdirSync(out).length > 0) throw new ReleaseError(`${shown} is not empty: pick a new folder`);
+  }
+  for (const [file, contents] of handout.files) {
+    const target = path.join(out, ...file.split('/'));
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, contents);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * npm run release -- --out DIR: write the student handout into DIR (new or empty): the stubs, the
+ * graded suite, the visible fixtures and the grader, without reference/, hidden fixtures or
+ * instructor tooling. What is shipped is the allow-list in lib/release.ts.
+ */
+import path from 'node:path';
+import { parseFlags } from '../lib/cli';
+import { buildHandout, ReleaseError, writeHandout } from '../lib/release';
+
+const USAGE = 'npm run release -- --out DIR';
+const flags = parseFlags(process.argv.slice(2), { out: 'string' }, USAGE);
+if (!flags.out) {
+  console.error(`release: --out DIR is required (a new or empty folder); usage: ${USAGE}`);
+  process.exit(2);
+}
+
+try {
+  const handout = buildHandout();
+  writeHandout(handout, path.resolve(flags.out), flags.out);
+  console.log(
+    `release: wrote ${handout.files.size} files to ${flags.out} (visible fixtures: ${handout.visibleFixtures}; hidden cases left out: ${handout.hiddenFixtures})`,
+  );
+} catch (err) {
+  if (!(err instanceof ReleaseError)) throw err;
+  console.error(`release: ${err.message}`);
+  process.exit(1);
+}

@@ -1,0 +1,174 @@
+/**
+ * The student handout (`npm run release`), used the way a student uses it. Built twice into a temp
+ * folder: `stubs` exactly as released, `solved` with the reference as student/index.ts. Each links
+ * the project's node_modules instead of running `npm ci` (no network in CI), so package.json and
+ * package-lock.json are checked by comparison, not by installing.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../lib/grading/manifest';
+import { PROJECT_ROOT } from '../lib/paths';
+import { buildHandout, writeHandout } from '../lib/release';
+import { visibleCases } from '../tests/cases';
+
+interface JsonReport {
+  numTotalTests: number;
+  testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
+}
+
+/** What a student receives at the top level, and nothing more. */
+const TOP_LEVEL = [
+  '.gitignore', 'README.md', 'adapters', 'fixtures', 'lib', 'package-lock.json', 'package.json', 'scripts', 'student',
+  'tests', 'tsconfig.json', 'vitest.config.mts',
+];
+
+let temp: string;
+let stubs: string;
+let solved: string;
+
+const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
+const readJson = <T>(dir: string, file: string) => JSON.parse(read(dir, file)) as T;
+
+function filesUnder(dir: string, prefix = ''): string[] {
+  return fs.readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const file = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.name === 'node_modules' && !prefix) return [];
+    return entry.isDirectory() ? filesUnder(dir, file) : [file];
+  });
+}
+
+/** Runs `node ...args` in `cwd`; a failing exit is a result to check, not a thrown error. */
+function run(cwd: string, args: string[]): Promise<{ code: number; output: string }> {
+  const env = { ...process.env };
+  // A submission override or CI outputs from the surrounding run must not leak into the handout's.
+  delete env.ATTENTION_SUBMISSION;
+  delete env.GITHUB_ACTIONS;
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd, env, encoding: 'utf8', maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+async function runSuite(dir: string): Promise<JsonReport> {
+  const report = path.join(dir, '..', `${path.basename(dir)}-report.json`);
+  const { output } = await run(dir, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=json', `--outputFile=${report}`]);
+  if (!fs.existsSync(report)) throw new Error(`vitest wrote no report in ${path.basename(dir)}:\n${output}`);
+  return JSON.parse(fs.readFileSync(report, 'utf8')) as JsonReport;
+}
+
+const assertions = (report: JsonReport) => report.testResults.flatMap((f) => f.assertionResults);
+
+beforeAll(() => {
+  temp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-'));
+  const handout = buildHandout();
+  [stubs, solved] = ['stubs', 'solved'].map((name) => {
+    const dir = path.join(temp, name);
+    writeHandout(handout, dir);
+    fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'junction');
+    return dir;
+  });
+  fs.copyFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(solved, 'student', 'index.ts'));
+});
+
+afterAll(() => {
+  if (temp) fs.rmSync(temp, { recursive: true, force: true });
+});
+
+describe('what the handout holds', () => {
+  it('only the allow-listed paths: no reference, hidden fixtures, selftests, CI or instructor scripts', () => {
+    const files = filesUnder(stubs);
+    expect([...new Set(files.map((file) => file.split('/')[0]))].sort()).toEqual(TOP_LEVEL);
+    expect(files.filter((file) => file.startsWith('scripts/'))).toEqual(['scripts/grade.ts']);
+    expect(files.filter((file) => file.startsWith('fixtures/hidden/') || (file.endsWith('.test.ts') && !file.startsWith('tests/'))))
+      .toEqual([]);
+    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs', 'vitest.selftest.config.mts', 'lib/release.ts']) {
+      expect(fs.existsSync(path.join(stubs, gone)), gone).toBe(false);
+    }
+  });
+
+  it('the stubs as committed', () => {
+    expect(read(stubs, 'student/index.ts')).toMatch(/throw new NotImplementedError\('scaledDotProductAttention'\)/);
+  });
+
+  it('a manifest without hidden entries, in the generator format, whose every file is there (and no other)', () => {
+    const text = read(stubs, 'fixtures/manifest.json');
+    const manifest = JSON.parse(text) as Manifest;
+    expect(text).toBe(`${JSON.stringify(manifest, null, 2)}\n`);
+    expect(Object.entries(manifest.fixtures).filter(([key, entry]) => entry.hidden || key.startsWith('hidden/'))).toEqual([]);
+    const listed = Object.entries(manifest.fixtures).flatMap(([key, entry]) =>
+      Object.keys(entry.files).map((name) => `fixtures/${key}/${name}`),
+    );
+    const present = filesUnder(stubs).filter((file) => file.startsWith('fixtures/') && file !== 'fixtures/manifest.json');
+    expect(present.sort()).toEqual(listed.sort());
+    expect(new Set(visibleCases().map((c) => c.fixture))).toEqual(new Set(Object.keys(manifest.fixtures)));
+  });
+
+  it('package.json with only test/grade/typecheck and the same dependencies; the same lock file', () => {
+    type Pkg = { scripts: Record<string, string>; dependencies: unknown; devDependencies: unknown };
+    const shipped = readJson<Pkg>(stubs, 'package.json');
+    const project = readJson<Pkg>(PROJECT_ROOT, 'package.json');
+    expect(Object.keys(shipped.scripts).sort()).toEqual(['grade', 'test', 'typecheck']);
+    expect(shipped.dependencies).toEqual(project.dependencies);
+    expect(shipped.devDependencies).toEqual(project.devDependencies);
+    expect(read(stubs, 'package-lock.json')).toBe(read(PROJECT_ROOT, 'package-lock.json'));
+  });
+
+  it('tsconfig.json includes only what exists, comments kept', () => {
+    const text = read(stubs, 'tsconfig.json');
+    const include = JSON.parse(/"include":\s*(\[[^\]]*\])/.exec(text)![1]) as string[];
+    expect(include.filter((entry) => !fs.existsSync(path.join(stubs, entry)))).toEqual([]);
+    expect(include).toEqual(expect.arrayContaining(['lib', 'student', 'adapters', 'tests', 'scripts']));
+    expect(text).toContain('// CommonJS on purpose');
+  });
+
+  it("a README: title, the student's commands first, then the project's For students section verbatim", () => {
+    const text = read(stubs, 'README.md');
+    const project = read(PROJECT_ROOT, 'README.md');
+    const section = project.slice(project.indexOf('## For students'), project.indexOf('\n## ', project.indexOf('## For students')));
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(text)![1];
+    expect(text.split('\n')[0]).toMatch(/^# /);
+    expect(firstBlock.split('\n').map((line) => line.split('#')[0].trim()).filter(Boolean))
+      .toEqual(['npm ci', 'npm test -- -t scaled_dot_product', 'npm run grade']);
+    expect(text).toContain(section.trimEnd());
+    expect(text).not.toContain('## For instructors');
+  });
+
+  it('refuses a folder that is not empty', () => {
+    expect(() => writeHandout(buildHandout(), stubs, 'handout')).toThrow('handout is not empty: pick a new folder');
+  });
+});
+
+describe.concurrent('the handout, used as a student would (its own node_modules link, no network)', () => {
+  it('npm test on the stubs: every visible case fails as not implemented', async () => {
+    const report = await runSuite(stubs);
+    expect(report.numTotalTests).toBe(visibleCases().length);
+    const wrong = assertions(report).filter(
+      (a) => a.status !== 'failed' || !/is not implemented yet: edit student\/index\.ts/.test(a.failureMessages.join('\n')),
+    );
+    expect(wrong.map((a) => a.title)).toEqual([]);
+  });
+
+  it('npm test with the reference as student/index.ts: every visible case passes', async () => {
+    const report = await runSuite(solved);
+    expect(report.numTotalTests).toBe(visibleCases().length);
+    expect(assertions(report).filter((a) => a.status !== 'passed').map((a) => a.title)).toEqual([]);
+  });
+
+  it('npm run typecheck passes', async () => {
+    const { code, output } = await run(stubs, ['node_modules/typescript/bin/tsc', '-p', '.']);
+    expect(output).toBe('');
+    expect(code).toBe(0);
+  });
+
+  it('npm run grade on the stubs: exit 0, total 0 of the visible points, no hidden case', async () => {
+    const max = visibleCases().reduce((sum, c) => sum + c.points, 0);
+    const { code, output } = await run(stubs, ['node_modules/ts-node/dist/bin.js', 'scripts/grade.ts']);
+    expect(output).toMatch(new RegExp(`total\\W+0/${max}\\b`, 'i'));
+    expect(output).not.toMatch(/_hidden\b/);
+    expect(code).toBe(0);
+  });
+});
