@@ -1,0 +1,97 @@
+/**
+ * Batch grading on a folder mixing good, buggy, hanging, exiting, refused and malformed
+ * submissions: one row each with the right total, resumable, and the CLI completes with exit 0.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { gradeBatch } from '../../lib/grading/batch';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { gradeOptions } from './harness';
+import { materialize, tempDir } from './materialize';
+
+const EXPECTED: Record<string, number> = {
+  good: 12,
+  buggy_scale_missing: 7,
+  hang_in_attention: 7,
+  exit_at_import: 0,
+  refused_import: 0,
+  no_index: 0,
+  'name, with "quotes"': 12,
+};
+
+const root = tempDir('batch');
+const submissions = path.join(root, 'submissions');
+
+beforeAll(() => {
+  const misbehaving = (name: string) => path.join(__dirname, 'misbehaving', `${name}.ts`);
+  materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good');
+  materialize(path.join(__dirname, '..', 'catalogue', 'bugs', 'scale_missing.ts'), submissions, 'buggy_scale_missing');
+  for (const name of ['hang_in_attention', 'exit_at_import', 'refused_import']) materialize(misbehaving(name), submissions);
+  fs.mkdirSync(path.join(submissions, 'no_index'));
+  fs.mkdirSync(path.join(submissions, 'name, with "quotes"', 'student'), { recursive: true });
+  fs.copyFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(submissions, 'name, with "quotes"', 'student', 'index.ts'));
+});
+
+/** name → total, from an RFC 4180 gradebook (quoted cells, CRLF rows). */
+function csvTotals(csv: string): Record<string, number> {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  for (const [, quoted, plain, end] of csv.matchAll(/(?:"((?:[^"]|"")*)"|([^,\r\n]*))(,|\r?\n|$)/g)) {
+    row.push(quoted !== undefined ? quoted.replace(/""/g, '"') : plain);
+    if (end !== ',') {
+      rows.push(row);
+      row = [];
+      if (end === '') break;
+    }
+  }
+  const header = rows[0];
+  const total = header.indexOf('total');
+  return Object.fromEntries(rows.slice(1).filter((r) => r.length === header.length).map((r) => [r[0], Number(r[total])]));
+}
+
+describe('batch grading', () => {
+  it('writes one row per submission with its total, and resumes', async () => {
+    const out = path.join(root, 'out');
+    const options = { ...gradeOptions({ timeoutMs: 700 }), jobs: 2, force: false };
+    const first = await gradeBatch(submissions, out, options);
+    expect(first.graded).toHaveLength(Object.keys(EXPECTED).length);
+    expect(csvTotals(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'))).toEqual(EXPECTED);
+    for (const name of Object.keys(EXPECTED)) expect(fs.existsSync(path.join(out, `${name}.json`))).toBe(true);
+
+    fs.rmSync(path.join(out, 'good.json'));
+    const second = await gradeBatch(submissions, out, options);
+    expect(second.graded.map((r) => r.name)).toEqual(['good']);
+    expect(second.skipped).toHaveLength(Object.keys(EXPECTED).length - 1);
+    expect(csvTotals(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'))).toEqual(EXPECTED);
+
+    const forced = await gradeBatch(submissions, out, { ...options, force: true });
+    expect(forced.graded).toHaveLength(Object.keys(EXPECTED).length);
+  });
+
+  it('runs from the command line and exits 0 with a summary', () => {
+    const out = path.join(root, 'cli-out');
+    const run = spawnSync(
+      process.execPath,
+      [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), 'scripts/grade.ts',
+        '--submissions', submissions, '--out', out, '--jobs', '2', '--timeout', '0.7'],
+      { cwd: PROJECT_ROOT, encoding: 'utf8' },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Submissions: 7/);
+    expect(csvTotals(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'))).toEqual(EXPECTED);
+  });
+
+  it('refuses a missing submissions folder in one line, exit 1', () => {
+    const run = spawnSync(
+      process.execPath,
+      [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), 'scripts/grade.ts',
+        '--submissions', path.join(root, 'nope'), '--out', path.join(root, 'x')],
+      { cwd: PROJECT_ROOT, encoding: 'utf8' },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/submissions folder .*nope not found/);
+  });
+});

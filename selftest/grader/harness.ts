@@ -1,0 +1,22 @@
+/** Shared set-up for the grader's self-tests: one child runtime and one fixture load per file. */
+import { gradeSubmission, loadCaseFixtures, type GradeOptions } from '../../lib/grading/grade';
+import type { SubmissionResult } from '../../lib/grading/result';
+import { buildChildRuntime } from '../../lib/sandbox/build';
+import { visibleCases } from '../../tests/cases';
+
+let options: GradeOptions | undefined;
+
+export function gradeOptions(overrides: Partial<GradeOptions> = {}): GradeOptions {
+  const cases = visibleCases();
+  options ??= { cases, fixtures: loadCaseFixtures(cases), childEntry: buildChildRuntime(), timeoutMs: 5000, outputCap: 4096 };
+  return { ...options, ...overrides };
+}
+
+export function grade(dir: string, name: string, overrides: Partial<GradeOptions> = {}): Promise<SubmissionResult> {
+  return gradeSubmission(dir, name, gradeOptions(overrides));
+}
+
+/** The result without what changes from run to run (timings). */
+export function stable(result: SubmissionResult): SubmissionResult {
+  return { ...result, executionTimeMs: 0, cases: result.cases.map((c) => ({ ...c, durationMs: 0 })) };
+}

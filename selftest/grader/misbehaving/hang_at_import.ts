@@ -1,0 +1,6 @@
+/** Never finishes loading. */
+export * from './base';
+
+for (;;) {
+  // spin
+}

@@ -1,0 +1,53 @@
+/**
+ * The grader and the vitest suite must reach the same verdict on every visible case, for the
+ * reference, the stubs and every submission of the mistake catalogue: one definition of what is
+ * graded, two ways to run it.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { BUGS, CORRECT } from '../catalogue';
+import { grade } from './harness';
+import { materialize, tempDir } from './materialize';
+
+const work = tempDir('verdicts');
+
+/** Passed/failed per test name from a real `vitest run` of the graded suite on `dir`. */
+function vitestVerdicts(dir: string, name: string): Promise<Record<string, boolean>> {
+  const report = path.join(work, `${name}.vitest.json`);
+  const vitest = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+  const child = spawn(process.execPath, [vitest, 'run', '--reporter=json', `--outputFile=${report}`], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ATTENTION_SUBMISSION: dir },
+    stdio: 'ignore',
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', () => {
+      const json = JSON.parse(fs.readFileSync(report, 'utf8')) as {
+        testResults: { assertionResults: { title: string; status: string }[] }[];
+      };
+      const verdicts = json.testResults.flatMap((f) => f.assertionResults).map((a) => [a.title, a.status === 'passed']);
+      resolve(Object.fromEntries(verdicts));
+    });
+  });
+}
+
+const submissions: [string, () => string][] = [
+  ['stubs', () => path.join(PROJECT_ROOT, 'student')],
+  ...[...CORRECT, ...BUGS].map((e): [string, () => string] => [
+    e.name,
+    () => (e.name === 'reference' ? path.join(PROJECT_ROOT, 'reference') : materialize(e.file, work, e.name)),
+  ]),
+];
+
+describe('grader and vitest agree', () => {
+  it.concurrent.each(submissions)('%s', async (name, dir) => {
+    const folder = dir();
+    const [graded, tested] = await Promise.all([grade(folder, name), vitestVerdicts(folder, name)]);
+    const fromGrader = Object.fromEntries(graded.cases.map((c) => [c.name, c.status === 'passed']));
+    expect(fromGrader).toEqual(tested);
+  });
+});
