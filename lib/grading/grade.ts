@@ -8,7 +8,9 @@ import { readResult } from '../../adapters';
 import { ResultError } from '../errors';
 import { PROJECT_ROOT } from '../paths';
 import type { ErrorInfo } from '../sandbox/protocol';
-import { ChildSession, type SessionOutcome } from '../sandbox/session';
+import { buildChildRuntime } from '../sandbox/build';
+import { childCommand, type ChildCommand } from '../sandbox/containment';
+import { ChildSession, OUT_OF_MEMORY, type SessionOptions, type SessionOutcome } from '../sandbox/session';
 import { mapStack } from '../sandbox/sourceMap';
 import { prepareSubmission, type PreparedSubmission } from '../sandbox/submission';
 import type { GradedCase } from '../../tests/cases';
@@ -16,14 +18,18 @@ import { evaluateCase } from './evaluate';
 import { loadFixture, type LoadedFixture } from './fixtures';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from './result';
 
-export interface GradeOptions {
+export interface GradeOptions extends SessionOptions {
   cases: readonly GradedCase[];
   /** Fixtures by key, loaded and sha256-checked once per run (loadCaseFixtures). */
   fixtures: ReadonlyMap<string, LoadedFixture>;
-  childEntry: string;
-  timeoutMs: number;
-  outputCap: number;
-  execArgv?: string[];
+}
+
+export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
+
+/** The child runtime, built once, and the contained command that starts each child. */
+export function prepareChild(memoryBytes = DEFAULT_MEMORY_BYTES): ChildCommand {
+  const runtime = buildChildRuntime();
+  return childCommand({ runtimeRoot: runtime.root, childEntry: runtime.entry, memoryBytes });
 }
 
 /** Loads every case's fixture once, checking each file against the manifest's sha256. */
@@ -69,7 +75,8 @@ function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: Loade
       const prefix = outcome.kind === 'load_failed' ? 'the submission failed to load: ' : '';
       const status = error.notImplemented ? ('not_implemented' as const) : ('error' as const);
       // A stub's message says it all ("softmax is not implemented yet: edit student/index.ts").
-      const what = error.notImplemented ? error.message : `${error.name}: ${error.message}`;
+      const memory = OUT_OF_MEMORY.test(error.message) ? 'memory limit exceeded: ' : '';
+      const what = error.notImplemented ? error.message : `${memory}${error.name}: ${error.message}`;
       return { status, reason: `${prefix}${what}`, details: studentStack(error, prepared) };
     }
     case 'value':
@@ -100,18 +107,22 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
   const started = Date.now();
   const located = locateSubmission(dir);
   if ('problem' in located) return withoutRunning(name, options.cases, 'error', located.problem, [located.problem]);
+  const session = new ChildSession(options);
+  session.warmUp();
   let prepared: PreparedSubmission;
   try {
     prepared = prepareSubmission(located.root, located.entry, path.basename(located.root));
   } catch (err) {
+    session.kill();
     const problem = `the submission could not be read: ${(err as Error).message}`;
     return withoutRunning(name, options.cases, 'error', problem, [problem]);
   }
   const feedback = prepared.syntaxErrors.map((e) => `syntax: ${e}`);
   if (prepared.refused.length) {
+    session.kill();
     return withoutRunning(name, options.cases, 'refused', prepared.refused[0], [...feedback, ...prepared.refused]);
   }
-  const session = new ChildSession(prepared.load, options);
+  session.setSubmission(prepared.load);
   const results: CaseResult[] = [];
   let loadFailure: ReturnType<typeof fromOutcome> | undefined;
   try {

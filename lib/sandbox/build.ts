@@ -33,14 +33,20 @@ function closure(entry: string): string[] {
   return [...seen].sort();
 }
 
-/** Builds (or reuses) the child runtime; returns the path of its entry script. */
-export function buildChildRuntime(): string {
+export interface ChildRuntime {
+  /** The folder holding the transpiled runtime: the only project files the child may read. */
+  root: string;
+  entry: string;
+}
+
+/** Builds (or reuses) the child runtime. */
+export function buildChildRuntime(): ChildRuntime {
   const files = closure(ENTRY);
   const sources = files.map((file) => [file, fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')] as const);
   const hash = sha256(sources.map(([file, text]) => `${file}\n${text}`).join('\0') + ts.version).slice(0, 16);
   const root = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'attention-grader', hash);
   const entry = path.join(root, ENTRY.replace(/\.ts$/, '.js'));
-  if (fs.existsSync(entry)) return entry;
+  if (fs.existsSync(entry)) return { root, entry };
   const staging = `${root}.${process.pid}.tmp`;
   for (const [file, text] of sources) {
     const target = path.join(staging, file.replace(/\.ts$/, '.js'));
@@ -53,5 +59,5 @@ export function buildChildRuntime(): string {
     // Another grader built the same hash first: use theirs.
     fs.rmSync(staging, { recursive: true, force: true });
   }
-  return entry;
+  return { root, entry };
 }

@@ -3,17 +3,18 @@
  * hangs is killed at the timeout; a child that dies mid-case is reported as crashed; either way the
  * next case gets a fresh child. Nothing here awards points.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { CaseInputs } from '../grading/invoke';
+import type { ChildCommand } from './containment';
 import type { GradedFunction } from '../../tests/cases';
 import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage } from './protocol';
 
 export interface SessionOptions {
-  childEntry: string;
+  /** The contained command that starts a child (lib/sandbox/containment.ts). */
+  child: ChildCommand;
   timeoutMs: number;
-  /** Bytes of captured output kept per case; the rest is counted, not stored. */
+  /** Characters of captured output kept per case; the rest is counted, not stored. */
   outputCap: number;
-  execArgv?: string[];
 }
 
 export type CallOutcome =
@@ -25,6 +26,9 @@ export type CallOutcome =
 
 /** A call's outcome; `duringLoad` when it came while loading the submission, before the case ran. */
 export type SessionOutcome = CallOutcome & { duringLoad?: boolean };
+
+/** What V8 prints when the heap or an ArrayBuffer cannot grow under the cap. */
+export const OUT_OF_MEMORY = /out of memory|allocation failed/i;
 
 interface Pending {
   settle: (outcome: CallOutcome) => void;
@@ -43,6 +47,9 @@ class Capture {
     this.kept += Math.min(room > 0 ? room : 0, chunk.length);
     this.dropped += Math.max(0, chunk.length - Math.max(room, 0));
   }
+  peek(): string {
+    return Buffer.concat(this.parts).toString('utf8');
+  }
   take(): string {
     const text = Buffer.concat(this.parts).toString('utf8');
     const note = this.dropped ? `\n… ${this.dropped} more bytes of output not shown` : '';
@@ -60,11 +67,23 @@ export class ChildSession {
   private nextId = 0;
   private readonly capture: Capture;
 
-  constructor(
-    private readonly load: LoadMessage,
-    private readonly options: SessionOptions,
-  ) {
+  private load?: LoadMessage;
+
+  constructor(private readonly options: SessionOptions) {
     this.capture = new Capture(options.outputCap);
+  }
+
+  /**
+   * Starts a child before the submission is ready, so that Node's start-up overlaps with the
+   * parent's transpiling instead of following it.
+   */
+  warmUp(): void {
+    if (!this.child) this.spawn();
+  }
+
+  /** The transpiled submission every child of this session loads. */
+  setSubmission(load: LoadMessage): void {
+    this.load = load;
   }
 
   /** What the submission printed since the last call. */
@@ -72,11 +91,10 @@ export class ChildSession {
     return this.capture.take();
   }
 
-  private start(): Promise<CallOutcome | undefined> {
-    const child = fork(this.options.childEntry, [], {
+  private spawn(): void {
+    const child = spawn(this.options.child.file, this.options.child.args, {
       serialization: 'advanced',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      execArgv: this.options.execArgv ?? [],
     });
     this.child = child;
     child.stdout!.on('data', (chunk: Buffer) => this.capture.add(chunk));
@@ -87,10 +105,17 @@ export class ChildSession {
       this.child = undefined;
       this.loaded = undefined;
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      this.settle({ kind: 'crashed', how });
+      const memory = OUT_OF_MEMORY.test(this.capture.peek()) || signal === 'SIGSEGV' || signal === 'SIGABRT';
+      this.settle({ kind: 'crashed', how: memory ? `${how}: memory limit exceeded` : how });
     });
     child.on('error', () => undefined); // exit follows and reports it
-    return this.request(() => this.send({ ...this.load, outputCap: this.options.outputCap })).then((outcome) => (outcome.kind === 'value' ? undefined : outcome));
+  }
+
+  private start(): Promise<CallOutcome | undefined> {
+    if (!this.load) throw new Error('ChildSession: setSubmission() before call()');
+    this.warmUp();
+    const load = { ...this.load, outputCap: this.options.outputCap };
+    return this.request(() => this.send(load)).then((outcome) => (outcome.kind === 'value' ? undefined : outcome));
   }
 
   private send(message: ParentMessage): void {

@@ -1,14 +1,13 @@
 /** Shared set-up for the grader's self-tests: one child runtime and one fixture load per file. */
-import { gradeSubmission, loadCaseFixtures, type GradeOptions } from '../../lib/grading/grade';
+import { gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../../lib/grading/grade';
 import type { SubmissionResult } from '../../lib/grading/result';
-import { buildChildRuntime } from '../../lib/sandbox/build';
 import { visibleCases } from '../../tests/cases';
 
 let options: GradeOptions | undefined;
 
 export function gradeOptions(overrides: Partial<GradeOptions> = {}): GradeOptions {
   const cases = visibleCases();
-  options ??= { cases, fixtures: loadCaseFixtures(cases), childEntry: buildChildRuntime(), timeoutMs: 5000, outputCap: 4096 };
+  options ??= { cases, fixtures: loadCaseFixtures(cases), child: prepareChild(), timeoutMs: 5000, outputCap: 4096 };
   return { ...options, ...overrides };
 }
 
