@@ -15,7 +15,7 @@ import { BUGS, CORRECT } from '../selftest/catalogue';
 import { materialize } from '../selftest/grader/materialize';
 
 const flags = parseFlags(process.argv.slice(2), { count: 'number' }, 'npm run bench:batch [-- --count N]');
-const count = flags.count ?? 60;
+const count = flags.count ?? 120;
 const jobs = os.availableParallelism();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-batch-'));
 const submissions = path.join(work, 'submissions');
