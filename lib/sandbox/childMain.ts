@@ -17,25 +17,36 @@ import { HARNESS_MODULES } from './protocol';
 const harness: Record<string, unknown> = { tensor: tensorModule, errors };
 // Captured before student code can replace them.
 const send = process.send!.bind(process);
-const safeString = (value: unknown, fallback: string): string => {
+/** Reads a property of something student code threw: getters may throw, recurse or lie. */
+function safeString(read: () => unknown, fallback: string): string {
   try {
-    return String(value);
+    const text = String(read());
+    return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
   } catch {
     return fallback;
   }
-};
+}
+
+function isA(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
+  try {
+    return value instanceof type; // a Proxy's getPrototypeOf trap may throw
+  } catch {
+    return false;
+  }
+}
 
 function describeError(err: unknown): ErrorInfo {
-  const notImplemented = err instanceof NotImplementedError;
-  if (err instanceof Error) {
+  const notImplemented = isA(err, NotImplementedError);
+  if (isA(err, Error)) {
+    const e = err as Error;
     return {
-      name: safeString(err.name, 'Error'),
-      message: safeString(err.message, '(message could not be read)'),
-      stack: safeString(err.stack, ''),
+      name: safeString(() => e.name, 'Error'),
+      message: safeString(() => e.message, '(message could not be read)'),
+      stack: safeString(() => e.stack, ''),
       notImplemented,
     };
   }
-  const shown = err === null || typeof err !== 'object' ? safeString(err, 'a value') : 'an object';
+  const shown = err === null || typeof err !== 'object' ? safeString(() => err, 'a value') : 'an object';
   return { name: 'thrown value', message: `threw ${shown} instead of an Error`, stack: '', notImplemented };
 }
 
@@ -46,7 +57,7 @@ function describeError(err: unknown): ErrorInfo {
  */
 const printed = { text: '', dropped: 0, cap: 4096 };
 function capture(chunk: unknown): void {
-  const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : safeString(chunk, '');
+  const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : safeString(() => chunk, '');
   const room = Math.max(0, printed.cap - printed.text.length);
   printed.text += text.slice(0, room);
   printed.dropped += text.length - Math.min(room, text.length);

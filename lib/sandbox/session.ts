@@ -93,6 +93,8 @@ export class ChildSession {
 
   private spawn(): void {
     const child = spawn(this.options.child.file, this.options.child.args, {
+      // Nothing of the grader's environment (CI tokens, paths) is the student's business.
+      env: {},
       serialization: 'advanced',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
