@@ -1,0 +1,153 @@
+/**
+ * Not an attack: the kit the attacks share, copied into each attack's folder as kit.ts. It reaches
+ * Node's modules although the grader's `require` resolves only the submission's own files and the
+ * tensor module, finds the project on disk, and builds answers of the right shape with wrong values.
+ *
+ * Module names are variables, never string literals, and no module is imported, not even for its
+ * types: the grader refuses, before running anything, a submission whose source names a module it
+ * may not use. Everything here is written with plain loops, so that it still works after an
+ * attack has replaced Array.prototype's methods.
+ */
+import type { Tensor } from '../../lib/tensor';
+
+/** The parts of node:fs and node:path the attacks use (their types cannot be imported, see above). */
+export interface Fs {
+  existsSync(file: string): boolean;
+  readFileSync(file: string): Uint8Array;
+  writeFileSync(file: string, data: string | Uint8Array): void;
+  readdirSync(dir: string, options: { withFileTypes: true }): { name: string; isDirectory(): boolean; isFile(): boolean }[];
+}
+export interface PathModule {
+  join(...parts: string[]): string;
+  resolve(...parts: string[]): string;
+  dirname(file: string): string;
+  basename(file: string, suffix?: string): string;
+}
+
+/** What a thrown value says, without trusting it. */
+export function messageOf(err: unknown): string {
+  try {
+    return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  } catch {
+    return 'an unprintable value';
+  }
+}
+
+type Loader = (name: string) => unknown;
+const ROUTES: ReadonlyArray<readonly [string, Loader]> = [
+  // The grader's own require: refuses anything but the submission's files and the tensor module.
+  ['require', (name) => require(name)],
+  // In a real CommonJS module, module.constructor is Module and _load its loader.
+  ['module.constructor._load', (name) => (module.constructor as unknown as { _load(request: string): unknown })._load(name)],
+  // The process's main module is the grader's child script, loaded by Node's real loader.
+  ['process.mainModule.require', (name) => process.mainModule!.require(name)],
+  // Node ≥ 20.16: any built-in module, no require needed.
+  ['process.getBuiltinModule', (name) => (process as unknown as { getBuiltinModule(id: string): unknown }).getBuiltinModule(name)],
+];
+
+/** Node's module `name` by the first route that works; the error lists why each route failed. */
+export function nodeModule<T>(name: string): T {
+  const failures: string[] = [];
+  for (const [route, load] of ROUTES) {
+    try {
+      const loaded = load(name);
+      if (loaded) return loaded as T;
+      failures.push(`${route}: gave nothing`);
+    } catch (err) {
+      failures.push(`${route}: ${messageOf(err)}`);
+    }
+  }
+  throw new Error(`could not reach node:${name} (${failures.join('; ')})`);
+}
+
+/**
+ * Every existing `relative` in the folders above the places this process knows: its working
+ * folder, its script (the grader's child runtime, inside the project) and the submission's folder.
+ * Lookups that are refused are skipped; when nothing is found, the error says why.
+ */
+export function findUpwards(relative: string): string[] {
+  const fs = nodeModule<Fs>('fs');
+  const path = nodeModule<PathModule>('path');
+  const found: string[] = [];
+  const refused: string[] = [];
+  for (const start of [process.cwd(), process.argv[1] ?? '', __dirname]) {
+    for (const dir of ancestors(start)) {
+      const candidate = path.join(dir, relative);
+      try {
+        if (found.indexOf(candidate) < 0 && fs.existsSync(candidate)) found.push(candidate);
+      } catch (err) {
+        refused.push(messageOf(err));
+      }
+    }
+  }
+  if (found.length === 0 && refused.length > 0) {
+    throw new Error(`found no ${relative}: ${refused.length} lookups refused (${refused[0]})`);
+  }
+  return found;
+}
+
+/** `start` and every folder above it. */
+export function ancestors(start: string): string[] {
+  const path = nodeModule<PathModule>('path');
+  const dirs: string[] = [];
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    dirs.push(dir);
+    if (path.dirname(dir) === dir) return dirs;
+  }
+}
+
+/** Files under `dir` (at most `depth` folders down) whose name ends with `suffix`. */
+export function filesUnder(dir: string, suffix: string, depth = 4): string[] {
+  const fs = nodeModule<Fs>('fs');
+  const path = nodeModule<PathModule>('path');
+  const files: string[] = [];
+  let entries: ReturnType<Fs['readdirSync']> = [];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return files;
+  }
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isFile() && entry.name.endsWith(suffix)) files.push(full);
+    else if (entry.isDirectory() && depth > 0) for (const file of filesUnder(full, suffix, depth - 1)) files.push(file);
+  }
+  return files;
+}
+
+/** An answer the grader reads like a Tensor: shape and row-major data. */
+export interface Answer {
+  shape: number[];
+  data: Float32Array | Float64Array | Uint8Array;
+}
+
+function sized(shape: readonly number[]): { shape: number[]; size: number } {
+  const copy: number[] = [];
+  let size = 1;
+  for (let i = 0; i < shape.length; i++) {
+    copy[i] = shape[i];
+    size *= shape[i];
+  }
+  return { shape: copy, size };
+}
+
+export function filled(shape: readonly number[], value: number): Answer {
+  const { shape: copy, size } = sized(shape);
+  const data = new Float64Array(size);
+  for (let i = 0; i < size; i++) data[i] = value;
+  return { shape: copy, data };
+}
+
+/** All four functions, answering `value` everywhere with the right shapes. */
+export function wrongAnswers(value: number) {
+  return {
+    softmax: (x: Tensor): Answer => filled(x.shape, value),
+    scaledDotProductAttention: (Q: Tensor, _K: Tensor, V: Tensor): Answer => {
+      const shape = sized(Q.shape).shape;
+      shape[shape.length - 1] = V.shape[V.shape.length - 1];
+      return filled(shape, value);
+    },
+    causalMask: (seqLen: number): Answer => ({ shape: [seqLen, seqLen], data: new Uint8Array(seqLen * seqLen) }),
+    multiHeadSelfAttention: (x: Tensor): Answer => filled(x.shape, value),
+  };
+}

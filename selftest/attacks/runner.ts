@@ -1,0 +1,28 @@
+/**
+ * Not an attack: grades in a process of its own, so that an attack that kills its grader's process
+ * kills this one and not vitest. Prints the outcome as JSON on stdout.
+ *
+ *   ts-node selftest/attacks/runner.ts grade <folder> <name> <timeoutMs> <memoryBytes>
+ *   ts-node selftest/attacks/runner.ts batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs>
+ */
+import { gradeBatch } from '../../lib/grading/batch';
+import { prepareChild } from '../../lib/grading/grade';
+import { grade, gradeOptions } from '../grader/harness';
+
+const USAGE = 'usage: runner.ts grade <folder> <name> <timeoutMs> <memoryBytes> | batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs>';
+
+async function main(): Promise<unknown> {
+  const [mode, first, second, timeout, memory, jobs] = process.argv.slice(2);
+  const overrides = { timeoutMs: Number(timeout), child: prepareChild(Number(memory)) };
+  if (mode === 'grade') return grade(first, second, overrides);
+  if (mode === 'batch') return gradeBatch(first, second, { ...gradeOptions(overrides), jobs: Number(jobs), force: true });
+  throw new Error(USAGE);
+}
+
+main().then(
+  (outcome) => process.stdout.write(JSON.stringify(outcome)),
+  (err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  },
+);
