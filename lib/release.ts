@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Manifest } from './grading/manifest';
+import { mistakeFile, type Manifest } from './grading/manifest';
 import { PROJECT_ROOT } from './paths';
 
 /** The release cannot be built or written; the message says what to do. */
@@ -87,7 +87,7 @@ function committedStudent(root: string, files: Map<string, Buffer>): void {
   for (const file of committed) files.set(file, git(root, ['show', `HEAD:${file}`]));
 }
 
-/** The manifest without hidden entries, and exactly the files its visible entries list. */
+/** The manifest without hidden entries, and exactly the files its visible entries list (inputs, expected, mistakes). */
 function visibleFixtures(root: string, files: Map<string, Buffer>): { visible: number; hidden: number } {
   const manifest = JSON.parse(readSource(root, 'fixtures/manifest.json').toString('utf8')) as Manifest;
   const entries = Object.entries(manifest.fixtures);
@@ -98,7 +98,9 @@ function visibleFixtures(root: string, files: Map<string, Buffer>): { visible: n
         `fixtures/manifest.json: "${key}" is under hidden/ but not marked hidden; regenerate with \`npm run fixtures\``,
       );
     }
-    for (const file of Object.keys(entry.files).map((name) => `fixtures/${key}/${name}`)) files.set(file, readSource(root, file));
+    // The mistakes' outputs too: the handout's own tests name a failing case's mistake from them.
+    const names = [...Object.keys(entry.files), ...Object.keys(entry.mistakes).map(mistakeFile)];
+    for (const file of names.map((name) => `fixtures/${key}/${name}`)) files.set(file, readSource(root, file));
   }
   const shipped: Manifest = { ...manifest, fixtures: Object.fromEntries(visible) };
   files.set('fixtures/manifest.json', Buffer.from(`${JSON.stringify(shipped, null, 2)}\n`));

@@ -1,29 +1,42 @@
 /**
  * Grades an implementation module in this process with the suite's own pieces (adapters, table,
- * evaluate): the self-tests' fast way to hold the catalogue to the suite. The real vitest suite is
- * also run on the reference and the stubs (suite.test.ts).
+ * evaluate, diagnosis): the self-tests' fast way to hold the catalogue to the suite. The real vitest
+ * suite is also run on the reference and the stubs (suite.test.ts).
  */
 import { bindAdapters, type Submission } from '../adapters';
+import { explain, type Diagnosis } from '../lib/diagnosis/diagnose';
+import { ResultError } from '../lib/errors';
 import { evaluateCase } from '../lib/grading/evaluate';
-import { loadFixture } from '../lib/grading/fixtures';
+import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
 import { invokeCase } from '../lib/grading/invoke';
+import type { Tensor } from '../lib/tensor';
 import { GRADED_CASES, type GradedCase } from '../tests/cases';
 
 export interface CaseResult {
   graded: GradedCase;
+  fixture: LoadedFixture;
   passed: boolean;
   message: string;
+  /** What the function returned, when the adapter could read it. */
+  output?: Tensor;
+  /** The known mistake a failure shows, as the suite and the grader would name it. */
+  diagnosis?: Diagnosis;
 }
 
 export function gradeInProcess(impl: Partial<Submission>, label: string, cases = GRADED_CASES): CaseResult[] {
   const adapters = bindAdapters(impl, label);
   return cases.map((graded) => {
     const fixture = loadFixture(graded.fixture);
+    let output: Tensor;
     try {
-      const verdict = evaluateCase(graded, invokeCase(graded.fn, fixture, adapters), fixture);
-      return { graded, passed: verdict.passed, message: verdict.message };
+      output = invokeCase(graded.fn, fixture, adapters);
     } catch (err) {
-      return { graded, passed: false, message: `${(err as Error)?.name}: ${(err as Error)?.message ?? String(err)}` };
+      const { name, message } = err instanceof Error ? err : { name: 'thrown', message: String(err) };
+      const { diagnosis } = explain(graded, fixture, { kind: err instanceof ResultError ? 'unreadable' : 'threw', name, message });
+      return { graded, fixture, passed: false, message: `${name}: ${message}`, diagnosis };
     }
+    const verdict = evaluateCase(graded, output, fixture);
+    const { diagnosis } = verdict.passed ? {} : explain(graded, fixture, { kind: 'output', output });
+    return { graded, fixture, passed: verdict.passed, message: verdict.message, output, diagnosis };
   });
 }

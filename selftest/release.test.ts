@@ -1,6 +1,7 @@
 /**
- * The student handout (`npm run release`), used the way a student uses it. Built twice into a temp
- * folder: `stubs` exactly as released, `solved` with the reference as student/index.ts. Each links
+ * The student handout (`npm run release`), used the way a student uses it. Built three times into a
+ * temp folder: `stubs` exactly as released, `solved` with the reference as student/index.ts, `buggy`
+ * with a catalogued mistake (the scale forgotten) as student/index.ts. Each links
  * the project's node_modules instead of running `npm ci` (no network in CI), so package.json and
  * package-lock.json are checked by comparison, not by installing.
  */
@@ -9,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../lib/grading/manifest';
+import { mistakeFile, type Manifest } from '../lib/grading/manifest';
 import { PROJECT_ROOT } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
 import { visibleCases } from '../tests/cases';
@@ -28,6 +29,7 @@ const TOP_LEVEL = [
 let temp: string;
 let stubs: string;
 let solved: string;
+let buggy: string;
 
 const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
 const readJson = <T>(dir: string, file: string) => JSON.parse(read(dir, file)) as T;
@@ -65,13 +67,16 @@ const assertions = (report: JsonReport) => report.testResults.flatMap((f) => f.a
 beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-'));
   const handout = buildHandout();
-  [stubs, solved] = ['stubs', 'solved'].map((name) => {
+  [stubs, solved, buggy] = ['stubs', 'solved', 'buggy'].map((name) => {
     const dir = path.join(temp, name);
     writeHandout(handout, dir);
     fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'junction');
     return dir;
   });
   fs.copyFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(solved, 'student', 'index.ts'));
+  const bugs = path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs');
+  fs.copyFileSync(path.join(bugs, 'scale_missing.ts'), path.join(buggy, 'student', 'index.ts'));
+  fs.copyFileSync(path.join(bugs, 'base.ts'), path.join(buggy, 'student', 'base.ts'));
 });
 
 afterAll(() => {
@@ -100,8 +105,9 @@ describe('what the handout holds', () => {
     expect(text).toBe(`${JSON.stringify(manifest, null, 2)}\n`);
     expect(Object.entries(manifest.fixtures).filter(([key, entry]) => entry.hidden || key.startsWith('hidden/'))).toEqual([]);
     const listed = Object.entries(manifest.fixtures).flatMap(([key, entry]) =>
-      Object.keys(entry.files).map((name) => `fixtures/${key}/${name}`),
+      [...Object.keys(entry.files), ...Object.keys(entry.mistakes).map(mistakeFile)].map((name) => `fixtures/${key}/${name}`),
     );
+    expect(listed.filter((file) => file.includes('/mistakes/')).length).toBeGreaterThan(0);
     const present = filesUnder(stubs).filter((file) => file.startsWith('fixtures/') && file !== 'fixtures/manifest.json');
     expect(present.sort()).toEqual(listed.sort());
     expect(new Set(visibleCases().map((c) => c.fixture))).toEqual(new Set(Object.keys(manifest.fixtures)));
@@ -156,6 +162,13 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
     const report = await runSuite(solved);
     expect(report.numTotalTests).toBe(visibleCases().length);
     expect(assertions(report).filter((a) => a.status !== 'passed').map((a) => a.title)).toEqual([]);
+  });
+
+  it('npm test with a known mistake: its failures name it (the mistakes\' outputs shipped)', async () => {
+    const report = await runSuite(buggy);
+    const failed = assertions(report).filter((a) => a.status === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const a of failed) expect(a.failureMessages.join('\n')).toMatch(/Diagnosis: Your output equals attention without the 1\/√d_k scale/);
   });
 
   it('npm run typecheck passes', async () => {

@@ -1,15 +1,19 @@
 /**
  * The graded suite: one vitest test per visible case of tests/cases.ts, named as in the table.
- * The submission runs through the adapters; the verdict comes from lib/grading/evaluate.ts, the
- * same code the grader uses. One spec file on purpose: vitest loads every spec file even when
- * `-t` skips its tests, and each file costs a worker start (the student loop would double).
+ * The submission runs through the adapters; the verdict comes from lib/grading/evaluate.ts and the
+ * diagnosis of a failure from lib/diagnosis, the same code the grader uses. One spec file on
+ * purpose: vitest loads every spec file even when `-t` skips its tests, and each file costs a
+ * worker start (the student loop would double).
  */
 import { test } from 'vitest';
 import * as adapters from '../adapters';
+import { explain } from '../lib/diagnosis/diagnose';
+import { ResultError } from '../lib/errors';
 import { evaluateCase } from '../lib/grading/evaluate';
-import { loadFixture } from '../lib/grading/fixtures';
+import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
 import { invokeCase } from '../lib/grading/invoke';
-import { visibleCases } from './cases';
+import type { Tensor } from '../lib/tensor';
+import { visibleCases, type GradedCase } from './cases';
 
 /** A failed check: the message is the whole story, so no harness stack frames are shown. */
 class GradeFailure extends Error {
@@ -20,14 +24,30 @@ class GradeFailure extends Error {
   }
 }
 
+/** What the code threw (or the adapter refused, e.g. NaN), with the known mistake it shows appended. */
+function diagnosed(err: unknown, graded: GradedCase, fixture: LoadedFixture): unknown {
+  if (!(err instanceof Error) || Object.isFrozen(err)) return err;
+  const kind = err instanceof ResultError ? 'unreadable' : 'threw';
+  const { note } = explain(graded, fixture, { kind, name: err.name, message: err.message });
+  if (note) err.message += `\n${note}`;
+  return err;
+}
+
 for (const graded of visibleCases()) {
   test(graded.name, async () => {
     // Read inside the test: a -t filter that skips the case skips its file reads too.
     const fixture = loadFixture(graded.fixture);
-    const output = await invokeCase(graded.fn, fixture, adapters);
+    let output: Tensor;
+    try {
+      output = await invokeCase(graded.fn, fixture, adapters);
+    } catch (err) {
+      throw diagnosed(err, graded, fixture);
+    }
     const verdict = evaluateCase(graded, output, fixture);
     if (!verdict.passed) {
-      throw new GradeFailure(`${graded.name} (${graded.points} pt): ${graded.what}\n${verdict.message}`);
+      // Only a failure reads the mistakes' outputs (fixture.mistakes() is lazy).
+      const { note } = explain(graded, fixture, { kind: 'output', output });
+      throw new GradeFailure(`${graded.name} (${graded.points} pt): ${graded.what}\n${verdict.message}\n${note}`);
     }
   });
 }

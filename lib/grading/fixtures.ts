@@ -1,10 +1,13 @@
-/** Loads a graded case's fixture: its input tensors, arguments and expected output. */
+/**
+ * Loads a graded case's fixture: its input tensors, arguments and expected output, and on demand
+ * what each known mistake outputs on it.
+ */
 import path from 'node:path';
 import { FixtureError } from '../errors';
 import { readNpy, type NpyArray } from '../npy';
 import { displayPath, FIXTURES_DIR } from '../paths';
 import { Tensor } from '../tensor';
-import { EXPECTED_FILE, manifestEntry, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
+import { EXPECTED_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
 import fs from 'node:fs';
 
 export interface LoadedFixture {
@@ -13,6 +16,11 @@ export interface LoadedFixture {
   /** Keyed by file name without `.npy` (q, k, v, mask, x, q_proj, …). */
   inputs: Record<string, Tensor>;
   expected: Tensor;
+  /**
+   * Each known mistake's output on this fixture, by mistake id. Read from disk on the first call
+   * only: the student loop calls it when a case fails, so a passing test never reads these files.
+   */
+  mistakes(): ReadonlyMap<string, Tensor>;
 }
 
 export interface LoadOptions {
@@ -46,15 +54,21 @@ function readChecked(file: string, entry: FileEntry, verify: boolean): NpyArray 
 
 export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixture {
   const fixturesDir = options.fixturesDir ?? FIXTURES_DIR;
+  const verify = options.verify ?? false;
   const entry = manifestEntry(options.manifest ?? readManifest(fixturesDir), key, fixturesDir);
+  const read = (name: string, fileEntry: FileEntry) => {
+    const array = readChecked(path.join(fixturesDir, key, name), fileEntry, verify);
+    return new Tensor(array.data, array.shape);
+  };
   const inputs: Record<string, Tensor> = {};
   let expected: Tensor | undefined;
   for (const [name, fileEntry] of Object.entries(entry.files)) {
-    const array = readChecked(path.join(fixturesDir, key, name), fileEntry, options.verify ?? false);
-    const tensor = new Tensor(array.data, array.shape);
-    if (name === EXPECTED_FILE) expected = tensor;
-    else inputs[name.replace(/\.npy$/, '')] = tensor;
+    if (name === EXPECTED_FILE) expected = read(name, fileEntry);
+    else inputs[name.replace(/\.npy$/, '')] = read(name, fileEntry);
   }
   if (!expected) throw new FixtureError(`fixtures/${key}: the manifest lists no ${EXPECTED_FILE}; regenerate with \`npm run fixtures\``);
-  return { key, params: entry.params, inputs, expected };
+  let mistakes: Map<string, Tensor> | undefined;
+  const loadMistakes = () =>
+    (mistakes ??= new Map(Object.entries(entry.mistakes).map(([id, fileEntry]) => [id, read(mistakeFile(id), fileEntry)])));
+  return { key, params: entry.params, inputs, expected, mistakes: loadMistakes };
 }

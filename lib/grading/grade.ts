@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readResult } from '../../adapters';
+import { explain, type Diagnosis, type Explanation } from '../diagnosis/diagnose';
 import { ResultError } from '../errors';
 import { PROJECT_ROOT } from '../paths';
 import type { ErrorInfo } from '../sandbox/protocol';
@@ -32,9 +33,16 @@ export function prepareChild(memoryBytes = DEFAULT_MEMORY_BYTES): ChildCommand {
   return childCommand({ runtimeRoot: runtime.root, childEntry: runtime.entry, memoryBytes });
 }
 
-/** Loads every case's fixture once, checking each file against the manifest's sha256. */
+/** Loads every case's fixture once, checking each file (the mistakes' outputs too) against the manifest's sha256. */
 export function loadCaseFixtures(cases: readonly GradedCase[]): Map<string, LoadedFixture> {
-  return new Map(cases.map((c) => [c.fixture, loadFixture(c.fixture, { verify: true })]));
+  return new Map(
+    cases.map((c) => {
+      const fixture = loadFixture(c.fixture, { verify: true });
+      // Read now, not at the first failure: tampering is refused before any student code runs.
+      fixture.mistakes();
+      return [c.fixture, fixture];
+    }),
+  );
 }
 
 /** A submission is a folder holding index.ts, or a `student/` folder that does. */
@@ -62,44 +70,64 @@ const PHRASES: Record<Exclude<CaseStatus, 'passed' | 'failed' | 'not_implemented
   crashed: 'the process running the submission died',
 };
 
-function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, timeoutMs: number, prepared: PreparedSubmission) {
+interface CaseVerdict {
+  status: CaseStatus;
+  reason: string;
+  details: string;
+  diagnosis?: Diagnosis;
+}
+
+/** A recognised mistake leads the reason, the line every report shows; otherwise how far off the output is joins the details. */
+function withExplanation(verdict: CaseVerdict, { diagnosis, note }: Explanation): CaseVerdict {
+  if (diagnosis) return { ...verdict, reason: `${diagnosis.message} — ${verdict.reason}`, diagnosis };
+  return note ? { ...verdict, details: [verdict.details, note].filter(Boolean).join('\n') } : verdict;
+}
+
+function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, timeoutMs: number, prepared: PreparedSubmission): CaseVerdict {
   const during = outcome.duringLoad ? ' while loading the submission' : '';
   switch (outcome.kind) {
     case 'timeout':
-      return { status: 'timeout' as const, reason: `${PHRASES.timeout}${during}: limit ${timeoutMs / 1000} s`, details: '' };
+      return { status: 'timeout', reason: `${PHRASES.timeout}${during}: limit ${timeoutMs / 1000} s`, details: '' };
     case 'crashed':
-      return { status: 'crashed' as const, reason: `${PHRASES.crashed}${during}: it ${outcome.how} (process.exit, out of memory?)`, details: '' };
+      return { status: 'crashed', reason: `${PHRASES.crashed}${during}: it ${outcome.how} (process.exit, out of memory?)`, details: '' };
     case 'load_failed':
     case 'threw': {
       const { error } = outcome;
       const prefix = outcome.kind === 'load_failed' ? 'the submission failed to load: ' : '';
-      const status = error.notImplemented ? ('not_implemented' as const) : ('error' as const);
       // A stub's message says it all ("softmax is not implemented yet: edit student/index.ts").
+      if (error.notImplemented) return { status: 'not_implemented', reason: `${prefix}${error.message}`, details: studentStack(error, prepared) };
       const memory = OUT_OF_MEMORY.test(error.message) ? 'memory limit exceeded: ' : '';
-      const what = error.notImplemented ? error.message : `${memory}${error.name}: ${error.message}`;
-      return { status, reason: `${prefix}${what}`, details: studentStack(error, prepared) };
+      const verdict: CaseVerdict = { status: 'error', reason: `${prefix}${memory}${error.name}: ${error.message}`, details: studentStack(error, prepared) };
+      if (outcome.kind === 'load_failed' || outcome.duringLoad) return verdict;
+      return withExplanation(verdict, explain(graded, fixture, { kind: 'threw', name: error.name, message: error.message }));
     }
-    case 'value':
+    case 'value': {
+      let output;
       try {
-        const verdict = evaluateCase(graded, readResult(graded.fn, outcome.value, fixture.inputs.mask), fixture);
-        const [first = '', ...rest] = verdict.message.split('\n');
-        return { status: verdict.passed ? ('passed' as const) : ('failed' as const), reason: first, details: rest.join('\n') };
+        output = readResult(graded.fn, outcome.value, fixture.inputs.mask);
       } catch (err) {
         if (!(err instanceof ResultError)) throw err;
-        return { status: 'error' as const, reason: err.message, details: '' };
+        const unreadable = { kind: 'unreadable', name: err.name, message: err.message } as const;
+        return withExplanation({ status: 'error', reason: err.message, details: '' }, explain(graded, fixture, unreadable));
       }
+      const verdict = evaluateCase(graded, output, fixture);
+      if (verdict.passed) return { status: 'passed', reason: '', details: '' };
+      const [first, ...rest] = verdict.message.split('\n');
+      return withExplanation({ status: 'failed', reason: first, details: rest.join('\n') }, explain(graded, fixture, { kind: 'output', output }));
+    }
   }
 }
 
-function caseResult(graded: GradedCase, status: CaseStatus, reason: string, details = '', output = '', durationMs = 0): CaseResult {
+function caseResult(graded: GradedCase, verdict: CaseVerdict, output = '', durationMs = 0): CaseResult {
+  const { status, reason, details, diagnosis } = verdict;
   return {
     name: graded.name, fn: graded.fn, hidden: graded.hidden, maxPoints: graded.points,
-    points: status === 'passed' ? graded.points : 0, status, reason, details, output, durationMs,
+    points: status === 'passed' ? graded.points : 0, status, reason, ...(diagnosis && { diagnosis }), details, output, durationMs,
   };
 }
 
 function withoutRunning(name: string, cases: readonly GradedCase[], status: CaseStatus, reason: string, feedback: string[]): SubmissionResult {
-  const results = cases.map((c) => caseResult(c, status, reason));
+  const results = cases.map((c) => caseResult(c, { status, reason, details: '' }));
   return { name, status: status === 'refused' ? 'graded' : 'error', feedback, cases: results, executionTimeMs: 0, ...totals(results) };
 }
 
@@ -124,11 +152,11 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
   }
   session.setSubmission(prepared.load);
   const results: CaseResult[] = [];
-  let loadFailure: ReturnType<typeof fromOutcome> | undefined;
+  let loadFailure: CaseVerdict | undefined;
   try {
     for (const graded of options.cases) {
       if (loadFailure) {
-        results.push(caseResult(graded, loadFailure.status, loadFailure.reason, loadFailure.details));
+        results.push(caseResult(graded, loadFailure));
         continue;
       }
       const fixture = options.fixtures.get(graded.fixture)!;
@@ -139,7 +167,7 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
       if (outcome.duringLoad) loadFailure = verdict;
       const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
       const output = printed.filter(Boolean).join('\n');
-      results.push(caseResult(graded, verdict.status, verdict.reason, verdict.details, output, Date.now() - t0));
+      results.push(caseResult(graded, verdict, output, Date.now() - t0));
     }
   } finally {
     session.kill();

@@ -23,6 +23,12 @@ export interface FixtureEntry {
   hidden: boolean;
   params: Record<string, number>;
   files: Record<string, FileEntry>;
+  /**
+   * What each known mistake (lib/diagnosis/catalogue.ts) outputs on this fixture, by mistake id,
+   * stored as `mistakes/<id>.npy` (mistakeFile). Only mistakes whose output is finite and differs
+   * from expected.npy are listed; read only when a case fails.
+   */
+  mistakes: Record<string, FileEntry>;
 }
 
 export interface Manifest {
@@ -32,6 +38,9 @@ export interface Manifest {
 
 export const MANIFEST_NAME = 'manifest.json';
 export const EXPECTED_FILE = 'expected.npy';
+
+/** A mistake's output file, relative to its fixture's folder. */
+export const mistakeFile = (id: string): string => `mistakes/${id}.npy`;
 
 export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');

@@ -19,8 +19,10 @@ export interface CaseResult {
   points: number;
   maxPoints: number;
   status: CaseStatus;
-  /** One line a student can act on; empty when passed. */
+  /** One line a student can act on; empty when passed. Leads with the diagnosis when there is one. */
   reason: string;
+  /** The known mistake this failure matches (lib/diagnosis/catalogue.ts), when one does. */
+  diagnosis?: { mistake: string; message: string };
   /** Longer detail (all failing checks, the student's stack trace); may be empty. */
   details: string;
   /** What the submission printed during this case, capped. */

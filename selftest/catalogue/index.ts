@@ -2,7 +2,7 @@
  * The mistake catalogue: small submissions with the course's pitfalls (seeds 000–004) and other
  * realistic bugs, each breaking exactly one graded function, and correct solutions written other
  * ways. The self-tests hold the graded suite to it: every bug fails at least one test of its own
- * function and no other; every correct solution passes everything.
+ * function and no other, and is diagnosed as its mistake; every correct solution passes everything.
  */
 import path from 'node:path';
 import type { GradedFunction } from '../../tests/cases';
@@ -13,12 +13,15 @@ export interface CatalogueEntry {
   file: string;
   /** The function the mistake is in; undefined for a correct solution. */
   breaks?: GradedFunction;
+  /** Its mistake's id in lib/diagnosis/catalogue.ts (the bug's name unless given): what its failing tests must name. */
+  mistake?: string;
 }
 
-const bug = (name: string, breaks: GradedFunction): CatalogueEntry => ({
+const bug = (name: string, breaks: GradedFunction, mistake = name): CatalogueEntry => ({
   name,
   file: path.join(__dirname, 'bugs', `${name}.ts`),
   breaks,
+  mistake,
 });
 const correct = (name: string, file: string): CatalogueEntry => ({ name, file });
 
@@ -32,7 +35,7 @@ export const CORRECT: readonly CatalogueEntry[] = [
 
 export const BUGS: readonly CatalogueEntry[] = [
   bug('softmax_unstable', 'softmax'),
-  bug('softmax_ignores_dim', 'softmax'),
+  bug('softmax_ignores_dim', 'softmax', 'softmax_wrong_dim'),
   bug('softmax_whole_tensor', 'softmax'),
   bug('scale_missing', 'scaled_dot_product_attention'),
   bug('scale_by_dk', 'scaled_dot_product_attention'),
@@ -46,14 +49,14 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('softmax_over_queries', 'scaled_dot_product_attention'),
   bug('unstable_softmax', 'scaled_dot_product_attention'),
   bug('k_not_transposed', 'scaled_dot_product_attention'),
-  bug('batch_dims_3d_only', 'scaled_dot_product_attention'),
-  bug('mask_2d_unsqueezed_wrong', 'scaled_dot_product_attention'),
+  bug('batch_dims_3d_only', 'scaled_dot_product_attention', 'batch_dims'),
+  bug('mask_2d_unsqueezed_wrong', 'scaled_dot_product_attention', 'mask_broadcast'),
   bug('causal_off_by_one', 'causal_mask'),
   bug('causal_upper', 'causal_mask'),
   bug('heads_interleaved', 'multihead_self_attention'),
   bug('projection_not_transposed', 'multihead_self_attention'),
   bug('output_projection_missing', 'multihead_self_attention'),
   bug('mhsa_mask_ignored', 'multihead_self_attention'),
-  bug('mhsa_no_head_split', 'multihead_self_attention'),
-  bug('mhsa_batch_dims_3d_only', 'multihead_self_attention'),
+  bug('mhsa_no_head_split', 'multihead_self_attention', 'heads_not_split'),
+  bug('mhsa_batch_dims_3d_only', 'multihead_self_attention', 'mhsa_batch_dims'),
 ];

@@ -1,0 +1,94 @@
+/**
+ * The known mistakes: what a failing test names when a submission's output (or error) is the one
+ * a mistake produces. Messages use the course's words (seeds 000–004 and their "common pitfalls").
+ *
+ * A mistake is recognised in one of two ways. Most change the output: the fixture generator runs
+ * the reference with the mistake applied (reference/mistakes.ts) and stores what it outputs on each
+ * case, and a failing output is compared with those. Some leave no output to compare (an error,
+ * NaN): `recognise` reads the error message or where the NaN is. Recognisers are tried in this
+ * order, the first that matches wins, so the specific ones come before the general ones.
+ */
+import type { GradedFunction } from '../../tests/cases';
+import {
+  attentionOverflow,
+  matmulWithUntransposedK,
+  maskNotBroadcast,
+  nanInFullyMaskedRows,
+  shapeErrorWithBatchDims,
+  softmaxOverflow,
+  type Recogniser,
+} from './signatures';
+
+export interface Mistake {
+  id: string;
+  fn: GradedFunction;
+  /** One or two sentences: what the code does, and the fix. */
+  message: string;
+  recognise?: Recogniser;
+}
+
+const SOFTMAX: readonly Mistake[] = [
+  { id: 'softmax_wrong_dim', fn: 'softmax',
+    message: 'Your softmax normalises along the last dim, not the dim it was given: take the max and the sum along `dim` (x.max(dim, true), e.sum(dim, true)).' },
+  { id: 'softmax_whole_tensor', fn: 'softmax',
+    message: 'Your softmax divides by the sum of the whole tensor: sum along `dim` with keepdim (e.sum(dim, true)) so that every slice along dim sums to 1.' },
+  { id: 'softmax_unstable', fn: 'softmax', recognise: softmaxOverflow,
+    message: 'Your softmax overflows: exp of a large input is Infinity, and Infinity/Infinity is NaN. Subtract the max along dim before exp; the result is the same and exp never overflows.' },
+];
+
+const ATTENTION: readonly Mistake[] = [
+  { id: 'k_not_transposed', fn: 'scaled_dot_product_attention', recognise: matmulWithUntransposedK,
+    message: "Your scores multiply Q by K itself: don't forget to transpose K when computing scores, Q.matmul(K.transpose(-2, -1)) gives [..., n_q, n_k]." },
+  { id: 'mask_broadcast', fn: 'scaled_dot_product_attention', recognise: maskNotBroadcast,
+    message: 'Your code cannot apply a 2-D [n_q, n_k] mask to batched scores: such a mask applies to every batch entry, so new dims go in front (broadcasting adds them), not after the first dim.' },
+  { id: 'fully_masked_nan', fn: 'scaled_dot_product_attention', recognise: nanInFullyMaskedRows,
+    message: 'A query whose keys are all masked outputs NaN: the softmax of a row of −∞ is 0/0. Handle the NaN (it occurs when an entire row is masked) by setting those probabilities to 0 after the softmax.' },
+  { id: 'unstable_softmax', fn: 'scaled_dot_product_attention', recognise: attentionOverflow,
+    message: "Your attention's softmax overflows on large scores: exp of a score near 4096 is Infinity, so the row turns to NaN (or to zeros once NaN is cleared). Subtract each row's max from the scores before exp." },
+  { id: 'batch_dims', fn: 'scaled_dot_product_attention', recognise: shapeErrorWithBatchDims('q'),
+    message: 'Your code fails when Q, K and V have more than one batch dim: every dim before the last two is batch-like, so use negative dims (K.transpose(-2, -1)) and a matmul that broadcasts them, not shape[0..2] or bmm-style 3-D reshapes.' },
+  { id: 'scale_missing', fn: 'scaled_dot_product_attention',
+    message: 'Your output equals attention without the 1/√d_k scale: divide the scores by √d_k before the softmax, softmax(Q Kᵀ / √d_k) V.' },
+  { id: 'scale_by_dk', fn: 'scaled_dot_product_attention',
+    message: 'Your output equals attention with the scores divided by d_k: the scale is 1/√d_k (d_k ** -0.5), not 1/d_k.' },
+  { id: 'scale_by_sqrt_dv', fn: 'scaled_dot_product_attention',
+    message: "Your output equals attention scaled by √d_v: d_k is the last dim of the query/key tensors, not of V. Get it from Q's shape, don't hardcode it." },
+  { id: 'scale_after_softmax', fn: 'scaled_dot_product_attention',
+    message: 'Your output equals attention with the 1/√d_k scale applied after the softmax: scale BEFORE softmax (not after!), so that the probabilities still sum to 1.' },
+  { id: 'softmax_over_queries', fn: 'scaled_dot_product_attention',
+    message: 'Your output equals attention with the softmax over the queries (dim -2): apply it on the last dimension (dim=-1) to normalize across keys.' },
+  { id: 'mask_inverted', fn: 'scaled_dot_product_attention',
+    message: 'Your output equals attention with the mask inverted: 1 means the query may attend to that key and 0 means it must not, so fill the scores where mask == 0 with −∞.' },
+  { id: 'mask_ignored', fn: 'scaled_dot_product_attention',
+    message: 'Your output equals attention without the mask: fill the scores where mask == 0 with −∞ before the softmax.' },
+  { id: 'fully_masked_uniform', fn: 'scaled_dot_product_attention',
+    message: 'A query whose keys are all masked outputs the plain average of V instead of zeros: a finite fill (−1e9, −100) makes its keys equally likely. Fill with −∞, then set the rows that became NaN to 0.' },
+  { id: 'mask_minus_100', fn: 'scaled_dot_product_attention',
+    message: 'Masked keys get probability: −100 is not enough, softmax(−100) ≈ 0 but e^−100 is not 0, and a fully masked row averages V. Fill with −∞ (exact masking), then set the rows that became NaN to 0.' },
+];
+
+const CAUSAL: readonly Mistake[] = [
+  { id: 'causal_off_by_one', fn: 'causal_mask',
+    message: 'Your mask hides the diagonal: position i sees positions ≤ i, itself included (the lower triangle with its diagonal, like torch.tril), not only < i.' },
+  { id: 'causal_upper', fn: 'causal_mask',
+    message: 'Your mask is the upper triangle, the reverse mask: it lets each position see the future. Use the lower triangle, 1 where key ≤ query (torch.tril).' },
+];
+
+const MULTI_HEAD: readonly Mistake[] = [
+  { id: 'mhsa_batch_dims', fn: 'multihead_self_attention', recognise: shapeErrorWithBatchDims('x'),
+    message: 'Your multi-head attention fails with more than one batch dim: take seq and dModel from the last two dims of x and keep every leading dim when you split heads (reshape(...batch, seq, numHeads, dHead), transpose(-3, -2)).' },
+  { id: 'heads_interleaved', fn: 'multihead_self_attention',
+    message: 'Your heads take every numHeads-th feature instead of contiguous blocks: split as [..., seq, numHeads, dHead] then transpose(-3, -2), so head h gets features h·dHead … (h+1)·dHead − 1.' },
+  { id: 'heads_not_split', fn: 'multihead_self_attention',
+    message: 'Your output equals a single attention over all dModel features: split the projections into numHeads heads of dModel / numHeads features, attend per head, then concatenate them.' },
+  { id: 'projection_not_transposed', fn: 'multihead_self_attention',
+    message: 'Your projections compute x W instead of x Wᵀ: the weights are [out, in] like nn.Linear, so project with x.matmul(W.transpose(-2, -1)).' },
+  { id: 'output_projection_missing', fn: 'multihead_self_attention',
+    message: 'Your output equals the concatenated heads without the output projection: apply oProj (x Wᵀ) after concatenating the heads.' },
+  { id: 'mhsa_mask_ignored', fn: 'multihead_self_attention',
+    message: 'Your multi-head attention ignores the mask: pass it on to the scaled dot-product attention of every head.' },
+];
+
+export const MISTAKES: readonly Mistake[] = [...SOFTMAX, ...ATTENTION, ...CAUSAL, ...MULTI_HEAD];
+
+export const mistakesOf = (fn: GradedFunction): Mistake[] => MISTAKES.filter((m) => m.fn === fn);
