@@ -37,9 +37,14 @@ function onPath(tool: string): string | undefined {
   return undefined;
 }
 
-export function childCommand({ runtimeRoot, childEntry, memoryBytes }: ContainmentOptions): ChildCommand {
+export function childCommand(options: ContainmentOptions): ChildCommand {
   const missing: string[] = [];
-  const seedrandom = path.dirname(require.resolve('seedrandom/package.json'));
+  // The permission model checks the path before following links: a node_modules that is a
+  // symlink (a handout, a monorepo) would otherwise deny the child its own runtime.
+  const runtimeRoot = fs.realpathSync(options.runtimeRoot);
+  const childEntry = fs.realpathSync(options.childEntry);
+  const { memoryBytes } = options;
+  const seedrandom = fs.realpathSync(path.dirname(require.resolve('seedrandom/package.json')));
   const node = [
     process.execPath,
     '--experimental-permission',
