@@ -18,8 +18,8 @@ export class ReleaseError extends Error {
 const COPIED: readonly { path: string; skip?: RegExp }[] = [
   { path: 'adapters/' },
   { path: 'tests/' },
-  // The harness's unit tests, and this tool, are instructor-only.
-  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$/ },
+  // The harness's unit tests, this tool, the benchmarks and the Gradescope bundler are instructor-only.
+  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/(bench|gradescope)\// },
   { path: 'scripts/grade.ts' },
   { path: 'vitest.config.mts' },
   // Copied unchanged with package.json's dependencies, so `npm ci` installs exactly these versions.
@@ -77,6 +77,17 @@ function copiedFiles(root: string, files: Map<string, Buffer>): void {
     if (matches.length === 0) throw missing(rule.path);
     for (const file of matches) files.set(file, readSource(root, file));
   }
+}
+
+/**
+ * The GitHub Classroom workflow is kept here as a template (in this repository it would grade the
+ * stubs on every push) and becomes the handout's own workflow.
+ */
+const WORKFLOW_TEMPLATE = 'classroom/github-workflow.yml';
+const WORKFLOW_TARGET = '.github/workflows/classroom.yml';
+
+function classroomWorkflow(root: string, files: Map<string, Buffer>): void {
+  files.set(WORKFLOW_TARGET, readSource(root, WORKFLOW_TEMPLATE));
 }
 
 function committedStudent(root: string, files: Map<string, Buffer>): void {
@@ -151,6 +162,7 @@ export function buildHandout(root = PROJECT_ROOT): Handout {
   const files = new Map<string, Buffer>();
   copiedFiles(root, files);
   committedStudent(root, files);
+  classroomWorkflow(root, files);
   const { visible, hidden } = visibleFixtures(root, files);
   files.set('package.json', packageJson(root));
   files.set('README.md', readme(root));

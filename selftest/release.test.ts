@@ -14,6 +14,7 @@ import { mistakeFile, type Manifest } from '../lib/grading/manifest';
 import { PROJECT_ROOT } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
 import { visibleCases } from '../tests/cases';
+import { linkNodeModules } from './linkNodeModules';
 
 interface JsonReport {
   numTotalTests: number;
@@ -22,7 +23,7 @@ interface JsonReport {
 
 /** What a student receives at the top level, and nothing more. */
 const TOP_LEVEL = [
-  '.gitignore', 'README.md', 'adapters', 'fixtures', 'lib', 'package-lock.json', 'package.json', 'scripts', 'student',
+  '.github', '.gitignore', 'README.md', 'adapters', 'fixtures', 'lib', 'package-lock.json', 'package.json', 'scripts', 'student',
   'tests', 'tsconfig.json', 'vitest.config.mts',
 ];
 
@@ -70,7 +71,7 @@ beforeAll(() => {
   [stubs, solved, buggy] = ['stubs', 'solved', 'buggy'].map((name) => {
     const dir = path.join(temp, name);
     writeHandout(handout, dir);
-    fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'junction');
+    linkNodeModules(dir);
     return dir;
   });
   fs.copyFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(solved, 'student', 'index.ts'));
@@ -90,7 +91,7 @@ describe('what the handout holds', () => {
     expect(files.filter((file) => file.startsWith('scripts/'))).toEqual(['scripts/grade.ts']);
     expect(files.filter((file) => file.startsWith('fixtures/hidden/') || (file.endsWith('.test.ts') && !file.startsWith('tests/'))))
       .toEqual([]);
-    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs', 'vitest.selftest.config.mts', 'lib/release.ts']) {
+    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs', 'vitest.selftest.config.mts', 'lib/release.ts', 'lib/bench', 'lib/gradescope', 'classroom']) {
       expect(fs.existsSync(path.join(stubs, gone)), gone).toBe(false);
     }
   });
@@ -181,6 +182,9 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
     const max = visibleCases().reduce((sum, c) => sum + c.points, 0);
     const { code, output } = await run(stubs, ['node_modules/ts-node/dist/bin.js', 'scripts/grade.ts']);
     expect(output).toMatch(new RegExp(`total\\W+0/${max}\\b`, 'i'));
+    // The stubs really ran in a contained child (a node_modules symlink must not break it).
+    expect(output).toMatch(/softmax is not implemented yet: edit student\/index\.ts/);
+    expect(output).not.toMatch(/crashed/);
     expect(output).not.toMatch(/_hidden\b/);
     expect(code).toBe(0);
   });

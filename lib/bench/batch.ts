@@ -1,0 +1,88 @@
+/**
+ * Batch grading throughput, measured: a folder of submissions graded by `npm run grade --
+ * --submissions` (the whole command, ts-node start included) with one job per core, against a
+ * `vitest run` per submission, also one per core. The caller lays out the submissions.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../paths';
+import { elapsedMs, timeNode } from './measure';
+
+export const BATCH_TARGET = 10;
+
+export interface BatchResult {
+  jobs: number;
+  graderCount: number;
+  graderSeconds: number;
+  graderRate: number;
+  vitestCount: number;
+  vitestSeconds: number;
+  vitestRate: number;
+}
+
+const bin = (pkg: string, file: string) => path.join(PROJECT_ROOT, 'node_modules', pkg, file);
+
+function timeGrader(submissions: string, out: string, jobs: number): number {
+  const args = [bin('ts-node', 'dist/bin.js'), 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--force', '--jobs', String(jobs)];
+  return timeNode(args, PROJECT_ROOT) / 1000;
+}
+
+/** One `vitest run` per submission folder, `jobs` at a time; returns the wall time in seconds. */
+async function timeVitest(folders: readonly string[], jobs: number): Promise<number> {
+  const start = process.hrtime.bigint();
+  const queue = [...folders];
+  const worker = async () => {
+    for (let folder = queue.shift(); folder; folder = queue.shift()) {
+      await new Promise((resolve) => {
+        const child = spawn(process.execPath, [bin('vitest', 'vitest.mjs'), 'run'], {
+          cwd: PROJECT_ROOT, stdio: 'ignore', env: { ...process.env, ATTENTION_SUBMISSION: folder },
+        });
+        child.on('exit', resolve);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, worker));
+  return elapsedMs(start) / 1000;
+}
+
+export interface BatchOptions {
+  /** A folder with one subfolder per submission. */
+  submissions: string;
+  /** Where the grader writes its results (a scratch folder). */
+  out: string;
+  jobs: number;
+  /** How many of the submissions the (much slower) vitest side runs. */
+  vitestCount: number;
+}
+
+export async function measureBatch({ submissions, out, jobs, vitestCount }: BatchOptions): Promise<BatchResult> {
+  const names = fs.readdirSync(submissions).sort();
+  timeGrader(submissions, out, jobs); // warms the child runtime and module caches, as any second run has them
+  const graderSeconds = timeGrader(submissions, out, jobs);
+  const sample = names.slice(0, Math.min(names.length, vitestCount)).map((name) => path.join(submissions, name));
+  const vitestSeconds = await timeVitest(sample, jobs);
+  return {
+    jobs,
+    graderCount: names.length,
+    graderSeconds,
+    graderRate: names.length / graderSeconds,
+    vitestCount: sample.length,
+    vitestSeconds,
+    vitestRate: sample.length / vitestSeconds,
+  };
+}
+
+export function batchTable(r: BatchResult): string[] {
+  return [
+    '| command | submissions | wall time | submissions/s |',
+    '| --- | --- | --- | --- |',
+    `| \`npm run grade -- --submissions DIR --out DIR2 --jobs ${r.jobs}\` (whole command) | ${r.graderCount} | ` +
+      `${r.graderSeconds.toFixed(2)} s | ${r.graderRate.toFixed(1)} |`,
+    `| \`ATTENTION_SUBMISSION=DIR/<name> vitest run\`, one per submission, ${r.jobs} at a time | ${r.vitestCount} | ` +
+      `${r.vitestSeconds.toFixed(2)} s | ${r.vitestRate.toFixed(1)} |`,
+    '',
+    `The grader grades **${r.graderRate.toFixed(1)} submissions/s**, ${(r.graderRate / r.vitestRate).toFixed(1)}× the vitest rate ` +
+      `(target ≥ ${BATCH_TARGET} submissions/s: ${r.graderRate >= BATCH_TARGET ? 'met' : 'not met'} on this machine).`,
+  ];
+}

@@ -1,0 +1,69 @@
+/**
+ * One Gradescope run: grade `<root>/submission` with every case, hidden ones included, and write
+ * `<root>/results/results.json`. Following otter-grader, every failure becomes a result: a broken
+ * submission is graded 0 with its reasons (gradeSubmission), and a failure of the autograder
+ * itself becomes the "Autograder error" result, so Gradescope always has a file to read.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../fsAtomic';
+import { gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../grading/grade';
+import { toGradescope } from '../report/gradescope';
+import { formatTable } from '../report/terminal';
+import { GRADED_CASES } from '../../tests/cases';
+import { autograderErrorResults } from './errorResults';
+
+/** As `npm run grade`: Gradescope's own limit for the whole run is set per assignment (default 10 min). */
+const TIMEOUT_MS = 10_000;
+const OUTPUT_CAP = 4096;
+
+/**
+ * Rejects on an error nothing else caught (an 'error' event with no listener, a stray rejection),
+ * so that it too ends as a result instead of a crash without results.json.
+ */
+function strayError(): { promise: Promise<never>; dispose: () => void } {
+  let fail: (err: unknown) => void = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
+  return {
+    promise,
+    dispose: () => {
+      process.off('uncaughtException', fail);
+      process.off('unhandledRejection', fail);
+    },
+  };
+}
+
+async function grade(root: string) {
+  const child = prepareChild();
+  // Gradescope shows this log to instructors only.
+  for (const gap of child.missing) console.log(`autograde: running without ${gap}`);
+  const options: GradeOptions = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES), child, timeoutMs: TIMEOUT_MS, outputCap: OUTPUT_CAP };
+  return gradeSubmission(path.join(root, 'submission'), 'submission', options);
+}
+
+/** Writes results.json in every case; throws only when even that fails (results/ not writable). */
+export async function autograde(root: string): Promise<void> {
+  const file = path.join(root, 'results', 'results.json');
+  const write = (doc: object) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`);
+  };
+  const stray = strayError();
+  try {
+    const graded = grade(root);
+    graded.catch(() => {}); // when a stray error wins the race, this one is no longer news
+    const result = await Promise.race([graded, stray.promise]);
+    console.log(formatTable(result, { color: false }));
+    write(toGradescope(result));
+  } catch (err) {
+    const details = (err as Error)?.stack ?? String(err);
+    console.log(`autograde: the autograder failed: ${details}`);
+    write(autograderErrorResults(details, GRADED_CASES.reduce((sum, c) => sum + c.points, 0)));
+  } finally {
+    stray.dispose();
+  }
+}

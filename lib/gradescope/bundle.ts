@@ -1,0 +1,85 @@
+/**
+ * The Gradescope autograder bundle: the student handout (lib/release.ts decides what of the
+ * project ships, so a new instructor file stays out of both), turned into a grader: the hidden
+ * fixtures and the full manifest back in, the stubs, the student README and workflow out, the autograder
+ * entry and Gradescope's two launchers added. Never reference/, selftest/, .ci/ or docs/.
+ *
+ * The caller passes the handout's files in: lib/ ships to students, lib/release.ts does not, so
+ * nothing shipped may import it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { mistakeFile, sha256, type Manifest } from '../grading/manifest';
+import { PROJECT_ROOT } from '../paths';
+import { GRADED_CASES } from '../../tests/cases';
+import { autograderErrorResults } from './errorResults';
+import { FALLBACK_RESULTS, runAutograderSh, setupSh } from './launchers';
+import type { ZipEntry } from './zip';
+
+/** The bundle cannot be built; the message says what to do. */
+export class BundleError extends Error {
+  override name = 'BundleError';
+}
+
+/** The autograder's own files, added even if the handout leaves them out. */
+const AUTOGRADER_FILES = ['scripts/autograde.ts', 'lib/gradescope/autograde.ts', 'lib/gradescope/errorResults.ts'];
+const DROPPED = [/^student\//, /^README\.md$/, /^\.github\//];
+const EXECUTABLE = new Set(['setup.sh', 'run_autograder']);
+/** The grader relies on Node 20's permission flags; setup.sh installs one exact release. */
+export const NODE_20_RELEASE = /^v20\.\d+\.\d+$/;
+
+export interface BundleOptions {
+  /** buildHandout().files: project-relative path → contents. */
+  handout: ReadonlyMap<string, Buffer>;
+  /** The Node release setup.sh installs, e.g. v20.20.2. */
+  nodeVersion: string;
+}
+
+function readFile(root: string, file: string): Buffer {
+  try {
+    return fs.readFileSync(path.join(root, file));
+  } catch {
+    throw new BundleError(`${file} is missing and the autograder needs it: restore it with \`git checkout -- ${file}\``);
+  }
+}
+
+/** Every fixture file, hidden ones included, each checked against the manifest now rather than at each submission. */
+function allFixtures(root: string, files: Map<string, Buffer>): void {
+  const manifestBytes = readFile(root, 'fixtures/manifest.json');
+  const manifest = JSON.parse(manifestBytes.toString('utf8')) as Manifest;
+  files.set('fixtures/manifest.json', manifestBytes);
+  for (const [key, entry] of Object.entries(manifest.fixtures)) {
+    // The known mistakes' outputs too: the grader names a failing case's mistake from them.
+    const listed = [
+      ...Object.entries(entry.files),
+      ...Object.entries(entry.mistakes ?? {}).map(([id, fileEntry]) => [mistakeFile(id), fileEntry] as const),
+    ];
+    for (const [name, fileEntry] of listed) {
+      const file = `fixtures/${key}/${name}`;
+      const bytes = readFile(root, file);
+      if (sha256(bytes) !== fileEntry.sha256) {
+        throw new BundleError(`${file} does not match fixtures/manifest.json: restore it with \`git checkout fixtures\` or \`npm run fixtures\``);
+      }
+      files.set(file, bytes);
+    }
+  }
+}
+
+export function buildBundle({ handout, nodeVersion }: BundleOptions): ZipEntry[] {
+  const root = PROJECT_ROOT;
+  if (!NODE_20_RELEASE.test(nodeVersion)) throw new BundleError(`Node ${nodeVersion} is not a Node 20 release such as v20.20.2`);
+  const files = new Map([...handout].filter(([file]) => !DROPPED.some((re) => re.test(file))));
+  allFixtures(root, files);
+  for (const file of AUTOGRADER_FILES) files.set(file, readFile(root, file));
+  files.set('setup.sh', Buffer.from(setupSh(nodeVersion)));
+  files.set('run_autograder', Buffer.from(runAutograderSh()));
+  const maxScore = GRADED_CASES.reduce((sum, c) => sum + c.points, 0);
+  const fallback = autograderErrorResults(
+    'run_autograder: Node or the ts-node package could not start scripts/autograde.ts; check that setup.sh ran to the end (Node 20 installed, `npm ci` finished) in the image build log.',
+    maxScore,
+  );
+  files.set(FALLBACK_RESULTS, Buffer.from(`${JSON.stringify(fallback, null, 2)}\n`));
+  return [...files.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, data]) => ({ name, data, mode: EXECUTABLE.has(name) ? 0o755 : 0o644 }));
+}

@@ -1,0 +1,35 @@
+/**
+ * The results.json Gradescope gets when the autograder itself fails (fixtures tampered with, a
+ * package missing, a bug of ours), as opposed to a submission that fails: students see one test
+ * named "Autograder error" that says it is not their code; the cause is in a second test that only
+ * instructors see. Shaped by the same spec as lib/report/gradescope.ts and its schema.
+ */
+import type { GradescopeVisibility } from '../report/gradescope';
+
+export const AUTOGRADER_ERROR_TEST = 'Autograder error';
+
+const FOR_STUDENTS =
+  'The autograder failed before it could grade your submission. This is not a problem with your code: ' +
+  'your instructor can see what went wrong and will regrade it.';
+
+export interface AutograderErrorResults {
+  score: 0;
+  output: string;
+  output_format: 'text';
+  tests: { name: string; score: 0; max_score: number; status: 'failed'; output: string; visibility: GradescopeVisibility }[];
+  extra_data: { submission_status: 'error'; autograder_error: true; max_score: number };
+}
+
+/** `details` is for instructors only (it may hold paths and stack traces); `maxScore` is the assignment's total. */
+export function autograderErrorResults(details: string, maxScore: number): AutograderErrorResults {
+  return {
+    score: 0,
+    output: FOR_STUDENTS,
+    output_format: 'text',
+    tests: [
+      { name: AUTOGRADER_ERROR_TEST, score: 0, max_score: maxScore, status: 'failed', output: FOR_STUDENTS, visibility: 'visible' },
+      { name: `${AUTOGRADER_ERROR_TEST}: details for instructors`, score: 0, max_score: 0, status: 'failed', output: details, visibility: 'hidden' },
+    ],
+    extra_data: { submission_status: 'error', autograder_error: true, max_score: maxScore },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * npm run bench [-- --quick] [--out FILE]: every benchmark in one run on this machine (the student
+ * loop, batch grading, the tensor module against plain loops and NumPy), written to
+ * docs/benchmarks.md (or FILE). --quick takes fewer runs and submissions: for trying the bench, not
+ * for figures to keep.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseFlags } from '../lib/cli';
+import { measureBatch } from '../lib/bench/batch';
+import { machine } from '../lib/bench/measure';
+import { measureNumpy } from '../lib/bench/numpy';
+import { benchmarksMarkdown } from '../lib/bench/report';
+import { measureStudentLoop } from '../lib/bench/studentLoop';
+import { BENCH_SHAPE, measureTensor } from '../lib/bench/tensor';
+import { PROJECT_ROOT } from '../lib/paths';
+import { scaledDotProductAttention } from '../reference';
+import { layOutCatalogue } from '../selftest/benchSubmissions';
+
+const USAGE = 'npm run bench -- [--quick] [--out FILE]';
+const flags = parseFlags(process.argv.slice(2), { quick: 'boolean', out: 'string' }, USAGE);
+const quick = Boolean(flags.quick);
+const sizes = quick
+  ? { loopRuns: 3, submissions: 24, vitestSubmissions: 6, reps: 3 }
+  : { loopRuns: 7, submissions: 120, vitestSubmissions: 20, reps: 7 };
+const shownOut = flags.out ?? 'docs/benchmarks.md';
+const out = flags.out ? path.resolve(flags.out) : path.join(PROJECT_ROOT, 'docs', 'benchmarks.md');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+
+async function main(): Promise<void> {
+  const loadStart = os.loadavg()[0];
+  console.log('bench: the student loop…');
+  const studentLoop = measureStudentLoop(sizes.loopRuns);
+  console.log('bench: batch grading…');
+  const submissions = path.join(work, 'submissions');
+  layOutCatalogue(submissions, sizes.submissions);
+  const batch = await measureBatch({
+    submissions, out: path.join(work, 'out'), jobs: os.availableParallelism(), vitestCount: sizes.vitestSubmissions,
+  });
+  console.log('bench: the tensor module and NumPy…');
+  const tensor = measureTensor(scaledDotProductAttention, sizes.reps);
+  const numpy = measureNumpy(BENCH_SHAPE, sizes.reps);
+  const markdown = benchmarksMarkdown({
+    machine: machine(),
+    date: new Date().toISOString().slice(0, 10),
+    command: `npm run bench${quick ? ' -- --quick' : ''}`,
+    load: { start: loadStart, end: os.loadavg()[0] },
+    studentLoop, batch, tensor, numpy,
+  });
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, markdown);
+  console.log(markdown);
+  console.log(`bench: wrote ${shownOut}`);
+}
+
+main()
+  .catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => fs.rmSync(work, { recursive: true, force: true }));

@@ -1,0 +1,43 @@
+/**
+ * npm run gradescope -- --out FILE.zip [--node vX.Y.Z]: the Gradescope autograder bundle. Upload
+ * FILE.zip as the assignment's autograder; setup.sh installs the Node release given by --node
+ * (default: the one running this command) and the locked packages, run_autograder grades each
+ * submission with the hidden cases. What goes in is decided in lib/gradescope/bundle.ts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseFlags } from '../lib/cli';
+import { buildBundle, BundleError, NODE_20_RELEASE } from '../lib/gradescope/bundle';
+import { writeZip } from '../lib/gradescope/zip';
+import { buildHandout, ReleaseError } from '../lib/release';
+
+const USAGE = 'npm run gradescope -- --out FILE.zip [--node vX.Y.Z]';
+const flags = parseFlags(process.argv.slice(2), { out: 'string', node: 'string' }, USAGE);
+
+function fail(problem: string, code: number): never {
+  console.error(`gradescope: ${problem}`);
+  process.exit(code);
+}
+
+if (!flags.out) fail(`--out FILE.zip is required; usage: ${USAGE}`, 2);
+if (!flags.out.endsWith('.zip')) fail(`--out ${flags.out}: name the bundle FILE.zip; usage: ${USAGE}`, 2);
+const nodeVersion = flags.node ?? process.version;
+if (!NODE_20_RELEASE.test(nodeVersion)) {
+  const given = flags.node ? `--node ${flags.node} is not a Node 20 release` : `this is Node ${process.version}, not 20`;
+  fail(`${given}: pass --node v20.x.y, a Node 20 release you tested with; usage: ${USAGE}`, 2);
+}
+
+try {
+  const entries = buildBundle({ handout: buildHandout().files, nodeVersion });
+  const zip = writeZip(entries);
+  fs.mkdirSync(path.dirname(path.resolve(flags.out)), { recursive: true });
+  fs.writeFileSync(path.resolve(flags.out), zip);
+  const fixtures = entries.filter((e) => e.name.startsWith('fixtures/hidden/')).length;
+  console.log(
+    `gradescope: wrote ${flags.out} (${entries.length} files, ${(zip.length / 1024).toFixed(0)} KiB; ` +
+      `hidden fixture files: ${fixtures}; setup.sh installs Node ${nodeVersion})`,
+  );
+} catch (err) {
+  if (!(err instanceof BundleError || err instanceof ReleaseError)) throw err;
+  fail(err.message, 1);
+}

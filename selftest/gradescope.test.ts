@@ -1,0 +1,196 @@
+/**
+ * The Gradescope bundle, used the way Gradescope uses it: built in memory, zipped, unzipped by our
+ * reader into <root>/source, then `run_autograder` (bash) per submission with AUTOGRADER_ROOT=<root>
+ * in place of /autograder. setup.sh is not run (it installs Node and needs the network): the
+ * project's packages are linked instead, and setup.sh is only checked to be valid bash.
+ * Every results.json must validate against lib/report/gradescope.schema.json.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTOGRADER_ERROR_TEST } from '../lib/gradescope/errorResults';
+import { buildBundle } from '../lib/gradescope/bundle';
+import { readZip, writeZip, type ZipEntry } from '../lib/gradescope/zip';
+import { mistakeFile, type Manifest } from '../lib/grading/manifest';
+import { PROJECT_ROOT } from '../lib/paths';
+import { buildHandout } from '../lib/release';
+import { GRADED_CASES } from '../tests/cases';
+import { linkNodeModules } from './linkNodeModules';
+
+interface Results {
+  score: number;
+  output: string;
+  tests: { name: string; score: number; max_score: number; status: string; output: string; visibility: string }[];
+}
+
+const schema: object = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'lib/report/gradescope.schema.json'), 'utf8'));
+const validate = new Ajv({ allErrors: true, strict: true, strictRequired: false }).compile(schema);
+const FULL_MARKS = GRADED_CASES.reduce((sum, c) => sum + c.points, 0);
+const TOP_LEVEL = [
+  '.gitignore', 'adapters', 'autograder-error.json', 'fixtures', 'lib', 'package-lock.json', 'package.json', 'run_autograder',
+  'scripts', 'setup.sh', 'tests', 'tsconfig.json', 'vitest.config.mts',
+];
+
+let temp: string;
+let zip: Buffer;
+let entries: ZipEntry[];
+let source: string;
+
+function unpack(dir: string, files: readonly ZipEntry[]): void {
+  for (const entry of files) {
+    const file = path.join(dir, ...entry.name.split('/'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, entry.data, { mode: entry.mode });
+  }
+}
+
+/** A fresh /autograder stand-in: `source` links to an unpacked bundle; `files` are the submission. */
+function autograderRoot(name: string, files: Record<string, string>, sourceDir = source): string {
+  const root = path.join(temp, 'runs', name);
+  fs.mkdirSync(path.join(root, 'submission'), { recursive: true });
+  fs.symlinkSync(sourceDir, path.join(root, 'source'));
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, 'submission', file)), { recursive: true });
+    fs.writeFileSync(path.join(root, 'submission', file), text);
+  }
+  return root;
+}
+
+/** Runs run_autograder as Gradescope does and returns the results.json it left, checked against the schema. */
+function runAutograder(root: string): Promise<{ results: Results; log: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, AUTOGRADER_ROOT: root };
+  delete env.GITHUB_ACTIONS;
+  return new Promise((resolve, reject) => {
+    execFile('bash', [path.join(root, 'source', 'run_autograder')], { env, encoding: 'utf8' }, (_err, stdout, stderr) => {
+      const file = path.join(root, 'results', 'results.json');
+      if (!fs.existsSync(file)) return reject(new Error(`no results.json:\n${stdout}${stderr}`));
+      const results = JSON.parse(fs.readFileSync(file, 'utf8')) as Results;
+      const ok = validate(results);
+      if (!ok) return reject(new Error(`results.json fails the schema: ${JSON.stringify(validate.errors)}`));
+      resolve({ results, log: `${stdout}${stderr}` });
+    });
+  });
+}
+
+beforeAll(() => {
+  temp = fs.mkdtempSync(path.join(os.tmpdir(), 'gradescope-'));
+  // The contained child runs as nobody when the tests run as root: it must be able to reach its runtime.
+  fs.chmodSync(temp, 0o755);
+  zip = writeZip(buildBundle({ handout: buildHandout().files, nodeVersion: 'v20.20.2' }));
+  entries = readZip(zip);
+  source = path.join(temp, 'source');
+  unpack(source, entries);
+  linkNodeModules(source);
+});
+
+afterAll(() => {
+  if (temp) fs.rmSync(temp, { recursive: true, force: true });
+});
+
+describe('the bundle', () => {
+  const names = () => entries.map((e) => e.name);
+
+  it('holds the project as graded: hidden fixtures and the full manifest, no reference, selftests, CI, docs or stubs', () => {
+    expect([...new Set(names().map((n) => n.split('/')[0]))].sort()).toEqual(TOP_LEVEL);
+    expect(names().filter((n) => /^(reference|selftest|\.ci|docs|student)\//.test(n) || n.endsWith('.test.ts') && !n.startsWith('tests/')))
+      .toEqual([]);
+    expect(names().filter((n) => n.startsWith('scripts/')).sort()).toEqual(['scripts/autograde.ts', 'scripts/grade.ts']);
+    const manifest = fs.readFileSync(path.join(PROJECT_ROOT, 'fixtures', 'manifest.json'));
+    expect(entries.find((e) => e.name === 'fixtures/manifest.json')!.data.equals(manifest)).toBe(true);
+    const listed = Object.entries((JSON.parse(manifest.toString('utf8')) as Manifest).fixtures).flatMap(([key, entry]) =>
+      [...Object.keys(entry.files), ...Object.keys(entry.mistakes ?? {}).map(mistakeFile)].map((file) => `fixtures/${key}/${file}`),
+    );
+    expect(names().filter((n) => n.startsWith('fixtures/') && n !== 'fixtures/manifest.json').sort()).toEqual(listed.sort());
+    expect(listed.filter((n) => n.startsWith('fixtures/hidden/')).length).toBeGreaterThan(0);
+  });
+
+  it('setup.sh and run_autograder: executable, valid bash, Node 20 pinned, packages from the lock file', () => {
+    for (const name of ['setup.sh', 'run_autograder']) {
+      expect(entries.find((e) => e.name === name)!.mode).toBe(0o755);
+      const check = spawnSync('bash', ['-n', path.join(source, name)], { encoding: 'utf8' });
+      expect(check.stderr, name).toBe('');
+      expect(check.status, name).toBe(0);
+    }
+    const setup = fs.readFileSync(path.join(source, 'setup.sh'), 'utf8');
+    expect(setup).toMatch(/^NODE_VERSION=v20\.20\.2$/m);
+    expect(setup).toContain('sha256sum -c');
+    expect(setup).toMatch(/^npm ci --omit=optional$/m);
+  });
+
+  it('the same sources give the same bytes', () => {
+    expect(writeZip(buildBundle({ handout: buildHandout().files, nodeVersion: 'v20.20.2' })).equals(zip)).toBe(true);
+  });
+
+  const unzip = spawnSync('unzip', ['-v'], { encoding: 'utf8' }).status === 0;
+  it.skipIf(!unzip)('Info-ZIP unzip finds it sound (skipped where unzip is not installed)', () => {
+    const file = path.join(temp, 'bundle.zip');
+    fs.writeFileSync(file, zip);
+    const test = spawnSync('unzip', ['-tq', file], { encoding: 'utf8' });
+    expect(test.stdout).toMatch(/^No errors detected/);
+  });
+});
+
+describe.concurrent('run_autograder, one fresh root per submission', () => {
+  const reference = () => fs.readFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), 'utf8');
+
+  it('the reference as index.ts: full marks, hidden cases included and shown after publication', async () => {
+    const { results } = await runAutograder(autograderRoot('reference', { 'index.ts': reference() }));
+    expect(results.score).toBe(FULL_MARKS);
+    expect(FULL_MARKS).toBe(14.5);
+    expect(results.tests.map((t) => t.name)).toEqual(GRADED_CASES.map((c) => c.name));
+    expect(results.tests.filter((t) => t.status !== 'passed')).toEqual([]);
+    const hidden = new Set(GRADED_CASES.filter((c) => c.hidden).map((c) => c.name));
+    expect(results.tests.map((t) => t.visibility)).toEqual(
+      results.tests.map((t) => (hidden.has(t.name) ? 'after_published' : 'visible')),
+    );
+  });
+
+  it('a submission without index.ts: 0, and every test says what to upload', async () => {
+    const { results } = await runAutograder(autograderRoot('no_index', { 'attention.ts': reference() }));
+    expect(results.score).toBe(0);
+    expect(results.output).toMatch(/^Your submission could not be run/);
+    expect(results.tests).toHaveLength(GRADED_CASES.length);
+    for (const t of results.tests) expect(t.output).toMatch(/holds no index\.ts \(nor student\/index\.ts\)/);
+  });
+
+  it('student/index.ts with a syntax error: 0, the error named with its line', async () => {
+    const broken = reference().replace('export function causalMask(seqLen: number): Tensor {', 'export function causalMask(seqLen: number): Tensor {{{');
+    const { results } = await runAutograder(autograderRoot('syntax_error', { 'student/index.ts': broken }));
+    expect(results.score).toBe(0);
+    expect(results.output).toMatch(/syntax: .*index\.ts/);
+    for (const t of results.tests) expect(t.output).toMatch(/^Error: the submission failed to load/);
+  });
+
+  it('process.exit while loading: 0, every test crashed with the reason', async () => {
+    const { results } = await runAutograder(autograderRoot('exit_at_import', { 'index.ts': `${reference()}\nprocess.exit(3);\n` }));
+    expect(results.score).toBe(0);
+    for (const t of results.tests) expect(t.output).toMatch(/^Crashed: .*while loading the submission: it exited with code 3/);
+  });
+
+  it('a tampered fixture: "Autograder error" for students, the cause in a hidden test', async () => {
+    const tampered = path.join(temp, 'source-tampered');
+    unpack(tampered, entries);
+    linkNodeModules(tampered);
+    fs.appendFileSync(path.join(tampered, 'fixtures', 'hidden', 'causal_mask_12', 'expected.npy'), '\0');
+    const { results } = await runAutograder(autograderRoot('tampered', { 'index.ts': reference() }, tampered));
+    expect(results.score).toBe(0);
+    expect(results.tests.map((t) => [t.name, t.visibility])).toEqual([
+      [AUTOGRADER_ERROR_TEST, 'visible'], [`${AUTOGRADER_ERROR_TEST}: details for instructors`, 'hidden'],
+    ]);
+    expect(results.tests[0]).toMatchObject({ score: 0, max_score: FULL_MARKS });
+    expect(results.tests[0].output).toContain('not a problem with your code');
+    expect(results.tests[1].output).toMatch(/causal_mask_12\/expected\.npy: sha256 does not match/);
+  });
+
+  it('Node cannot start the autograder (no packages): the bundled "Autograder error" result', async () => {
+    const bare = path.join(temp, 'source-bare');
+    unpack(bare, entries);
+    const { results } = await runAutograder(autograderRoot('bare', { 'index.ts': reference() }, bare));
+    expect(results).toEqual(JSON.parse(fs.readFileSync(path.join(bare, 'autograder-error.json'), 'utf8')));
+    expect(results.tests[0]).toMatchObject({ name: AUTOGRADER_ERROR_TEST, score: 0, visibility: 'visible' });
+    expect(results.tests[1].output).toContain('setup.sh');
+  });
+});
