@@ -5,14 +5,17 @@
  *   --reference           grade the reference (must score full marks)
  *   --hidden              include the instructor-only cases
  *   --json FILE           also write Gradescope results.json
+ *   --html FILE           also write a page: the score table, and heatmaps of each failed attention case
  *   --submissions DIR --out DIR2 [--jobs N] [--force]
- *                         batch: every subfolder of DIR; writes DIR2/grades.csv and DIR2/<name>.json
+ *                         batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/<name>.json,
+ *                         DIR2/<name>.html (the --html page) and DIR2/report.html (the whole batch)
  *   --timeout S           per-test time limit in seconds (default 10)
  *   --memory MIB          memory cap per child process, typed arrays included (default 2048)
  *
  * Exits 0 whenever it produced a result, whatever the score; 1 when it could not grade; 2 on
  * a usage error.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseFlags } from '../lib/cli';
@@ -23,15 +26,16 @@ import { gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } fr
 import { PROJECT_ROOT } from '../lib/paths';
 import { writeGithubOutputs } from '../lib/report/github';
 import { toGradescope } from '../lib/report/gradescope';
+import { submissionPage } from '../lib/report/submissionPage';
 import { formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
 import { GRADED_CASES } from '../tests/cases';
 
 const USAGE =
-  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force]] [--hidden] [--json FILE] [--timeout S] [--memory MIB]';
+  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force]] [--hidden] [--json FILE] [--html FILE] [--timeout S] [--memory MIB]';
 const flags = parseFlags(
   process.argv.slice(2),
   {
-    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string',
+    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string',
     submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', timeout: 'number', memory: 'number',
   },
   USAGE,
@@ -47,6 +51,7 @@ if (flags.submissions && (flags.submission || flags.reference)) usage('--submiss
 if (flags.submissions && !flags.out) usage('--submissions needs --out DIR2 for grades.csv and the results');
 if (!flags.submissions && (flags.out || flags.jobs || flags.force)) usage('--out, --jobs and --force go with --submissions');
 if (flags.submissions && flags.json) usage('--json is for one submission; a batch writes DIR2/<name>.json');
+if (flags.submissions && flags.html) usage('--html is for one submission; a batch always writes DIR2/<name>.html and DIR2/report.html');
 
 async function main(): Promise<void> {
   const cases = GRADED_CASES.filter((c) => flags.hidden || !c.hidden);
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
       ...options,
       jobs: flags.jobs ?? os.availableParallelism(),
       force: Boolean(flags.force),
+      html: true,
       onDone: (result, done, total) => {
         if (color) process.stdout.write(progressLine(done, total, result.name));
         else console.log(`${result.name}: ${result.score}/${result.maxScore}${result.status === 'error' ? ` (error: ${result.feedback[0]})` : ''}`);
@@ -74,15 +80,19 @@ async function main(): Promise<void> {
     if (color) process.stdout.write('\n');
     if (outcome.skipped.length) console.log(`kept ${outcome.skipped.length} earlier result(s); --force regrades them`);
     console.log(formatBatchSummary(outcome.graded));
-    console.log(`wrote ${path.join(flags.out!, 'grades.csv')} (${outcome.rows.length} rows)`);
+    console.log(`wrote ${path.join(flags.out!, 'grades.csv')} (${outcome.rows.length} rows) and ${path.join(flags.out!, 'report.html')}`);
     return;
   }
 
   const dir = flags.reference ? path.join(PROJECT_ROOT, 'reference') : path.resolve(flags.submission ?? path.join(PROJECT_ROOT, 'student'));
   const name = flags.reference ? 'reference' : path.basename(dir);
-  const result = await gradeSubmission(dir, name, options);
+  const result = await gradeSubmission(dir, name, { ...options, heatmaps: Boolean(flags.html) });
   console.log(formatTable(result, { color }));
   if (flags.json) writeFileAtomic(path.resolve(flags.json), `${JSON.stringify(toGradescope(result), null, 2)}\n`);
+  if (flags.html) {
+    fs.mkdirSync(path.dirname(path.resolve(flags.html)), { recursive: true });
+    writeFileAtomic(path.resolve(flags.html), submissionPage(result));
+  }
   if (process.env.GITHUB_ACTIONS) console.log(writeGithubOutputs(result));
 }
 

@@ -342,10 +342,16 @@ describe('all attacks in one batch, beside a correct submission', () => {
     });
   });
 
-  it('grades.csv and the results files hold the grades the grader decided, and nothing else is in its output', () => {
+  it('grades.csv, the results files and the pages hold what the grader decided, and nothing else is in its output', () => {
     expect(batch.value, batch.failure).toBeDefined();
     const graded = batch.value!.graded;
-    expect(fs.readdirSync(out).sort()).toEqual(['grades.csv', ...graded.map((r) => `${r.name}.json`)].sort());
+    expect(fs.readdirSync(out).sort()).toEqual(
+      ['grades.csv', 'report.html', ...graded.flatMap((r) => [`${r.name}.json`, `${r.name}.html`])].sort(),
+    );
+    // Whatever an attack printed or threw reaches the pages as text, never as markup.
+    for (const page of fs.readdirSync(out).filter((f) => f.endsWith('.html'))) {
+      expect.soft(fs.readFileSync(path.join(out, page), 'utf8'), page).not.toMatch(/<(script|img|iframe|object|link|a\s[^>]*href="?(https?|javascript):)/i);
+    }
     const [header, ...rows] = parseCsv(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'));
     const total = header.indexOf('total');
     expect(Object.fromEntries(rows.map((r) => [r[0], Number(r[total])]))).toEqual(Object.fromEntries(graded.map((r) => [r.name, r.score])));

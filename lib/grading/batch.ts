@@ -2,14 +2,17 @@
  * Batch grading: every subfolder of a folder is one submission, graded in parallel (each in its
  * own child processes). Each result is written to `<out>/<name>.json` as soon as it is known, so a
  * rerun resumes where a stopped one left off; `grades.csv` is rebuilt from those files at the end,
- * with a row for every submission whatever happened to it.
+ * with a row for every submission whatever happened to it. With `html`, each submission also gets
+ * its page as it finishes, and `report.html` is rebuilt from the JSON files at the end like the CSV.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { GraderError } from '../errors';
 import { writeFileAtomic } from '../fsAtomic';
+import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import { toGradescope, type GradescopeResults } from '../report/gradescope';
+import { submissionPage } from '../report/submissionPage';
 import { gradeSubmission, type GradeOptions } from './grade';
 import { totals, type SubmissionResult } from './result';
 
@@ -17,6 +20,8 @@ export interface BatchOptions extends GradeOptions {
   jobs: number;
   /** Regrade submissions that already have a result file. */
   force: boolean;
+  /** Also write `<name>.html` per submission (with heatmaps of its failed attention cases) and `report.html`. */
+  html?: boolean;
   onDone?: (result: SubmissionResult, done: number, total: number) => void;
 }
 
@@ -76,11 +81,13 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
       let result: SubmissionResult;
       try {
-        result = await gradeSubmission(path.join(submissionsDir, name), name, options);
+        result = await gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html });
       } catch (err) {
         result = harnessFailure(name, options, err);
       }
       const results = toGradescope(result);
+      // The page before the JSON: the JSON marks the submission done, so a stop in between regrades it.
+      if (options.html) writeFileAtomic(path.join(outDir, pageFile(name)), submissionPage(result));
       writeFileAtomic(path.join(outDir, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
       rows.set(name, rowFromGradescope(name, results));
       graded.push(result);
@@ -90,5 +97,6 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   await Promise.all(Array.from({ length: Math.max(1, options.jobs) }, worker));
   const allRows = names.map((n) => rows.get(n)!);
   writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(allRows, options.cases.map((c) => c.name)));
+  if (options.html) writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), options.cases));
   return { graded, skipped, rows: allRows };
 }

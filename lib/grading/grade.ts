@@ -17,12 +17,15 @@ import { prepareSubmission, type PreparedSubmission } from '../sandbox/submissio
 import type { GradedCase } from '../../tests/cases';
 import { evaluateCase } from './evaluate';
 import { loadFixture, type LoadedFixture } from './fixtures';
+import { probeAttention } from './probe';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from './result';
 
 export interface GradeOptions extends SessionOptions {
   cases: readonly GradedCase[];
   /** Fixtures by key, loaded and sha256-checked once per run (loadCaseFixtures). */
   fixtures: ReadonlyMap<string, LoadedFixture>;
+  /** Probe each failed attention case for its probabilities (SubmissionResult.heatmaps), after grading. */
+  heatmaps?: boolean;
 }
 
 export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
@@ -169,8 +172,15 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
       const output = printed.filter(Boolean).join('\n');
       results.push(caseResult(graded, verdict, output, Date.now() - t0));
     }
+    const result: SubmissionResult = {
+      name, status: 'graded', feedback, cases: results, executionTimeMs: Date.now() - started, ...totals(results),
+    };
+    // Every verdict is in before the first probe: a probe that hangs or kills the child changes none.
+    if (options.heatmaps && !loadFailure) {
+      result.heatmaps = await probeAttention(session, options.cases, options.fixtures, results);
+    }
+    return result;
   } finally {
     session.kill();
   }
-  return { name, status: 'graded', feedback, cases: results, executionTimeMs: Date.now() - started, ...totals(results) };
 }

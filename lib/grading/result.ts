@@ -3,6 +3,7 @@
  * lib/report/ turns it into each of those.
  */
 import type { GradedFunction } from '../../tests/cases';
+import type { AttentionHeatmap } from './probe';
 
 /**
  * passed: the parent verified the output. failed: an output came and a check refused it.
@@ -41,6 +42,11 @@ export interface SubmissionResult {
   feedback: string[];
   cases: CaseResult[];
   executionTimeMs: number;
+  /**
+   * Attention probabilities of each failed attention case, by case name, for the HTML report;
+   * only when GradeOptions.heatmaps asked for them. Kept in memory: no serializer writes them.
+   */
+  heatmaps?: ReadonlyMap<string, AttentionHeatmap>;
 }
 
 export function totals(cases: readonly CaseResult[]): { score: number; maxScore: number } {

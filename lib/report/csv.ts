@@ -83,7 +83,7 @@ function cell(value: string | number): string {
 
 // Numeric order reads naturally for generated names: student2 before student10.
 const byName = new Intl.Collator('en', { numeric: true });
-const compareNames = (a: string, b: string): number => byName.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+export const compareNames = (a: string, b: string): number => byName.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * `name,<case names…>,total,max,status`, then one row per submission sorted by name; CRLF line ends

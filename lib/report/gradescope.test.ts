@@ -68,6 +68,7 @@ describe('toGradescope', () => {
       extra_data: {
         submission_status: 'graded', max_score: 0.75, feedback: [],
         cases: { test_softmax_last_dim: 'passed', test_causal_mask: 'passed' },
+        diagnoses: {},
       },
     });
   });
@@ -93,6 +94,24 @@ describe('toGradescope', () => {
       test_multihead_self_attention: 'timeout', test_multihead_self_attention_causal: 'crashed',
       test_4d_scaled_dot_product_attention: 'refused', test_5d_scaled_dot_product_attention: 'error',
     });
+  });
+
+  it('extra_data names each diagnosed case\'s mistake; heatmaps stay out of the file', () => {
+    const result = submission([
+      caseResult('test_scaled_dot_product_attention', { status: 'failed', reason: 'Your output equals … — 3072 values off',
+        diagnosis: { mistake: 'scale_missing', message: 'Your output equals …' } }),
+      caseResult('test_scaled_dot_product_attention_fully_masked_rows', { status: 'failed', reason: 'row 3 is off',
+        diagnosis: { mistake: 'fully_masked_uniform|mask_minus_100', message: 'Your output fits 2 known mistakes.' } }),
+      caseResult('test_causal_mask', { fn: 'causal_mask', status: 'failed', reason: '1 of 25 values differ' }),
+    ]);
+    const expected = { rows: 1, cols: 1, data: Float64Array.of(1) };
+    const doc = toGradescope({ ...result, heatmaps: new Map([['test_scaled_dot_product_attention', { batchIndex: [0], expected }]]) });
+    expectValid(doc);
+    expect(doc.extra_data.diagnoses).toEqual({
+      test_scaled_dot_product_attention: 'scale_missing',
+      test_scaled_dot_product_attention_fully_masked_rows: 'fully_masked_uniform|mask_minus_100',
+    });
+    expect(doc).toEqual(toGradescope(result));
   });
 
   it('hidden cases are shown after grades are published, visible ones always', () => {

@@ -29,12 +29,14 @@ export interface GradescopeTest {
   visibility: GradescopeVisibility;
 }
 
-/** What a later run needs to rebuild a gradebook row from this file alone (see rowFromGradescope). */
+/** What a later run needs to rebuild a gradebook row and the batch report from this file alone (see rowFromGradescope). */
 export interface GradescopeExtraData {
   submission_status: SubmissionResult['status'];
   max_score: number;
   feedback: string[];
   cases: Record<string, CaseStatus>;
+  /** Case name → the id of the known mistake it showed (ids joined by '|' when several fit); only diagnosed cases. */
+  diagnoses: Record<string, string>;
 }
 
 export interface GradescopeResults {
@@ -87,6 +89,7 @@ export function toGradescope(result: SubmissionResult): GradescopeResults {
       max_score: result.maxScore,
       feedback: [...result.feedback],
       cases: Object.fromEntries(result.cases.map((c) => [c.name, c.status])),
+      diagnoses: Object.fromEntries(result.cases.flatMap((c) => (c.diagnosis ? [[c.name, c.diagnosis.mistake]] : []))),
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Batch grading on a folder mixing good, buggy, hanging, exiting, refused and malformed
- * submissions: one row each with the right total, resumable, and the CLI completes with exit 0.
+ * submissions: one row each with the right total, resumable (the report too), and the CLI completes
+ * with exit 0.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeBatch } from '../../lib/grading/batch';
 import { PROJECT_ROOT } from '../../lib/paths';
+import { escapeHtml, fileHref } from '../../lib/report/html';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
 
@@ -54,17 +56,31 @@ function csvTotals(csv: string): Record<string, number> {
 describe('batch grading', () => {
   it('writes one row per submission with its total, and resumes', async () => {
     const out = path.join(root, 'out');
-    const options = { ...gradeOptions({ timeoutMs: 700 }), jobs: 2, force: false };
+    const options = { ...gradeOptions({ timeoutMs: 700 }), jobs: 2, force: false, html: true };
     const first = await gradeBatch(submissions, out, options);
     expect(first.graded).toHaveLength(Object.keys(EXPECTED).length);
     expect(csvTotals(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'))).toEqual(EXPECTED);
-    for (const name of Object.keys(EXPECTED)) expect(fs.existsSync(path.join(out, `${name}.json`))).toBe(true);
+    for (const name of Object.keys(EXPECTED)) {
+      expect(fs.existsSync(path.join(out, `${name}.json`))).toBe(true);
+      expect(fs.existsSync(path.join(out, `${name}.html`))).toBe(true);
+    }
 
     fs.rmSync(path.join(out, 'good.json'));
+    fs.rmSync(path.join(out, 'no_index.html'));
     const second = await gradeBatch(submissions, out, options);
     expect(second.graded.map((r) => r.name)).toEqual(['good']);
     expect(second.skipped).toHaveLength(Object.keys(EXPECTED).length - 1);
     expect(csvTotals(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'))).toEqual(EXPECTED);
+    // The report is rebuilt from every JSON file, kept or new: all submissions, the kept one's mistake too.
+    const report = fs.readFileSync(path.join(out, 'report.html'), 'utf8');
+    for (const name of Object.keys(EXPECTED).filter((n) => n !== 'no_index')) {
+      expect(report).toContain(`href="${fileHref(`${name}.html`)}">${escapeHtml(name)}</a>`);
+    }
+    expect(report).toMatch(/<td>no_index<\/td>.*\(no page: graded before pages were written/);
+    expect(report).toMatch(/scale_missing<\/span><\/td><td class="num">1<\/td><td class="num">9<\/td>/);
+    expect(report).toContain(`<h1>Attention assignment: ${Object.keys(EXPECTED).length} submissions</h1>`);
+    const buggyPage = fs.readFileSync(path.join(out, 'buggy_scale_missing.html'), 'utf8');
+    expect((buggyPage.match(/<svg class="heatmap"/g) ?? []).length).toBe(9 * 3);
 
     const forced = await gradeBatch(submissions, out, { ...options, force: true });
     expect(forced.graded).toHaveLength(Object.keys(EXPECTED).length);
@@ -81,6 +97,8 @@ describe('batch grading', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Submissions: 7/);
     expect(csvTotals(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'))).toEqual(EXPECTED);
+    expect(run.stdout).toMatch(/and .*report\.html/);
+    expect(fs.existsSync(path.join(out, 'report.html'))).toBe(true);
   });
 
   it('refuses a missing submissions folder in one line, exit 1', () => {

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { scaledDotProductAttention } from '../../reference';
+import { GRADED_CASES } from '../../tests/cases';
+import { loadFixture } from '../grading/fixtures';
+import type { AttentionHeatmap } from '../grading/probe';
+import { totals, type CaseResult, type SubmissionResult } from '../grading/result';
+import { Tensor } from '../tensor';
+import { batchReportHtml, pageFile } from './batchReport';
+import { niceTicks } from './charts';
+import { toGradescope } from './gradescope';
+import { colorOf, heatmapSvg, type Matrix } from './heatmap';
+import { escapeHtml, fileHref } from './html';
+import { attentionProbabilities } from './probabilities';
+import { submissionPage } from './submissionPage';
+
+const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> "quoted" & \'single\'';
+
+function caseResult(name: string, over: Partial<CaseResult> = {}): CaseResult {
+  const maxPoints = over.maxPoints ?? 0.5;
+  const passed = (over.status ?? 'passed') === 'passed';
+  return {
+    name, fn: 'scaled_dot_product_attention', hidden: false, points: passed ? maxPoints : 0, maxPoints,
+    status: 'passed', reason: '', details: '', output: '', durationMs: 12, ...over,
+  };
+}
+const submission = (name: string, cases: CaseResult[], over: Partial<SubmissionResult> = {}): SubmissionResult =>
+  ({ name, ...totals(cases), status: 'graded', feedback: [], cases, executionTimeMs: 900, ...over });
+const matrix = (rows: number, cols: number, f: (i: number, j: number) => number): Matrix =>
+  ({ rows, cols, data: Float64Array.from({ length: rows * cols }, (_, n) => f(Math.floor(n / cols), n % cols)) });
+const cellCount = (svg: string) => (svg.match(/<rect class="cell"/g) ?? []).length;
+
+describe('escaping', () => {
+  it('escapes the five characters HTML gives meaning to', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+  });
+  it('a link to a file named with URL and HTML syntax', () => {
+    expect(fileHref('a "b" <c> & d#%:x.html')).toBe('a%20%22b%22%20%3Cc%3E%20%26%20d%23%25%3Ax.html');
+  });
+  it("a submission named like the batch report gets another page name", () => {
+    expect(pageFile('report')).toBe('report.submission.html');
+    expect(pageFile('alice')).toBe('alice.html');
+  });
+});
+
+describe('heatmapSvg', () => {
+  it('one cell per value, query rows and key columns labelled', () => {
+    const svg = heatmapSvg(matrix(5, 9, (i, j) => i + j), { title: 't', scale: { kind: 'sequential', min: 0, max: 12 } });
+    expect(cellCount(svg)).toBe(45);
+    expect(svg).toContain('data-rows="5" data-cols="9"');
+    expect(svg).toMatch(/key →/);
+    expect(svg).toMatch(/← query/);
+    expect(svg).toContain('<title>query 4, key 8: 12</title>');
+  });
+  it('caps at 32×32 and says what was cut', () => {
+    const svg = heatmapSvg(matrix(40, 3, () => 0.5), { title: 't', scale: { kind: 'sequential', min: 0, max: 1 } });
+    expect(cellCount(svg)).toBe(32 * 3);
+    expect(svg).toContain('first 32 of 40 queries, 3 of 3 keys');
+  });
+  it('NaN has its own colour and is counted in the note', () => {
+    const svg = heatmapSvg(matrix(2, 2, (i) => (i === 0 ? NaN : 0.5)), { title: 't', scale: { kind: 'sequential', min: 0, max: 1 } });
+    expect(svg).toContain('2 NaN (pink)');
+    expect(colorOf(NaN, { kind: 'diverging', limit: 1 })).not.toBe(colorOf(0, { kind: 'diverging', limit: 1 }));
+  });
+  it('escapes its title', () => {
+    expect(heatmapSvg(matrix(1, 1, () => 0), { title: HOSTILE, scale: { kind: 'binary' } })).not.toContain('<script');
+  });
+});
+
+describe('niceTicks', () => {
+  it('round steps covering the range', () => {
+    expect(niceTicks(0, 1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect(niceTicks(0, 2.3026)).toEqual([0, 0.5, 1, 1.5, 2, 2.5]);
+  });
+});
+
+describe('attentionProbabilities (the report\'s own float64 softmax)', () => {
+  const sdpaCases = GRADED_CASES.filter((c) => c.fn === 'scaled_dot_product_attention');
+  it.each(sdpaCases.map((c) => c.fixture))('equals the reference with V = identity on the first batch entry: %s', (key) => {
+    const { q, k, mask } = loadFixture(key).inputs;
+    const [rows, cols] = [q.shape[q.ndim - 2], k.shape[k.ndim - 2]];
+    const identity = Tensor.eye(cols, 'float64').reshape(...q.shape.slice(0, -2).map(() => 1), cols, cols);
+    const reference = scaledDotProductAttention(q.astype('float64'), k.astype('float64'), identity, mask);
+    const ours = attentionProbabilities(q, k, mask);
+    expect([ours.rows, ours.cols]).toEqual([rows, cols]);
+    const worst = Math.max(...Array.from(ours.data, (x, i) => Math.abs(x - reference.data[i])));
+    expect(worst).toBeLessThan(1e-9);
+  });
+  it('a fully masked query gets zeros, not NaN', () => {
+    const q = new Tensor(Float64Array.of(1, 0, 0, 1), [2, 2]);
+    const mask = new Tensor(Uint8Array.of(1, 1, 0, 0), [2, 2]);
+    expect(Array.from(attentionProbabilities(q, q, mask).data.slice(2))).toEqual([0, 0]);
+  });
+});
+
+describe('submissionPage', () => {
+  const heatmap = (over: Partial<AttentionHeatmap> = {}): AttentionHeatmap =>
+    ({ batchIndex: [0], expected: matrix(3, 4, () => 0.25), ...over });
+  const failed = caseResult('test_scaled_dot_product_attention', {
+    status: 'failed', reason: `Your output equals … — ${HOSTILE}`, details: HOSTILE, output: HOSTILE,
+    diagnosis: { mistake: 'scale_missing', message: 'Your output equals …' },
+  });
+  const result = submission(HOSTILE, [failed, caseResult('test_causal_mask', { fn: 'causal_mask' })], { feedback: [HOSTILE] });
+
+  it('escapes every string the student controls', () => {
+    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ problem: HOSTILE })]]) });
+    expect(page).not.toMatch(/<script|<img/i);
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    // The only <script-like text left is the escaped one; the policy would block it anyway.
+    expect(page).toContain("default-src 'none'");
+  });
+
+  it('expected, yours and the difference: three heatmaps of n_q × n_k cells, the diagnosis beside', () => {
+    const actual = matrix(3, 4, (_, j) => (j === 0 ? 1 : 0));
+    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ actual })]]) });
+    expect(cellCount(page)).toBe(3 * 12);
+    expect(page).toContain('your probabilities');
+    expect(page).toMatch(/<h3>Diagnosis<\/h3>\s*<p>Your output equals …<\/p>/);
+  });
+
+  it('a probe that gave nothing: the expected heatmap and why there is no other', () => {
+    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ problem: 'with V = identity the function threw' })]]) });
+    expect(cellCount(page)).toBe(12);
+    expect(page).toContain('No heatmap of yours:</strong> with V = identity the function threw');
+  });
+
+  it('no heatmaps asked for: the score table alone', () => {
+    const page = submissionPage(result);
+    expect(cellCount(page)).toBe(0);
+    expect(page).toContain('<td class="test">test_causal_mask</td>');
+  });
+});
+
+describe('batchReportHtml', () => {
+  const cases = GRADED_CASES.filter((c) => c.name === 'test_scaled_dot_product_attention' || c.name === 'test_causal_mask');
+  const good = submission('good', [caseResult(cases[0].name, { maxPoints: 1 }), caseResult(cases[1].name, { fn: 'causal_mask' })]);
+  const bad = submission(HOSTILE, [
+    caseResult(cases[0].name, { maxPoints: 1, status: 'failed', reason: 'x', diagnosis: { mistake: 'scale_missing', message: 'm' } }),
+    caseResult(cases[1].name, { fn: 'causal_mask' }),
+  ]);
+
+  it('histogram, pass rates, mistakes with counts, links with escaped names', () => {
+    const page = batchReportHtml([
+      { name: 'good', results: toGradescope(good), page: 'good.html' },
+      { name: HOSTILE, results: toGradescope(bad), page: pageFile(HOSTILE) },
+      { name: 'lost' },
+    ], cases);
+    expect(page).not.toMatch(/<script|<img/i);
+    expect(page).toContain(`href="${fileHref(pageFile(HOSTILE))}"`);
+    expect(page).toMatch(/scale_missing<\/span><\/td><td class="num">1<\/td><td class="num">1<\/td>/);
+    expect(page).toContain('1/2 (50%)');
+    expect(page).toContain('no result file: grade it again');
+    expect((page.match(/<rect class="bar"/g) ?? []).length).toBe(2 + 2); // 2 one-point bins (max 1.5), 2 tests
+  });
+});

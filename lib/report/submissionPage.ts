@@ -1,0 +1,124 @@
+/**
+ * One submission as a page (`npm run grade -- --html FILE`, and each `<name>.html` of a batch): the
+ * score table, then for each failed attention case the expected and the submission's attention
+ * probabilities and their difference as heatmaps, with the diagnosis beside them.
+ *
+ * Names, reasons, details and printed output are the student's text: all of it is escaped.
+ */
+import type { AttentionHeatmap } from '../grading/probe';
+import type { CaseResult, SubmissionResult } from '../grading/result';
+import { formatIndex } from '../format';
+import { GRADED_CASES } from '../../tests/cases';
+import { formatPoints, statusSummary } from './csv';
+import { difference, heatmapSvg, sharedScale } from './heatmap';
+import { escapeHtml, htmlPage } from './html';
+
+const anchor = (caseName: string) => `heatmaps-${caseName.replace(/[^\w-]/g, '_')}`;
+
+/** The reason without the diagnosis that leads it: the check that refused the output. */
+function checkPart(c: CaseResult): string {
+  if (!c.diagnosis || !c.reason.startsWith(c.diagnosis.message)) return c.reason;
+  return c.reason.slice(c.diagnosis.message.length).replace(/^ — /, '');
+}
+
+/** The diagnosis is written out beside the heatmaps when there are some: the table then keeps to one line or two. */
+function reasonCell(c: CaseResult, linked: boolean): string {
+  const parts: string[] = [];
+  if (c.diagnosis) parts.push(c.diagnosis.mistake.split('|').map((id) => `<span class="mistake">${escapeHtml(id)}</span>`).join(''));
+  if (linked) parts.push(escapeHtml(checkPart(c)), `<a href="#${anchor(c.name)}">heatmaps and diagnosis</a>`);
+  else if (c.reason) parts.push(escapeHtml(c.reason));
+  return parts.join(' ');
+}
+
+function scoreTable(result: SubmissionResult): string {
+  const rows = result.cases.map((c) => [
+    '<tr>',
+    `<td class="test">${escapeHtml(c.name)}</td>`,
+    `<td class="num">${formatPoints(c.points)} / ${formatPoints(c.maxPoints)}</td>`,
+    `<td><span class="status ${escapeHtml(c.status)}">${escapeHtml(c.status.replace('_', ' '))}</span></td>`,
+    `<td>${reasonCell(c, Boolean(result.heatmaps?.has(c.name)))}</td>`,
+    '</tr>',
+  ].join(''));
+  return [
+    '<table class="scores">',
+    '<thead><tr><th>test</th><th class="num">points</th><th>status</th><th>reason / diagnosis</th></tr></thead>',
+    `<tbody>${rows.join('\n')}</tbody>`,
+    '</table>',
+  ].join('\n');
+}
+
+function headline(result: SubmissionResult): string {
+  if (result.status === 'error') return 'The submission could not be run, so no test was graded.';
+  const passed = result.cases.filter((c) => c.status === 'passed').length;
+  const unusual = statusSummary(result.cases.map((c) => c.status));
+  return `Score <strong>${formatPoints(result.score)} / ${formatPoints(result.maxScore)}</strong>: ` +
+    `${passed} of ${result.cases.length} tests passed${unusual ? ` (${escapeHtml(unusual)})` : ''}.`;
+}
+
+/** What the grader said about the case, beside its heatmaps. */
+function aside(c: CaseResult): string {
+  const parts = ['<div class="aside">'];
+  if (c.diagnosis) {
+    parts.push('<h3>Diagnosis</h3>', `<p>${escapeHtml(c.diagnosis.message)}</p>`);
+    const check = checkPart(c);
+    if (check) parts.push(`<p class="note">${escapeHtml(check)}</p>`);
+  } else {
+    parts.push('<h3>No known mistake</h3>', `<p>${escapeHtml(c.reason)}</p>`);
+  }
+  if (c.details) parts.push(`<pre>${escapeHtml(c.details)}</pre>`);
+  parts.push('</div>');
+  return parts.join('\n');
+}
+
+/** Grid width in px: three heatmaps and the diagnosis fit side by side in a 1280 px window. */
+const SIZE = 192;
+
+function caseSection(c: CaseResult, heatmap: AttentionHeatmap): string {
+  const what = GRADED_CASES.find((g) => g.name === c.name)?.what ?? '';
+  const { expected, actual } = heatmap;
+  const figures: string[] = [];
+  if (actual) {
+    const scale = sharedScale(expected, actual);
+    const diff = difference(actual, expected);
+    figures.push(
+      heatmapSvg(expected, { title: 'expected probabilities', scale, size: SIZE }),
+      heatmapSvg(actual, { title: 'your probabilities', scale, size: SIZE }),
+      heatmapSvg(diff.matrix, { title: `yours − expected (max |Δ| ${diff.maxAbs.toPrecision(3)})`, scale: diff.scale, size: SIZE }),
+    );
+  } else {
+    figures.push(
+      heatmapSvg(expected, { title: 'expected probabilities', scale: sharedScale(expected), size: SIZE }),
+      `<div class="missing"><strong>No heatmap of yours:</strong> ${escapeHtml(heatmap.problem ?? 'the probe gave nothing')}.</div>`,
+    );
+  }
+  const entry = heatmap.batchIndex.length ? `batch entry ${formatIndex(heatmap.batchIndex)}` : 'the only batch entry';
+  return [
+    `<section class="case" id="${anchor(c.name)}">`,
+    `<h3>${escapeHtml(c.name)}</h3>`,
+    `<p class="muted">${escapeHtml(what)} · ${entry}, ${expected.rows} queries × ${expected.cols} keys</p>`,
+    `<div class="panels">${figures.join('\n')}\n${aside(c)}</div>`,
+    '</section>',
+  ].join('\n');
+}
+
+const PROBE_NOTE =
+  'Attention probabilities are not part of the graded output, so your function was called once more per ' +
+  'failed case, with V replaced by the identity (Q, K and the mask unchanged): its output is then the probability ' +
+  'matrix. These calls award no points. A mistake that depends on V’s shape (scaling by √d_v) shows as it ' +
+  'would with d_v = n_k. The expected probabilities are computed by the grader from the same inputs. Hover a cell for its value.';
+
+export function submissionPage(result: SubmissionResult): string {
+  const body = [`<h1>Attention assignment: ${escapeHtml(result.name)}</h1>`, `<p>${headline(result)}</p>`];
+  const notes = result.feedback.filter((f) => f.trim() !== '');
+  if (notes.length) body.push(`<pre class="feedback">${escapeHtml(notes.join('\n'))}</pre>`);
+  body.push('<h2>Tests</h2>', scoreTable(result));
+  const failed = result.cases.filter((c) => c.fn === 'scaled_dot_product_attention' && c.status !== 'passed');
+  if (result.heatmaps?.size) {
+    body.push('<h2>Attention probabilities of the failed attention tests</h2>', `<p class="note">${escapeHtml(PROBE_NOTE)}</p>`);
+    for (const c of failed) {
+      const heatmap = result.heatmaps.get(c.name);
+      if (heatmap) body.push(caseSection(c, heatmap));
+    }
+  }
+  return htmlPage(`${result.name}: ${formatPoints(result.score)}/${formatPoints(result.maxScore)}`, body.join('\n'));
+}

@@ -1,0 +1,155 @@
+/**
+ * The three HTML pages in a real browser: a submission's page (a catalogued mistake, so its
+ * attention cases fail), a batch report, and the explore page. Each is made by its own command,
+ * loaded from file://, and must draw every heatmap cell, log no console error and ask for nothing
+ * over the network. The screenshots land in docs/ for the README.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MASK_SEQ } from '../../lib/explore/experiments';
+import { loadFixture } from '../../lib/grading/fixtures';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { DEFAULT_CAP } from '../../lib/report/heatmap';
+import { visibleCases } from '../../tests/cases';
+import { materialize, tempDir } from '../grader/materialize';
+import { launchChromium } from './chromium';
+
+const DOCS = path.join(PROJECT_ROOT, 'docs');
+const work = tempDir('browser');
+const bugs = path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs');
+/** A batch of pretend students; the last name is full of HTML and URL syntax. */
+const CLASS: Record<string, string> = {
+  alice: path.join(PROJECT_ROOT, 'reference', 'index.ts'),
+  bob: path.join(bugs, 'scale_missing.ts'),
+  carol: path.join(bugs, 'mask_inverted.ts'),
+  dave: path.join(bugs, 'k_not_transposed.ts'),
+  erin: path.join(bugs, 'fully_masked_nan.ts'),
+  frank: path.join(bugs, 'softmax_over_queries.ts'),
+  'grace "<b>" & #1': path.join(PROJECT_ROOT, 'reference', 'index.ts'),
+};
+const files = {
+  submission: path.join(work, 'scale_missing.html'),
+  batch: path.join(work, 'batch'),
+  explore: path.join(work, 'explore.html'),
+};
+
+function run(script: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), script, ...args],
+      { cwd: PROJECT_ROOT, encoding: 'utf8' }, (err, stdout, stderr) => (err ? reject(new Error(`${script}: ${stderr || stdout}`)) : resolve()));
+  });
+}
+
+let browser: Browser;
+
+beforeAll(async () => {
+  const submissions = path.join(work, 'submissions');
+  for (const [name, entry] of Object.entries(CLASS)) materialize(entry, submissions, name);
+  const single = materialize(path.join(bugs, 'scale_missing.ts'), work);
+  [browser] = await Promise.all([
+    launchChromium(),
+    run('scripts/grade.ts', ['--submission', single, '--html', files.submission]),
+    run('scripts/grade.ts', ['--submissions', submissions, '--out', files.batch, '--jobs', '2']),
+    run('scripts/explore.ts', ['--out', files.explore]),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+interface Visit {
+  page: Page;
+  /** Every URL the page asked for, its own included. */
+  requests: string[];
+  errors: string[];
+}
+
+async function visit(file: string): Promise<Visit> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const visit: Visit = { page, requests: [], errors: [] };
+  context.on('request', (request) => visit.requests.push(request.url()));
+  page.on('console', (message) => {
+    if (message.type() === 'error') visit.errors.push(message.text());
+  });
+  page.on('pageerror', (err) => visit.errors.push(err.message));
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  return visit;
+}
+
+/** Each heatmap's drawn [rows, cols], and whether its cells number rows × cols. */
+async function heatmaps(page: Page): Promise<{ shape: [number, number]; complete: boolean; width: number }[]> {
+  return page.$$eval('svg.heatmap', (svgs) => svgs.map((svg) => {
+    const [rows, cols] = [Number(svg.getAttribute('data-rows')), Number(svg.getAttribute('data-cols'))];
+    const cells = svg.querySelectorAll('rect.cell').length;
+    return { shape: [rows, cols] as [number, number], complete: cells === rows * cols, width: svg.getBoundingClientRect().width };
+  }));
+}
+
+function expectQuiet({ requests, errors, page }: Visit): void {
+  expect(errors).toEqual([]);
+  expect(requests).toEqual([page.url()]);
+}
+
+describe('a submission page (scale forgotten)', () => {
+  it('three heatmaps of n_q × n_k cells per failed attention case, rendered, quiet; screenshot', async () => {
+    const visited = await visit(files.submission);
+    const expected = visibleCases('scaled_dot_product_attention').flatMap((c) => {
+      const { q, k } = loadFixture(c.fixture).inputs;
+      const shape: [number, number] = [Math.min(DEFAULT_CAP, q.shape[q.ndim - 2]), Math.min(DEFAULT_CAP, k.shape[k.ndim - 2])];
+      return [shape, shape, shape];
+    });
+    const drawn = await heatmaps(visited.page);
+    expect(drawn.map((h) => h.shape)).toEqual(expected);
+    expect(drawn.every((h) => h.complete && h.width > 0)).toBe(true);
+    expect(await visited.page.locator('.aside h3').allTextContents()).toEqual(expected.slice(0, expected.length / 3).map(() => 'Diagnosis'));
+    expectQuiet(visited);
+    // The score table and the first case's heatmaps: what a student sees first.
+    const firstCase = await visited.page.locator('section.case').first().boundingBox();
+    await visited.page.screenshot({ path: path.join(DOCS, 'report-submission.png'), fullPage: true,
+      clip: { x: 0, y: 0, width: 1280, height: Math.ceil(firstCase!.y + firstCase!.height + 16) } });
+  });
+});
+
+describe('the batch report', () => {
+  it('a histogram bar per point, a pass-rate bar per test, a working link per submission, quiet; screenshot', async () => {
+    const visited = await visit(path.join(files.batch, 'report.html'));
+    const { page } = visited;
+    expect(await page.locator('svg.histogram rect.bar').count()).toBe(12);
+    expect(await page.locator('svg.rates rect.bar').count()).toBe(visibleCases().length);
+    const links = await page.$$eval('a.submission', (as) => as.map((a) => ({ text: a.textContent, href: a.getAttribute('href') ?? '' })));
+    expect(links.map((l) => l.text).sort()).toEqual(Object.keys(CLASS).sort());
+    for (const { href } of links) expect(fs.existsSync(fileURLToPath(new URL(href, page.url()))), href).toBe(true);
+    expect(await page.locator('table.mistakes .mistake').allTextContents()).toEqual(
+      expect.arrayContaining(['scale_missing', 'mask_inverted', 'k_not_transposed', 'fully_masked_nan', 'softmax_over_queries']),
+    );
+    expectQuiet(visited);
+    await page.screenshot({ path: path.join(DOCS, 'report-batch.png'), fullPage: true });
+
+    // The name full of syntax leads to its own page, which names it as written.
+    await page.locator('a.submission', { hasText: 'grace' }).click();
+    await page.waitForLoadState('load');
+    expect(await page.locator('h1').textContent()).toBe('Attention assignment: grace "<b>" & #1');
+    expect(visited.errors).toEqual([]);
+  });
+});
+
+describe('the explore page', () => {
+  it('two saturation plots of 2 × 7 points, six 8 × 8 heatmaps, quiet; screenshot', async () => {
+    const visited = await visit(files.explore);
+    const { page } = visited;
+    expect(await page.locator('svg.plot').count()).toBe(2);
+    for (const plot of await page.locator('svg.plot').all()) expect(await plot.locator('.point').count()).toBe(2 * 7);
+    const drawn = await heatmaps(page);
+    expect(drawn.map((h) => h.shape)).toEqual(Array.from({ length: 6 }, () => [MASK_SEQ, MASK_SEQ]));
+    expect(drawn.every((h) => h.complete && h.width > 0)).toBe(true);
+    expectQuiet(visited);
+    await page.screenshot({ path: path.join(DOCS, 'explore.png'), fullPage: true });
+  });
+});
