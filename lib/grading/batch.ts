@@ -13,8 +13,8 @@ import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE } from '../rep
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import { toGradescope, type GradescopeResults } from '../report/gradescope';
 import { submissionPage } from '../report/submissionPage';
-import { gradeSubmission, type GradeOptions } from './grade';
-import { totals, type SubmissionResult } from './result';
+import { gradeSubmission, withoutRunning, type GradeOptions } from './grade';
+import type { SubmissionResult } from './result';
 
 export interface BatchOptions extends GradeOptions {
   jobs: number;
@@ -55,11 +55,7 @@ function readPrevious(file: string): GradescopeResults | undefined {
 /** A result for a submission whose grading itself failed: it still gets its row. */
 function harnessFailure(name: string, options: GradeOptions, err: unknown): SubmissionResult {
   const reason = `the grader could not grade this submission: ${(err as Error)?.message ?? String(err)}`;
-  const cases = options.cases.map((c) => ({
-    name: c.name, fn: c.fn, hidden: c.hidden, points: 0, maxPoints: c.points,
-    status: 'error' as const, reason, details: '', output: '', durationMs: 0,
-  }));
-  return { name, status: 'error', feedback: [reason], cases, executionTimeMs: 0, ...totals(cases) };
+  return withoutRunning(name, options.cases, 'error', reason, [reason]);
 }
 
 export async function gradeBatch(submissionsDir: string, outDir: string, options: BatchOptions): Promise<BatchOutcome> {

@@ -68,11 +68,6 @@ function studentStack(error: ErrorInfo, prepared: PreparedSubmission): string {
   return mapStack(frames, prepared.load.label, prepared.lineMaps);
 }
 
-const PHRASES: Record<Exclude<CaseStatus, 'passed' | 'failed' | 'not_implemented' | 'error' | 'refused'>, string> = {
-  timeout: 'did not finish within the time limit (an endless loop, or far too slow)',
-  crashed: 'the process running the submission died',
-};
-
 interface CaseVerdict {
   status: CaseStatus;
   reason: string;
@@ -90,9 +85,9 @@ function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: Loade
   const during = outcome.duringLoad ? ' while loading the submission' : '';
   switch (outcome.kind) {
     case 'timeout':
-      return { status: 'timeout', reason: `${PHRASES.timeout}${during}: limit ${timeoutMs / 1000} s`, details: '' };
+      return { status: 'timeout', reason: `did not finish within the time limit (an endless loop, or far too slow)${during}: limit ${timeoutMs / 1000} s`, details: '' };
     case 'crashed':
-      return { status: 'crashed', reason: `${PHRASES.crashed}${during}: it ${outcome.how} (process.exit, out of memory?)`, details: '' };
+      return { status: 'crashed', reason: `the process running the submission died${during}: it ${outcome.how} (process.exit, out of memory?)`, details: '' };
     case 'load_failed':
     case 'threw': {
       const { error } = outcome;
@@ -129,7 +124,8 @@ function caseResult(graded: GradedCase, verdict: CaseVerdict, output = '', durat
   };
 }
 
-function withoutRunning(name: string, cases: readonly GradedCase[], status: CaseStatus, reason: string, feedback: string[]): SubmissionResult {
+/** A result for a submission that was not run: every case gets the same status and reason. */
+export function withoutRunning(name: string, cases: readonly GradedCase[], status: CaseStatus, reason: string, feedback: string[]): SubmissionResult {
   const results = cases.map((c) => caseResult(c, { status, reason, details: '' }));
   return { name, status: status === 'refused' ? 'graded' : 'error', feedback, cases: results, executionTimeMs: 0, ...totals(results) };
 }
