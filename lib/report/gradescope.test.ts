@@ -2,26 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { totals, type CaseResult, type SubmissionResult } from '../grading/result';
+import type { CaseResult, SubmissionResult } from '../grading/result';
 import { toGradescope } from './gradescope';
+import { caseResult, submission as sampleSubmission } from './sampleResults';
 
 const schema: object = JSON.parse(fs.readFileSync(path.join(__dirname, 'gradescope.schema.json'), 'utf8'));
 // Strict, so a slip in the schema fails here instead of being logged; strictRequired stays off
 // because the spec's rule (a score at the top or on every test) names score in anyOf branches.
 const validate = new Ajv({ allErrors: true, strict: true, strictRequired: false }).compile(schema);
 
-/** Hand-made results: the grader engine is not needed to test what is made of its results. */
-function caseResult(name: string, over: Partial<CaseResult> = {}): CaseResult {
-  const maxPoints = over.maxPoints ?? 0.5;
-  const passed = (over.status ?? 'passed') === 'passed';
-  return {
-    name, fn: 'scaled_dot_product_attention', hidden: false, points: passed ? maxPoints : 0, maxPoints,
-    status: 'passed', reason: '', details: '', output: '', durationMs: 12, ...over,
-  };
-}
-function submission(cases: CaseResult[], over: Partial<SubmissionResult> = {}): SubmissionResult {
-  return { name: 'student', ...totals(cases), status: 'graded', feedback: [], cases, executionTimeMs: 1234, ...over };
-}
+const submission = (cases: CaseResult[], over: Partial<SubmissionResult> = {}) => sampleSubmission('student', cases, over);
 
 function expectValid(doc: unknown): void {
   const ok = validate(doc);

@@ -3,7 +3,7 @@ import { scaledDotProductAttention } from '../../reference';
 import { GRADED_CASES } from '../../tests/cases';
 import { loadFixture } from '../grading/fixtures';
 import type { AttentionHeatmap } from '../grading/probe';
-import { totals, type CaseResult, type SubmissionResult } from '../grading/result';
+import type { CaseResult, SubmissionResult } from '../grading/result';
 import { Tensor } from '../tensor';
 import { batchReportHtml, pageFile } from './batchReport';
 import { niceTicks } from './charts';
@@ -12,19 +12,12 @@ import { colorOf, heatmapSvg, type Matrix } from './heatmap';
 import { escapeHtml, fileHref } from './html';
 import { attentionProbabilities } from './probabilities';
 import { submissionPage } from './submissionPage';
+import { caseResult, submission as sampleSubmission } from './sampleResults';
 
 const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> "quoted" & \'single\'';
 
-function caseResult(name: string, over: Partial<CaseResult> = {}): CaseResult {
-  const maxPoints = over.maxPoints ?? 0.5;
-  const passed = (over.status ?? 'passed') === 'passed';
-  return {
-    name, fn: 'scaled_dot_product_attention', hidden: false, points: passed ? maxPoints : 0, maxPoints,
-    status: 'passed', reason: '', details: '', output: '', durationMs: 12, ...over,
-  };
-}
-const submission = (name: string, cases: CaseResult[], over: Partial<SubmissionResult> = {}): SubmissionResult =>
-  ({ name, ...totals(cases), status: 'graded', feedback: [], cases, executionTimeMs: 900, ...over });
+const submission = (name: string, cases: CaseResult[], over: Partial<SubmissionResult> = {}) =>
+  sampleSubmission(name, cases, { executionTimeMs: 900, ...over });
 const matrix = (rows: number, cols: number, f: (i: number, j: number) => number): Matrix =>
   ({ rows, cols, data: Float64Array.from({ length: rows * cols }, (_, n) => f(Math.floor(n / cols), n % cols)) });
 const cellCount = (svg: string) => (svg.match(/<rect class="cell"/g) ?? []).length;
