@@ -14,6 +14,7 @@ const FOR_STUDENTS =
 
 export interface AutograderErrorResults {
   score: 0;
+  max_score: number;
   output: string;
   output_format: 'text';
   tests: { name: string; score: 0; max_score: number; status: 'failed'; output: string; visibility: GradescopeVisibility }[];
@@ -24,6 +25,7 @@ export interface AutograderErrorResults {
 export function autograderErrorResults(details: string, maxScore: number): AutograderErrorResults {
   return {
     score: 0,
+    max_score: maxScore,
     output: FOR_STUDENTS,
     output_format: 'text',
     tests: [

@@ -45,6 +45,7 @@ describe('toGradescope', () => {
     expectValid(doc);
     expect(doc).toEqual({
       score: 0.75,
+      max_score: 0.75,
       execution_time: 1.23,
       output: 'Score 0.75/0.75: 2 of 2 tests passed.',
       output_format: 'text',

@@ -5,9 +5,10 @@
  * format" (https://gradescope-autograders.readthedocs.io/en/latest/specs/, source
  * gradescope/autograder_samples docs/specs.md), and its later additions "Test case status"
  * (status: passed | failed) and "Output String Formatting" (output_format, test_output_format:
- * text | html | simple_format | md | ansi). The spec has no top-level max_score: Gradescope takes the
- * maximum from the assignment's settings, so ours travels in extra_data, which the spec sets aside
- * for "extra data to be stored". lib/report/gradescope.schema.json is the same spec as a JSON Schema.
+ * text | html | simple_format | md | ansi). The spec has no top-level max_score (Gradescope takes the
+ * maximum from the assignment's settings); our contract (shared/CONTRACT.md) promises one, so it is
+ * written and Gradescope ignores it. extra_data, which the spec sets aside for "extra data to be
+ * stored", carries it too with our own statuses, so a gradebook row can be rebuilt from the file. lib/report/gradescope.schema.json is the same spec as a JSON Schema.
  */
 import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
 import { formatPoints, statusSummary } from './csv';
@@ -41,6 +42,8 @@ export interface GradescopeExtraData {
 
 export interface GradescopeResults {
   score: number;
+  /** Not in Gradescope's spec; promised by our contract. */
+  max_score: number;
   /** Seconds, as the spec asks. */
   execution_time: number;
   output: string;
@@ -68,6 +71,7 @@ const STATUS_WORDS: Record<CaseStatus, string> = {
 export function toGradescope(result: SubmissionResult): GradescopeResults {
   return {
     score: result.score,
+    max_score: result.maxScore,
     execution_time: Math.round(result.executionTimeMs / 10) / 100,
     output: submissionOutput(result),
     output_format: FORMAT,

@@ -29,6 +29,7 @@ describe('npm run grade', () => {
     const validate = new Ajv({ strict: false }).compile(schema);
     expect(validate(results), JSON.stringify(validate.errors)).toBe(true);
     expect(results.score).toBe(12);
+    expect(results.max_score).toBe(12);
     expect(results.tests).toHaveLength(19);
   });
 
