@@ -12,6 +12,7 @@ import { ResultError } from '../lib/errors';
 import { evaluateCase } from '../lib/grading/evaluate';
 import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
 import { invokeCase } from '../lib/grading/invoke';
+import { readManifest, type Manifest } from '../lib/grading/manifest';
 import type { Tensor } from '../lib/tensor';
 import { visibleCases, type GradedCase } from './cases';
 
@@ -33,10 +34,13 @@ function diagnosed(err: unknown, graded: GradedCase, fixture: LoadedFixture): un
   return err;
 }
 
+// Read once, on the first test that runs: every case's fixture is listed in it.
+let manifest: Manifest | undefined;
+
 for (const graded of visibleCases()) {
   test(graded.name, async () => {
     // Read inside the test: a -t filter that skips the case skips its file reads too.
-    const fixture = loadFixture(graded.fixture);
+    const fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest()) });
     let output: Tensor;
     try {
       output = await invokeCase(graded.fn, fixture, adapters);

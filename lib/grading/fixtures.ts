@@ -2,13 +2,13 @@
  * Loads a graded case's fixture: its input tensors, arguments and expected output, and on demand
  * what each known mistake outputs on it.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { FixtureError } from '../errors';
-import { readNpy, type NpyArray } from '../npy';
+import { parseNpy, type NpyArray } from '../npy';
 import { displayPath, FIXTURES_DIR } from '../paths';
 import { Tensor } from '../tensor';
 import { EXPECTED_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
-import fs from 'node:fs';
 
 export interface LoadedFixture {
   key: string;
@@ -30,23 +30,23 @@ export interface LoadOptions {
   verify?: boolean;
 }
 
+/** Reads a fixture file once: its bytes are hashed (when verifying) and parsed from the same read. */
 function readChecked(file: string, entry: FileEntry, verify: boolean): NpyArray {
-  if (verify) {
-    let bytes: Buffer;
-    try {
-      bytes = fs.readFileSync(file);
-    } catch {
-      throw new FixtureError(`${displayPath(file)}: not found; regenerate with \`npm run fixtures\``);
-    }
-    if (sha256(bytes) !== entry.sha256) {
-      throw new FixtureError(`${displayPath(file)}: sha256 does not match fixtures/manifest.json (the file was changed); restore it with \`git checkout fixtures\` or \`npm run fixtures\``);
-    }
+  const label = displayPath(file);
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch {
+    throw new FixtureError(`${label}: not found; regenerate with \`npm run fixtures\``);
   }
-  const array = readNpy(file, displayPath(file));
+  if (verify && sha256(bytes) !== entry.sha256) {
+    throw new FixtureError(`${label}: sha256 does not match fixtures/manifest.json (the file was changed); restore it with \`git checkout fixtures\` or \`npm run fixtures\``);
+  }
+  const array = parseNpy(bytes, label);
   const sameShape = array.shape.length === entry.shape.length && array.shape.every((n, i) => n === entry.shape[i]);
   if (!sameShape || array.dtype !== entry.dtype) {
     throw new FixtureError(
-      `${displayPath(file)}: holds ${array.dtype} [${array.shape.join(', ')}] but the manifest says ${entry.dtype} [${entry.shape.join(', ')}]; regenerate with \`npm run fixtures\``,
+      `${label}: holds ${array.dtype} [${array.shape.join(', ')}] but the manifest says ${entry.dtype} [${entry.shape.join(', ')}]; regenerate with \`npm run fixtures\``,
     );
   }
   return array;

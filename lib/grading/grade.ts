@@ -17,6 +17,7 @@ import { prepareSubmission, type PreparedSubmission } from '../sandbox/submissio
 import type { GradedCase } from '../../tests/cases';
 import { evaluateCase } from './evaluate';
 import { loadFixture, type LoadedFixture } from './fixtures';
+import { readManifest } from './manifest';
 import { probeAttention } from './probe';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from './result';
 
@@ -38,9 +39,10 @@ export function prepareChild(memoryBytes = DEFAULT_MEMORY_BYTES): ChildCommand {
 
 /** Loads every case's fixture once, checking each file (the mistakes' outputs too) against the manifest's sha256. */
 export function loadCaseFixtures(cases: readonly GradedCase[]): Map<string, LoadedFixture> {
+  const manifest = readManifest();
   return new Map(
     cases.map((c) => {
-      const fixture = loadFixture(c.fixture, { verify: true });
+      const fixture = loadFixture(c.fixture, { verify: true, manifest });
       // Read now, not at the first failure: tampering is refused before any student code runs.
       fixture.mistakes();
       return [c.fixture, fixture];
