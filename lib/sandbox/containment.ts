@@ -47,7 +47,7 @@ export function childCommand(options: ContainmentOptions): ChildCommand {
   const seedrandom = fs.realpathSync(path.dirname(require.resolve('seedrandom/package.json')));
   const node = [
     process.execPath,
-    '--experimental-permission',
+    process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission',
     `--allow-fs-read=${runtimeRoot}/*`,
     `--allow-fs-read=${seedrandom}/*`,
     '--no-warnings',
