@@ -5,6 +5,7 @@
  */
 import type { CaseStatus, SubmissionResult } from '../grading/result';
 import type { GradescopeResults } from './gradescope';
+import { spreadsheetCell } from '../text/sanitise';
 
 export interface GradebookRow {
   name: string;
@@ -70,15 +71,12 @@ export function rowFromGradescope(name: string, results: GradescopeResults): Gra
   };
 }
 
-// A spreadsheet evaluates a cell that starts with one of these as a formula (OWASP "CSV
-// Injection"); tab and carriage return belong to the same list. Submission names are untrusted.
-const FORMULA_START = /^[=+\-@\t\r]/;
-
 function cell(value: string | number): string {
   // Numbers are ours and a negative one is a number, not a formula: no guard.
   if (typeof value === 'number') return formatPoints(value);
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  // Names and reasons are student text: one line, no control characters, never a formula.
+  const safe = spreadsheetCell(value);
+  return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 // Numeric order reads naturally for generated names: student2 before student10.

@@ -9,17 +9,7 @@
 import fs from 'node:fs';
 import type { CaseStatus, SubmissionResult } from '../grading/result';
 import { formatPoints } from './csv';
-
-// Invisible in a log or a rendered page; breaks the two-character markers the runner looks for.
-const ZERO_WIDTH_SPACE = '\u200B';
-
-/**
- * Student text made inert for a workflow log: no `::` and no `##[` survives, wherever the text is
- * later split into lines (the runner splits on \r as well as \n) or trimmed.
- */
-export function neutraliseWorkflowCommands(text: string): string {
-  return text.replace(/::/g, `:${ZERO_WIDTH_SPACE}:`).replace(/##\[/g, `#${ZERO_WIDTH_SPACE}#[`);
-}
+import { flatten } from '../text/sanitise';
 
 /**
  * Student text as one Markdown table cell: one line, control characters dropped, and every ASCII
@@ -27,11 +17,8 @@ export function neutraliseWorkflowCommands(text: string): string {
  * end the cell and a reason cannot turn into a link, an image, HTML or a code span.
  */
 export function escapeMarkdownCell(text: string): string {
-  const oneLine = text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return neutraliseWorkflowCommands(oneLine.replace(/[!-/:-@[-`{-~]/g, (ch) => `\\${ch}`));
+  // Escaping every punctuation character also breaks `::` and `##[`.
+  return flatten(text).replace(/[!-/:-@[-`{-~]/g, (ch) => `\\${ch}`);
 }
 
 const STATUS_MARK: Record<CaseStatus, string> = {

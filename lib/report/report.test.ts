@@ -5,7 +5,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CaseResult, SubmissionResult } from '../grading/result';
 import { gradebookCsv, rowFromGradescope, rowFromResult } from './csv';
 import { toGradescope } from './gradescope';
-import { githubNotice, githubSummaryMarkdown, neutraliseWorkflowCommands, writeGithubOutputs } from './github';
+import { githubNotice, githubSummaryMarkdown, writeGithubOutputs } from './github';
+import { neutraliseWorkflowCommands } from '../text/sanitise';
 import { formatBatchSummary, formatTable, progressLine } from './terminal';
 import { caseResult, submission as sampleSubmission } from './sampleResults';
 

@@ -7,7 +7,7 @@
  */
 import type { CaseStatus, SubmissionResult } from '../grading/result';
 import { formatPoints } from './csv';
-import { neutraliseWorkflowCommands } from './github';
+import { oneLine, truncate } from '../text/sanitise';
 
 /** Table lines fit a 100-column terminal. */
 const LINE_WIDTH = 100;
@@ -26,21 +26,6 @@ const COLOR: Record<CaseStatus, number> = {
 
 const paint = (text: string, code: number, on: boolean): string => (on ? `\x1b[${code}m${text}\x1b[39m` : text);
 
-/** Student text as one printable line. */
-function oneLine(text: string): string {
-  return neutraliseWorkflowCommands(
-    text
-      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim(),
-  );
-}
-
-/** Cut to `width` characters (code points, so an emoji is not split), marking the cut with '…'. */
-function truncate(text: string, width: number): string {
-  const chars = Array.from(text);
-  return chars.length <= width ? text : chars.slice(0, width - 1).join('') + '…';
-}
 
 const pointsOf = (points: number, max: number): string => `${formatPoints(points)}/${formatPoints(max)}`;
 

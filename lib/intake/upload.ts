@@ -1,0 +1,112 @@
+/**
+ * Where the submission is inside what was handed in. Students upload in many shapes: the student
+ * folder itself, a folder holding `student/`, GitHub's "Download ZIP" of their repository
+ * (`attention-main/student/index.ts`), or that zip inside one more folder. The entry is the one
+ * index.ts (or index.js) found at the shallowest depth, up to SEARCH_DEPTH folders down; two at that
+ * depth are refused, naming both. The search never follows a link and skips what cannot hold a
+ * submission (node_modules, .git, the harness's own folders).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../paths';
+import { showName } from '../text/sanitise';
+import { IntakeError, INTAKE_LIMITS, listFolder } from './folder';
+
+const SEARCH_DEPTH = 4;
+const SEARCH_ENTRIES = 5000;
+const ENTRY_NAMES = ['index.ts', 'index.js'];
+/** Folders of the project that the grader supplies: an index.ts in them is not the student's. */
+const HARNESS_FOLDERS = new Set(['adapters', 'lib', 'tests', 'reference', 'scripts', 'fixtures', 'selftest', 'node_modules']);
+/** Files and folders of the project a full-repository upload carries beside student/. */
+const HARNESS_ITEMS = ['lib', 'tests', 'adapters', 'fixtures', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'vitest.config.mts'];
+
+export interface Located {
+  /** The folder holding the entry. */
+  root: string;
+  /** That folder relative to the upload, posix; '' when it is the upload itself. */
+  relative: string;
+  entry: string;
+  /** For the student: what of the upload the grader ignores although it looks like theirs to change. */
+  notes: string[];
+}
+
+function lstatOrUndefined(file: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+const skipped = (name: string) => name.startsWith('.') || name === '__MACOSX' || HARNESS_FOLDERS.has(name);
+
+/** Breadth-first: the folders at each depth that hold an entry file, stopping at the first depth that has any. */
+function candidates(upload: string, shown: string): string[] {
+  let level = [''];
+  let visited = 0;
+  for (let depth = 0; depth <= SEARCH_DEPTH && level.length > 0; depth++) {
+    const found: string[] = [];
+    const next: string[] = [];
+    for (const relative of level) {
+      const dir = path.join(upload, relative);
+      const listed = listFolder(dir, SEARCH_ENTRIES - visited);
+      if (!listed) throw new IntakeError(`${shown} holds too many files to look for index.ts in: upload only your student folder`);
+      visited += listed.length;
+      for (const entry of listed) {
+        // A link named index.ts is a candidate too: the folder intake then refuses it by name.
+        if (ENTRY_NAMES.includes(entry.name) && !entry.isDirectory()) found.push(relative);
+        else if (entry.isDirectory() && !skipped(entry.name)) next.push(relative ? `${relative}/${entry.name}` : entry.name);
+      }
+    }
+    if (found.length > 0) return [...new Set(found)].sort();
+    level = next.sort();
+  }
+  return [];
+}
+
+/** Harness files uploaded beside the student folder: the grader uses its own, and a student who edited one should know. */
+function harnessNotes(projectDir: string, shownProject: string): string[] {
+  const present = HARNESS_ITEMS.filter((item) => lstatOrUndefined(path.join(projectDir, item)) !== undefined);
+  if (present.length === 0) return [];
+  const notes = [
+    `Ignored: ${present.map((p) => (p.includes('.') ? p : `${p}/`)).join(', ')} in ${shownProject}: the grader supplies its own copies and grades only your student folder.`,
+  ];
+  const libDir = path.join(projectDir, 'lib');
+  if (!lstatOrUndefined(libDir)?.isDirectory()) return notes;
+  const changed = (listFolder(libDir, 200) ?? [])
+    .map((entry) => entry.name)
+    .filter((name) => name.endsWith('.ts'))
+    .filter((name) => {
+      const theirs = lstatOrUndefined(path.join(libDir, name));
+      if (!theirs?.isFile() || theirs.size > INTAKE_LIMITS.fileBytes) return false;
+      const ours = path.join(PROJECT_ROOT, 'lib', name);
+      if (!fs.existsSync(ours)) return true;
+      // lstat said regular file and small: reading it cannot follow a link or block.
+      return !fs.readFileSync(path.join(libDir, name)).equals(fs.readFileSync(ours));
+    });
+  if (changed.length > 0) {
+    notes.push(`Your ${changed.map((n) => `lib/${n}`).join(', ')} differs from the grader's: only the grader's lib/ is used, so put helpers of your own in your student folder.`);
+  }
+  return notes;
+}
+
+/** Finds the submission in `upload`; throws IntakeError naming what is wrong. `shown` names the upload in messages. */
+export function locateSubmission(upload: string, shown: string): Located {
+  const stat = lstatOrUndefined(upload);
+  if (!stat) throw new IntakeError(`submission folder ${showName(shown)} not found: pass the folder holding index.ts`);
+  if (stat.isSymbolicLink()) throw new IntakeError(`${showName(shown)} is a symbolic link: pass the folder itself`);
+  if (!stat.isDirectory()) throw new IntakeError(`${showName(shown)} is not a folder: pass the folder holding index.ts`);
+  const found = candidates(upload, showName(shown));
+  if (found.length === 0) {
+    throw new IntakeError(`${showName(shown)} holds no index.ts (nor student/index.ts up to ${SEARCH_DEPTH} folders down): put your solution in index.ts`);
+  }
+  if (found.length > 1) {
+    const [a, b] = found.map((f) => showName(`${shown}/${f ? `${f}/` : ''}index.ts`));
+    throw new IntakeError(`${showName(shown)} holds ${found.length} submissions, ${a} and ${b}${found.length > 2 ? ' (and more)' : ''}: upload only one`);
+  }
+  const relative = found[0];
+  const root = path.join(upload, relative);
+  const entry = ENTRY_NAMES.find((name) => lstatOrUndefined(path.join(root, name)) !== undefined)!;
+  const notes = relative === '' ? [] : harnessNotes(path.dirname(root), showName(path.posix.dirname(`${shown}/${relative}`)));
+  return { root, relative, entry, notes };
+}
