@@ -12,7 +12,7 @@ import { unravelIndex } from '../lib/format';
 import { displayPath, PROJECT_ROOT } from '../lib/paths';
 import type { Tensor } from '../lib/tensor';
 import type { GradedFunction } from '../tests/cases';
-import { toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
+import { EXPORT_NAMES, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
 
 export interface AttentionWeights {
   qProj: Tensor;
@@ -56,13 +56,7 @@ function attentionHint(mask: Tensor | undefined): NonFiniteHint {
   };
 }
 
-/** The graded functions' names as exported by `student/index.ts`. */
-export const EXPORT_NAMES = {
-  softmax: 'softmax',
-  scaled_dot_product_attention: 'scaledDotProductAttention',
-  causal_mask: 'causalMask',
-  multihead_self_attention: 'multiHeadSelfAttention',
-} as const satisfies Record<GradedFunction, keyof Submission>;
+export { EXPORT_NAMES };
 
 /**
  * Reads what a graded function returned as a Tensor, or refuses it. The grader calls this in the
@@ -76,7 +70,7 @@ export function readResult(fn: GradedFunction, raw: unknown, mask?: Tensor): Ten
 
 function member<K extends keyof Submission>(impl: Partial<Submission>, name: K, file: string): Submission[K] {
   const fn = impl[name];
-  if (typeof fn !== 'function') throw new ResultError(`${file} does not export a function named ${name}`);
+  if (typeof fn !== 'function') throw notExported(file, name);
   return fn.bind(impl) as Submission[K];
 }
 

@@ -2,11 +2,18 @@
  * Reads what a graded function returned as a Tensor, per the contract: a Tensor or any
  * `{ shape, data }` with row-major data (Float32Array, Float64Array, plain numbers; for masks also
  * Uint8Array and booleans). Anything else is refused with a message a student can act on.
+ *
+ * Two steps, so that vitest and the grader say the same words: `normaliseReturn` (a tensor of the
+ * right kind, or why not) runs where the student's function ran: in-process under vitest, in the
+ * grader's child, which sends the tensor on. The value checks (finite, 0/1) then run where the
+ * verdict is made: `toFloatTensor` / `toMaskTensor` repeat the first step on what arrived, which
+ * changes nothing for an honest child and refuses a forged message in the same words.
  */
 import { ResultError } from '../lib/errors';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../lib/format';
 import { formatShape } from '../lib/shape';
 import { Tensor } from '../lib/tensor';
+import type { GradedFunction } from '../tests/cases';
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -46,6 +53,10 @@ function readData(data: unknown, fn: string, kind: Kind): Float32Array | Float64
 }
 
 function readTensor(result: unknown, fn: string, kind: Kind): Tensor {
+  if (Array.isArray(result) || ArrayBuffer.isView(result)) {
+    const what = Array.isArray(result) ? (result.some((v) => Array.isArray(v)) ? 'nested arrays' : 'an array') : `a bare ${result.constructor.name}`;
+    throw new ResultError(`${fn} returned ${what}; return a Tensor or { shape, data } (e.g. new Tensor(data, shape))`);
+  }
   if (typeof result !== 'object' || result === null || !('shape' in result) || !('data' in result)) {
     const hint = result === undefined ? ' (did you forget to return it?)' : '';
     throw new ResultError(`${fn} returned ${result === undefined ? 'undefined' : describe(result)}${hint}; return a Tensor or { shape, data }`);
@@ -57,6 +68,24 @@ function readTensor(result: unknown, fn: string, kind: Kind): Tensor {
     throw new ResultError(`${fn} returned ${plural(data.length, 'value')} for shape ${formatShape(shape)}, which needs ${size}`);
   }
   return new Tensor(data, shape);
+}
+
+/** The graded functions' names as exported by `student/index.ts`. */
+export const EXPORT_NAMES = {
+  softmax: 'softmax',
+  scaled_dot_product_attention: 'scaledDotProductAttention',
+  causal_mask: 'causalMask',
+  multihead_self_attention: 'multiHeadSelfAttention',
+} as const satisfies Record<GradedFunction, string>;
+
+/** The submission file does not export a graded function (vitest and the grader's child alike). */
+export function notExported(file: string, name: string): ResultError {
+  return new ResultError(`${file} does not export a function named ${name}`);
+}
+
+/** What a graded function returned, as a tensor of the kind it must return; throws ResultError saying why not. */
+export function normaliseReturn(fn: GradedFunction, raw: unknown): Tensor {
+  return readTensor(raw, EXPORT_NAMES[fn], fn === 'causal_mask' ? 'mask' : 'float');
 }
 
 /** Explains a non-finite value at a flat offset, e.g. "this row's keys are all masked". */

@@ -10,6 +10,7 @@
  *                         batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/<name>.json,
  *                         DIR2/<name>.html (the --html page) and DIR2/report.html (the whole batch)
  *   --timeout S           per-test time limit in seconds (default 10)
+ *   --budget S            time budget of a whole submission, all its tests together (default 60)
  *   --memory MIB          memory cap per child process, typed arrays included (default 2048)
  *
  * Exits 0 whenever it produced a result, whatever the score; 1 when it could not grade; 2 on
@@ -22,21 +23,21 @@ import { parseFlags } from '../lib/cli';
 import { GraderError, FixtureError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/fsAtomic';
 import { gradeBatch } from '../lib/grading/batch';
-import { gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
+import { checkChildStarts, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
 import { PROJECT_ROOT } from '../lib/paths';
 import { writeGithubOutputs } from '../lib/report/github';
 import { toGradescope } from '../lib/report/gradescope';
 import { submissionPage } from '../lib/report/submissionPage';
-import { formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
+import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
 import { GRADED_CASES } from '../tests/cases';
 
 const USAGE =
-  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force]] [--hidden] [--json FILE] [--html FILE] [--timeout S] [--memory MIB]';
+  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force]] [--hidden] [--json FILE] [--html FILE] [--timeout S] [--budget S] [--memory MIB]';
 const flags = parseFlags(
   process.argv.slice(2),
   {
     submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string',
-    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', timeout: 'number', memory: 'number',
+    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', timeout: 'number', budget: 'number', memory: 'number',
   },
   USAGE,
 );
@@ -53,15 +54,24 @@ if (!flags.submissions && (flags.out || flags.jobs || flags.force)) usage('--out
 if (flags.submissions && flags.json) usage('--json is for one submission; a batch writes DIR2/<name>.json');
 if (flags.submissions && flags.html) usage('--html is for one submission; a batch always writes DIR2/<name>.html and DIR2/report.html');
 
+/** What a child must not see into: the other submissions (a batch's folder, a submission's siblings), the results, the temp folder. */
+function hiddenFolders(): string[] {
+  if (flags.submissions) return [path.resolve(flags.submissions), path.resolve(flags.out!), os.tmpdir()];
+  if (flags.submission) return [path.dirname(path.resolve(flags.submission)), os.tmpdir()];
+  return [os.tmpdir()];
+}
+
 async function main(): Promise<void> {
   const cases = GRADED_CASES.filter((c) => flags.hidden || !c.hidden);
   const options: GradeOptions = {
     cases,
     fixtures: loadCaseFixtures(cases),
-    child: prepareChild((flags.memory ?? 2048) * 1024 ** 2),
+    child: prepareChild((flags.memory ?? 2048) * 1024 ** 2, hiddenFolders()),
     timeoutMs: (flags.timeout ?? 10) * 1000,
+    budgetMs: (flags.budget ?? 60) * 1000,
     outputCap: 4096,
   };
+  await checkChildStarts(options.child);
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   // On a grading server (root) a missing layer of containment is worth a line; on a laptop it is expected.
   if (process.getuid?.() === 0) for (const gap of options.child.missing) console.error(`grade: running without ${gap}`);
@@ -74,7 +84,7 @@ async function main(): Promise<void> {
       html: true,
       onDone: (result, done, total) => {
         if (color) process.stdout.write(progressLine(done, total, result.name));
-        else console.log(`${result.name}: ${result.score}/${result.maxScore}${result.status === 'error' ? ` (error: ${result.feedback[0]})` : ''}`);
+        else console.log(doneLine(result));
       },
     });
     if (color) process.stdout.write('\n');

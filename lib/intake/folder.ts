@@ -24,9 +24,16 @@ export const INTAKE_LIMITS = {
 
 export const CODE_FILE = /\.(ts|js)$/;
 
-/** The submission cannot be taken as it is; the message is one line naming the file and the fix. */
+/**
+ * The submission cannot be taken as it is; the message is one line naming the file and the fix.
+ * `missing`: there is nothing to grade (no folder, no index.ts); `refused`: there is, but it holds
+ * what a submission may not.
+ */
 export class IntakeError extends Error {
   override name = 'IntakeError';
+  constructor(message: string, readonly kind: 'missing' | 'refused' = 'refused') {
+    super(message);
+  }
 }
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;

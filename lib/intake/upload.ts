@@ -93,12 +93,12 @@ function harnessNotes(projectDir: string, shownProject: string): string[] {
 /** Finds the submission in `upload`; throws IntakeError naming what is wrong. `shown` names the upload in messages. */
 export function locateSubmission(upload: string, shown: string): Located {
   const stat = lstatOrUndefined(upload);
-  if (!stat) throw new IntakeError(`submission folder ${showName(shown)} not found: pass the folder holding index.ts`);
+  if (!stat) throw new IntakeError(`submission folder ${showName(shown)} not found: pass the folder holding index.ts`, 'missing');
   if (stat.isSymbolicLink()) throw new IntakeError(`${showName(shown)} is a symbolic link: pass the folder itself`);
-  if (!stat.isDirectory()) throw new IntakeError(`${showName(shown)} is not a folder: pass the folder holding index.ts`);
+  if (!stat.isDirectory()) throw new IntakeError(`${showName(shown)} is not a folder: pass the folder holding index.ts`, 'missing');
   const found = candidates(upload, showName(shown));
   if (found.length === 0) {
-    throw new IntakeError(`${showName(shown)} holds no index.ts (nor student/index.ts up to ${SEARCH_DEPTH} folders down): put your solution in index.ts`);
+    throw new IntakeError(`${showName(shown)} holds no index.ts (nor student/index.ts up to ${SEARCH_DEPTH} folders down): put your solution in index.ts`, 'missing');
   }
   if (found.length > 1) {
     const [a, b] = found.map((f) => showName(`${shown}/${f ? `${f}/` : ''}index.ts`));

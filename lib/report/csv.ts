@@ -74,9 +74,9 @@ export function rowFromGradescope(name: string, results: GradescopeResults): Gra
 function cell(value: string | number): string {
   // Numbers are ours and a negative one is a number, not a formula: no guard.
   if (typeof value === 'number') return formatPoints(value);
-  // Names and reasons are student text: one line, no control characters, never a formula.
+  // Names and reasons are student text: no terminal controls, never a formula.
   const safe = spreadsheetCell(value);
-  return /[",]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 // Numeric order reads naturally for generated names: student2 before student10.

@@ -76,6 +76,12 @@ export function formatBatchSummary(results: readonly SubmissionResult[]): string
   return lines.join('\n');
 }
 
+/** One line per finished submission when the output is not a terminal (a CI log): its name and points. */
+export function doneLine(result: SubmissionResult): string {
+  const why = result.status === 'error' ? ` (error: ${oneLine(result.feedback[0] ?? '')})` : '';
+  return `${oneLine(result.name)}: ${pointsOf(result.score, result.maxScore)}${why}`;
+}
+
 const BAR_WIDTH = 24;
 const PROGRESS_NAME_WIDTH = 40;
 

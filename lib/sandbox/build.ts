@@ -1,7 +1,8 @@
 /**
  * The child runs plain JavaScript (ts-node would add ~400 ms to every child start), so the parent
  * transpiles the child's entry and the harness modules it reaches into a cache folder inside
- * node_modules (so `require('seedrandom')` still resolves), keyed by a hash of their sources.
+ * node_modules (so `require('seedrandom')` still resolves), keyed by a hash of their sources. The
+ * transpiling worker (transpileWorker.ts) runs from the same folder, for the same reason.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,8 @@ import ts from 'typescript';
 import { sha256 } from '../grading/manifest';
 import { PROJECT_ROOT } from '../paths';
 
-const ENTRY = 'lib/sandbox/childMain.ts';
+const CHILD_ENTRY = 'lib/sandbox/childMain.ts';
+const WORKER_ENTRY = 'lib/sandbox/transpileWorker.ts';
 
 export const COMPILER_OPTIONS: ts.CompilerOptions = {
   module: ts.ModuleKind.CommonJS,
@@ -17,8 +19,8 @@ export const COMPILER_OPTIONS: ts.CompilerOptions = {
   esModuleInterop: true,
 };
 
-/** Project-relative .ts files reachable from `entry` through relative imports. */
-function closure(entry: string): string[] {
+/** Project-relative .ts files reachable from the entries through relative imports. */
+function closure(entries: readonly string[]): string[] {
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
@@ -29,7 +31,7 @@ function closure(entry: string): string[] {
       visit(path.posix.join(path.posix.dirname(file), `${fileName}.ts`));
     }
   };
-  visit(entry);
+  entries.forEach(visit);
   return [...seen].sort();
 }
 
@@ -37,16 +39,25 @@ export interface ChildRuntime {
   /** The folder holding the transpiled runtime: the only project files the child may read. */
   root: string;
   entry: string;
+  /** The transpiling worker's script. */
+  transpiler: string;
 }
 
-/** Builds (or reuses) the child runtime. */
+let built: ChildRuntime | undefined;
+
+/** Builds (or reuses) the child runtime; once per process. */
 export function buildChildRuntime(): ChildRuntime {
-  const files = closure(ENTRY);
+  return (built ??= build());
+}
+
+function build(): ChildRuntime {
+  const files = closure([CHILD_ENTRY, WORKER_ENTRY]);
   const sources = files.map((file) => [file, fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')] as const);
   const hash = sha256(sources.map(([file, text]) => `${file}\n${text}`).join('\0') + ts.version).slice(0, 16);
   const root = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'attention-grader', hash);
-  const entry = path.join(root, ENTRY.replace(/\.ts$/, '.js'));
-  if (fs.existsSync(entry)) return { root, entry };
+  const js = (file: string) => path.join(root, file.replace(/\.ts$/, '.js'));
+  const runtime = { root, entry: js(CHILD_ENTRY), transpiler: js(WORKER_ENTRY) };
+  if (fs.existsSync(runtime.entry)) return runtime;
   const staging = `${root}.${process.pid}.tmp`;
   for (const [file, text] of sources) {
     const target = path.join(staging, file.replace(/\.ts$/, '.js'));
@@ -59,5 +70,5 @@ export function buildChildRuntime(): ChildRuntime {
     // Another grader built the same hash first: use theirs.
     fs.rmSync(staging, { recursive: true, force: true });
   }
-  return { root, entry };
+  return runtime;
 }

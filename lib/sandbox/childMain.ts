@@ -1,22 +1,29 @@
 /**
  * The child process that runs student code: it loads the transpiled submission, then answers one
- * case at a time with the raw value the student's function returned. It decides nothing; the
- * parent checks the value and awards the points.
+ * case at a time with what the student's function returned, normalised to a tensor by the code
+ * vitest uses (adapters/normalise.ts). It decides nothing; the parent checks the value and awards
+ * the points. It talks to the parent over fd 3 in frames (frames.ts), never Node's IPC channel.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import vm from 'node:vm';
-import { NotImplementedError } from '../errors';
+import { normaliseReturn, notExported } from '../../adapters/normalise';
+import { NotImplementedError, ResultError } from '../errors';
 import * as errors from '../errors';
 import { invokeCase, type CaseRunner } from '../grading/invoke';
 import * as tensorModule from '../tensor';
 import { Tensor } from '../tensor';
-import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage } from './protocol';
+import { encodeFrame, FrameDecoder } from './frames';
+import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireTensor } from './protocol';
 import { HARNESS_MODULES } from './protocol';
 
 const harness: Record<string, unknown> = { tensor: tensorModule, errors };
-// Captured before student code can replace them.
-const send = process.send!.bind(process);
+// Opened before student code runs; student code never gets a reference to it.
+const channel = new net.Socket({ fd: 3, readable: true, writable: true });
+const send = (message: ChildMessage) => channel.write(encodeFrame(message));
+/** The parent is trusted: its frames may be as large as a case's inputs need. */
+const PARENT_FRAME_BYTES = 1024 ** 3;
 /** Reads a property of something student code threw: getters may throw, recurse or lie. */
 function safeString(read: () => unknown, fallback: string): string {
   try {
@@ -81,17 +88,6 @@ function takePrinted(): string {
   return text;
 }
 
-function reply(message: ChildMessage): void {
-  try {
-    send(message);
-  } catch (err) {
-    // A value that cannot be cloned (a Proxy, a function inside data) becomes an error answer.
-    if (message.type !== 'result') throw err;
-    send({ type: 'result', id: message.id, output: message.output, ok: false, error: {
-      name: 'ResultError', message: `the result could not be read: ${describeError(err).message}`, stack: '', notImplemented: false,
-    } });
-  }
-}
 
 function loadSubmission({ files, resolutions, entry, label }: LoadMessage): Record<string, unknown> {
   const cache = new Map<string, { exports: Record<string, unknown> }>();
@@ -115,18 +111,12 @@ function loadSubmission({ files, resolutions, entry, label }: LoadMessage): Reco
   return load(entry);
 }
 
-/** What a graded function returned, reduced to what the parent reads: shape and data. */
-function extract(raw: unknown): unknown {
-  if (typeof raw !== 'object' || raw === null) return raw;
-  const { shape, data } = raw as { shape?: unknown; data?: unknown };
-  return { shape, data };
-}
-
 let impl: Record<string, unknown> = {};
+let entryFile = '';
 const call = (name: string) => (...args: unknown[]) => {
   const fn = impl[name];
-  if (typeof fn !== 'function') throw new Error(`the submission does not export a function named ${name}`);
-  return extract(fn.apply(impl, args));
+  if (typeof fn !== 'function') throw notExported(entryFile, name);
+  return fn.apply(impl, args);
 };
 const runner: CaseRunner<unknown> = {
   runSoftmax: call('softmax'),
@@ -134,6 +124,28 @@ const runner: CaseRunner<unknown> = {
   runCausalMask: call('causalMask'),
   runMultiHeadSelfAttention: call('multiHeadSelfAttention'),
 };
+
+/**
+ * A case's answer. A ResultError from normalising (not a tensor, wrong length…) is `unreadable`:
+ * the function returned, and the message says what is wrong with what it returned. Reading the
+ * value may run student code too (getters, Proxies): whatever that throws is caught here.
+ */
+function answer(id: number, run: () => unknown, fn: ParentMessage & { type: 'case' }): ChildMessage {
+  let raw: unknown;
+  try {
+    raw = run();
+  } catch (err) {
+    return { type: 'result', id, output: takePrinted(), ok: false, unreadable: false, error: describeError(err) };
+  }
+  try {
+    const tensor = normaliseReturn(fn.fn, raw);
+    const value: WireTensor = { shape: [...tensor.shape], data: tensor.data };
+    return { type: 'result', id, output: takePrinted(), ok: true, value };
+  } catch (err) {
+    const unreadable = isA(err, ResultError);
+    return { type: 'result', id, output: takePrinted(), ok: false, unreadable, error: describeError(err) };
+  }
+}
 
 /** Inputs arrive as plain { data, shape } clones; the student gets real Tensors. */
 function asTensors(inputs: ParentMessage & { type: 'case' }): void {
@@ -147,28 +159,28 @@ function asTensors(inputs: ParentMessage & { type: 'case' }): void {
 process.on('uncaughtException', (err) => console.error(`uncaught exception: ${describeError(err).message}`));
 process.on('unhandledRejection', (err) => console.error(`unhandled rejection: ${describeError(err).message}`));
 
-// Without the grader there is nobody to answer: leave rather than linger.
-process.on('disconnect', () => process.exit(0));
-
-process.on('message', (message: ParentMessage) => {
+function receive(message: ParentMessage): void {
   if (message.type === 'load') {
     printed.cap = message.outputCap;
+    entryFile = `${message.label}/${message.entry}`;
     try {
       impl = loadSubmission(message);
-      reply({ type: 'loaded' });
+      send({ type: 'loaded', id: message.id });
     } catch (err) {
-      reply({ type: 'load_failed', error: describeError(err) });
+      send({ type: 'load_failed', id: message.id, error: describeError(err) });
     }
     return;
   }
   takePrinted(); // whatever came between cases belongs to none of them
-  let answer: ChildMessage;
-  try {
-    asTensors(message);
-    const value = invokeCase(message.fn, message.inputs, runner);
-    answer = { type: 'result', id: message.id, output: takePrinted(), ok: true, value };
-  } catch (err) {
-    answer = { type: 'result', id: message.id, output: takePrinted(), ok: false, error: describeError(err) };
-  }
-  reply(answer);
+  asTensors(message);
+  send(answer(message.id, () => invokeCase(message.fn, message.inputs, runner), message));
+}
+
+const decoder = new FrameDecoder(PARENT_FRAME_BYTES);
+channel.on('data', (chunk: Buffer) => {
+  for (const message of decoder.push(chunk)) receive(message as ParentMessage);
 });
+// Without the grader there is nobody to answer: leave rather than linger.
+channel.on('end', () => process.exit(0));
+channel.on('error', () => process.exit(0));
+send({ type: 'ready' });

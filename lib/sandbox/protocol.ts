@@ -1,7 +1,8 @@
 /**
  * Messages between the grader (parent) and the child process that runs student code. The child
- * gets a case's inputs and returns what the student's function returned; expected values never
- * cross this boundary, and nothing the child says is trusted until the parent has checked it.
+ * gets a case's inputs and returns what the student's function returned, already normalised to a
+ * tensor by the same code vitest uses (adapters/normalise.ts); expected values never cross this
+ * boundary, and nothing the child says is used before lib/sandbox/validate.ts has checked it.
  */
 import type { CaseInputs } from '../grading/invoke';
 import type { GradedFunction } from '../../tests/cases';
@@ -27,7 +28,7 @@ export interface CaseMessage {
   inputs: CaseInputs;
 }
 
-export type ParentMessage = LoadMessage | CaseMessage;
+export type ParentMessage = (LoadMessage & { id: number }) | CaseMessage;
 
 /** An error from student code, described without trusting it (toString may throw, or lie). */
 export interface ErrorInfo {
@@ -37,11 +38,31 @@ export interface ErrorInfo {
   notImplemented: boolean;
 }
 
+/** A returned value as the child sends it: row-major data of a shape (adapters/normalise.ts readTensor). */
+export interface WireTensor {
+  shape: number[];
+  data: Float32Array | Float64Array | Uint8Array;
+}
+
 export type ChildMessage =
-  | { type: 'loaded' }
-  | { type: 'load_failed'; error: ErrorInfo }
-  | ({ type: 'result'; id: number; output: string } & ({ ok: true; value: unknown } | { ok: false; error: ErrorInfo }));
+  /** The runtime started, before any student code: a child that dies earlier is the grader's problem. */
+  | { type: 'ready' }
+  | { type: 'loaded'; id: number }
+  | { type: 'load_failed'; id: number; error: ErrorInfo }
+  | { type: 'result'; id: number; output: string; ok: true; value: WireTensor }
+  /** `unreadable`: the function returned, but not a tensor (adapters/normalise.ts said why in error.message). */
+  | { type: 'result'; id: number; output: string; ok: false; unreadable: boolean; error: ErrorInfo };
 
 /** Import targets a submission may use besides its own files: the tensor module and its errors. */
 export const HARNESS_MODULES = { tensor: 'lib/tensor', errors: 'lib/errors' } as const;
 export type HarnessModule = keyof typeof HARNESS_MODULES;
+
+/**
+ * The specifiers that get the harness's module, exactly those vitest.config.mts aliases (a
+ * self-test holds the two to each other): a relative path ending in lib/tensor or lib/errors.
+ */
+const HARNESS_IMPORT = /^(?:\.{1,2}\/)+(?:[\w.-]+\/)*lib\/(tensor|errors)(?:\.ts|\.js)?$/;
+
+export function harnessModuleOf(specifier: string): HarnessModule | undefined {
+  return HARNESS_IMPORT.exec(specifier)?.[1] as HarnessModule | undefined;
+}

@@ -1,13 +1,21 @@
 /**
  * One child process running one submission, reused across cases until it misbehaves. A case that
- * hangs is killed at the timeout; a child that dies mid-case is reported as crashed; either way the
- * next case gets a fresh child. Nothing here awards points.
+ * hangs is killed at its time limit; a child that dies mid-case is reported as crashed; either way
+ * the next case gets a fresh child. Nothing here awards points.
+ *
+ * Everything the child sends is hostile: frames are decoded under a size cap (frames.ts), each
+ * message is validated (validate.ts) and must answer the request that is pending, by its id, on
+ * the channel of the child that is running now. Anything else kills the child, and the case says why.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { GraderError } from '../errors';
 import type { CaseInputs } from '../grading/invoke';
 import type { ChildCommand } from './containment';
+import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import type { GradedFunction } from '../../tests/cases';
-import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage } from './protocol';
+import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireTensor } from './protocol';
+import { MESSAGE_LIMITS, readChildMessage } from './validate';
 
 export interface SessionOptions {
   /** The contained command that starts a child (lib/sandbox/containment.ts). */
@@ -18,9 +26,11 @@ export interface SessionOptions {
 }
 
 export type CallOutcome =
-  | { kind: 'value'; value: unknown; output: string }
-  | { kind: 'threw'; error: ErrorInfo; output: string }
-  | { kind: 'timeout' }
+  | { kind: 'value'; value: WireTensor; output: string }
+  /** `unreadable`: it returned something that is not a tensor; the message says what. */
+  | { kind: 'threw'; error: ErrorInfo; output: string; unreadable: boolean }
+  /** `budget`: not run, or cut short, because the submission's whole time budget ran out. */
+  | { kind: 'timeout'; budget?: boolean }
   | { kind: 'crashed'; how: string }
   | { kind: 'load_failed'; error: ErrorInfo };
 
@@ -30,22 +40,27 @@ export type SessionOutcome = CallOutcome & { duringLoad?: boolean };
 /** What V8 prints when the heap or an ArrayBuffer cannot grow under the cap. */
 export const OUT_OF_MEMORY = /out of memory|allocation failed/i;
 
-interface Pending {
-  settle: (outcome: CallOutcome) => void;
-  timer: NodeJS.Timeout;
-}
+/** How long a child may take to start its runtime, before any student code: longer is the machine's problem. */
+const START_LIMIT_MS = 30_000;
+/** Messages that answer nothing, tolerated per child before it counts as flooding the channel. */
+const STRAY_LIMIT = 16;
+/** Printed bytes read and dropped per child before the child counts as flooding its output. */
+const DRAIN_LIMIT = 64 * 1024 ** 2;
+
+/** How a load that succeeded settles: start() reads any other outcome as the load's failure. */
+const LOADED: CallOutcome = { kind: 'value', value: { shape: [], data: new Float64Array(1) }, output: '' };
 
 /** Output capture with a cap: what is kept, and how many bytes were dropped. */
 class Capture {
   private parts: Buffer[] = [];
   private kept = 0;
-  private dropped = 0;
+  dropped = 0;
   constructor(private readonly cap: number) {}
   add(chunk: Buffer): void {
-    const room = this.cap - this.kept;
+    const room = Math.max(0, this.cap - this.kept);
     if (room > 0) this.parts.push(chunk.subarray(0, room));
-    this.kept += Math.min(room > 0 ? room : 0, chunk.length);
-    this.dropped += Math.max(0, chunk.length - Math.max(room, 0));
+    this.kept += Math.min(room, chunk.length);
+    this.dropped += Math.max(0, chunk.length - room);
   }
   peek(): string {
     return Buffer.concat(this.parts).toString('utf8');
@@ -60,14 +75,30 @@ class Capture {
   }
 }
 
+/** A started child and what the session knows of it. */
+interface Running {
+  process: ChildProcess;
+  channel: Socket;
+  ready: Promise<void>;
+  strays: number;
+  drained: number;
+}
+
+interface Pending {
+  id: number;
+  settle: (outcome: CallOutcome) => void;
+  timer: NodeJS.Timeout;
+}
+
 export class ChildSession {
-  private child?: ChildProcess;
+  private running?: Running;
   private pending?: Pending;
   private loaded?: Promise<CallOutcome | undefined>;
-  private nextId = 0;
+  private nextId = 1;
   private readonly capture: Capture;
-
   private load?: LoadMessage;
+  /** When the submission's whole time budget ends (ms since the epoch); no call runs past it. */
+  deadline = Infinity;
 
   constructor(private readonly options: SessionOptions) {
     this.capture = new Capture(options.outputCap);
@@ -78,7 +109,13 @@ export class ChildSession {
    * parent's transpiling instead of following it.
    */
   warmUp(): void {
-    if (!this.child) this.spawn();
+    this.running ??= this.spawn();
+  }
+
+  /** Resolves once a child's runtime has started; rejects with a GraderError when none can (a preflight check). */
+  async started(): Promise<void> {
+    this.warmUp();
+    await this.running!.ready;
   }
 
   /** The transpiled submission every child of this session loads. */
@@ -91,48 +128,86 @@ export class ChildSession {
     return this.capture.take();
   }
 
-  private spawn(): void {
+  private spawn(): Running {
     const child = spawn(this.options.child.file, this.options.child.args, {
       // Nothing of the grader's environment (CI tokens, paths) is the student's business.
       env: {},
-      serialization: 'advanced',
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
-    this.child = child;
-    child.stdout!.on('data', (chunk: Buffer) => this.capture.add(chunk));
-    child.stderr!.on('data', (chunk: Buffer) => this.capture.add(chunk));
-    child.on('message', (message: ChildMessage) => this.receive(message));
+    const channel = child.stdio[3] as Socket;
+    let started: () => void = () => {};
+    let failed: (err: Error) => void = () => {};
+    const ready = new Promise<void>((resolve, reject) => {
+      started = resolve;
+      failed = reject;
+    });
+    ready.catch(() => {}); // awaited in start(); a child killed before then leaves it unobserved
+    const running: Running = { process: child, channel, ready, strays: 0, drained: 0 };
+    const startTimer = setTimeout(() => {
+      failed(new GraderError(`a contained child did not start within ${START_LIMIT_MS / 1000} s (the machine is overloaded?)`));
+    }, START_LIMIT_MS);
+    const current = () => this.running === running;
+    const onOutput = (chunk: Buffer) => {
+      if (!current()) return;
+      this.capture.add(chunk);
+      running.drained += chunk.length;
+      if (running.drained > DRAIN_LIMIT) this.violation(`printed more than ${DRAIN_LIMIT / 1024 ** 2} MiB`);
+    };
+    child.stdout!.on('data', onOutput);
+    child.stderr!.on('data', onOutput);
+    const decoder = new FrameDecoder(MESSAGE_LIMITS.frameBytes);
+    channel.on('data', (chunk: Buffer) => {
+      if (!current()) return; // a child we replaced: nothing it says is read
+      let messages: unknown[];
+      try {
+        messages = decoder.push(chunk);
+      } catch (err) {
+        if (!(err instanceof ProtocolError)) throw err;
+        this.violation(`wrote ${err.message} to the grader's channel`);
+        return;
+      }
+      for (const raw of messages) {
+        if (!current()) return;
+        const message = readChildMessage(raw, this.options.outputCap);
+        if ('problem' in message) this.violation(`sent the grader ${message.problem}`);
+        else if (message.type === 'ready') {
+          clearTimeout(startTimer);
+          started();
+        } else this.receive(running, message);
+      }
+    });
+    channel.on('error', () => undefined); // the exit that follows reports it
+    child.on('error', (err) => failed(new GraderError(`could not start a contained child: ${err.message}`)));
     child.on('exit', (code, signal) => {
-      if (this.child !== child) return; // a child we killed on purpose
-      this.child = undefined;
-      this.loaded = undefined;
+      clearTimeout(startTimer);
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      // Before the runtime said ready no student code had run: the grader's own start-up failed.
+      const before = this.capture.peek().trim().split('\n').slice(-3).join(' ').slice(0, 400);
+      failed(new GraderError(`a contained child ${how} before its runtime started${before ? `: ${before}` : ''}`));
+      if (!current()) return;
+      this.running = undefined;
+      this.loaded = undefined;
       const memory = OUT_OF_MEMORY.test(this.capture.peek()) || signal === 'SIGSEGV' || signal === 'SIGABRT';
       this.settle({ kind: 'crashed', how: memory ? `${how}: memory limit exceeded` : how });
     });
-    child.on('error', () => undefined); // exit follows and reports it
+    return running;
   }
 
-  private start(): Promise<CallOutcome | undefined> {
-    if (!this.load) throw new Error('ChildSession: setSubmission() before call()');
-    this.warmUp();
-    const load = { ...this.load, outputCap: this.options.outputCap };
-    return this.request(() => this.send(load)).then((outcome) => (outcome.kind === 'value' ? undefined : outcome));
+  /** The child broke the protocol: it is killed, and the pending call ends with what it did. */
+  private violation(what: string): void {
+    this.kill();
+    this.settle({ kind: 'crashed', how: what });
   }
 
-  private send(message: ParentMessage): void {
-    this.child?.send(message, (err) => {
-      if (err) this.settle({ kind: 'crashed', how: `stopped answering (${err.message})` });
-    });
-  }
-
-  private receive(message: ChildMessage): void {
-    if (message.type === 'loaded') this.settle({ kind: 'value', value: undefined, output: '' });
-    else if (message.type === 'load_failed') this.settle({ kind: 'load_failed', error: message.error });
-    else if (message.type === 'result') {
-      const { output } = message;
-      this.settle(message.ok ? { kind: 'value', value: message.value, output } : { kind: 'threw', error: message.error, output });
+  private receive(running: Running, message: Exclude<ChildMessage, { type: 'ready' }>): void {
+    if (this.pending?.id !== message.id) {
+      if (++running.strays > STRAY_LIMIT) this.violation(`sent the grader more than ${STRAY_LIMIT} messages it did not ask for`);
+      return;
     }
+    if (message.type === 'loaded') this.settle(LOADED);
+    else if (message.type === 'load_failed') this.settle({ kind: 'load_failed', error: message.error });
+    else if (message.ok) this.settle({ kind: 'value', value: message.value, output: message.output });
+    else this.settle({ kind: 'threw', error: message.error, output: message.output, unreadable: message.unreadable });
   }
 
   private settle(outcome: CallOutcome): void {
@@ -143,36 +218,53 @@ export class ChildSession {
     pending.settle(outcome);
   }
 
-  private request(begin: () => void): Promise<CallOutcome> {
+  /** Sends a message and waits for its answer, up to the case limit or the budget, whichever ends first. */
+  private request(message: ParentMessage): Promise<CallOutcome> {
+    const left = this.deadline - Date.now();
+    if (left <= 0) return Promise.resolve({ kind: 'timeout', budget: true });
+    const budget = left < this.options.timeoutMs;
     return new Promise<CallOutcome>((resolve) => {
       const timer = setTimeout(() => {
-        this.settle({ kind: 'timeout' });
+        this.settle({ kind: 'timeout', budget });
         this.kill();
-      }, this.options.timeoutMs);
-      this.pending = { settle: resolve, timer };
-      begin();
+      }, Math.min(left, this.options.timeoutMs));
+      this.pending = { id: message.id, settle: resolve, timer };
+      this.running?.channel.write(encodeFrame(message));
     });
+  }
+
+  private async start(): Promise<CallOutcome | undefined> {
+    if (!this.load) throw new Error('ChildSession: setSubmission() before call()');
+    this.warmUp();
+    await this.running!.ready; // a GraderError here is the harness's failure, not the student's
+    const outcome = await this.request({ ...this.load, outputCap: this.options.outputCap, id: this.nextId++ });
+    return outcome === LOADED ? undefined : outcome;
   }
 
   /**
    * Runs one case. The child is started (and the submission loaded) on first use and again after
-   * a timeout or crash; a failure while loading is returned as the case's outcome.
+   * a timeout or crash; a failure while loading is returned as the case's outcome. Rejects with a
+   * GraderError when a child cannot start at all.
    */
   async call(fn: GradedFunction, inputs: CaseInputs): Promise<SessionOutcome> {
+    if (this.deadline - Date.now() <= 0) return { kind: 'timeout', budget: true };
     this.loaded ??= this.start();
     const loadProblem = await this.loaded;
     if (loadProblem) {
       this.kill();
       return { ...loadProblem, duringLoad: true };
     }
-    const id = this.nextId++;
-    return this.request(() => this.send({ type: 'case', id, fn, inputs }));
+    return this.request({ type: 'case', id: this.nextId++, fn, inputs });
   }
 
   kill(): void {
-    const child = this.child;
-    this.child = undefined;
+    const running = this.running;
+    this.running = undefined;
     this.loaded = undefined;
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (!running) return;
+    running.channel.destroy();
+    running.process.stdout?.destroy();
+    running.process.stderr?.destroy();
+    if (running.process.exitCode === null && running.process.signalCode === null) running.process.kill('SIGKILL');
   }
 }

@@ -62,10 +62,12 @@ export function truncate(text: string, max: number): string {
 }
 
 /**
- * Student text as a spreadsheet cell: one line, and never a formula (a cell starting with =, +, -
- * or @ runs as one in Excel and LibreOffice; a leading apostrophe keeps it text).
+ * Student text as a spreadsheet cell. RFC 4180 quoting (the writer's job) carries commas, quotes and
+ * line breaks faithfully, so those stay; other control characters (ESC and its kin) go. A cell
+ * that starts with =, +, -, @, tab or CR runs as a formula in Excel and LibreOffice (OWASP "CSV
+ * injection"): a leading apostrophe keeps it text.
  */
 export function spreadsheetCell(text: string): string {
-  const line = oneLine(text);
-  return /^[=+\-@]/.test(line) ? `'${line}` : line;
+  const kept = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
+  return /^[=+\-@\t\r]/.test(kept) ? `'${kept}` : kept;
 }

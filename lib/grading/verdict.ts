@@ -1,0 +1,116 @@
+/**
+ * The verdict on one case from what its call produced (an answer, an error, a timeout, a crash):
+ * the status, the one-line reason a student acts on, and the diagnosis when the failure shows a
+ * known mistake. Runs in the grading process; the answer's values are judged by evaluate.ts.
+ */
+import { readResult } from '../../adapters';
+import { explain, type Diagnosis, type Explanation } from '../diagnosis/diagnose';
+import { ResultError } from '../errors';
+import { PROJECT_ROOT } from '../paths';
+import type { ErrorInfo } from '../sandbox/protocol';
+import { OUT_OF_MEMORY, type SessionOutcome } from '../sandbox/session';
+import { mapStack } from '../sandbox/sourceMap';
+import type { PreparedSubmission } from '../sandbox/transpile';
+import type { GradedCase } from '../../tests/cases';
+import { evaluateCase } from './evaluate';
+import type { LoadedFixture } from './fixtures';
+import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from './result';
+
+/** A stack trace as a student should see it: their frames at their lines, no harness internals or machine paths. */
+function studentStack(error: ErrorInfo, prepared: PreparedSubmission): string {
+  const frames = error.stack
+    .split('\n')
+    .filter((line, i) => i === 0 || (!line.includes(PROJECT_ROOT) && !line.includes('node:') && line.includes(':')))
+    .join('\n');
+  return mapStack(frames, prepared.load.label, prepared.lineMaps);
+}
+
+export interface CaseVerdict {
+  status: CaseStatus;
+  reason: string;
+  details: string;
+  diagnosis?: Diagnosis;
+}
+
+/** What the function returned is not a tensor, or not a finite one: adapters/normalise.ts said why, in the child or here. */
+function unreadable(message: string, graded: GradedCase, fixture: LoadedFixture): CaseVerdict {
+  const failure = { kind: 'unreadable', name: 'ResultError', message } as const;
+  return withExplanation({ status: 'error', reason: message, details: '' }, explain(graded, fixture, failure));
+}
+
+/** A recognised mistake leads the reason, the line every report shows; otherwise how far off the output is joins the details. */
+function withExplanation(verdict: CaseVerdict, { diagnosis, note }: Explanation): CaseVerdict {
+  if (diagnosis) return { ...verdict, reason: `${diagnosis.message} — ${verdict.reason}`, diagnosis };
+  return note ? { ...verdict, details: [verdict.details, note].filter(Boolean).join('\n') } : verdict;
+}
+
+/** The two time limits, for the reasons that name them. */
+export interface Limits {
+  timeoutMs: number;
+  budgetMs: number;
+}
+
+function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, { timeoutMs, budgetMs }: Limits, during: string): CaseVerdict {
+  const budget = `the submission's time budget of ${budgetMs / 1000} s (all tests together) ran out`;
+  if (!outcome.budget) {
+    return { status: 'timeout', reason: `did not finish within the time limit (an endless loop, or far too slow)${during}: limit ${timeoutMs / 1000} s per test`, details: '' };
+  }
+  // Started before the budget ran out, or not at all: either way earlier tests used it up.
+  return { status: 'timeout', reason: `not finished: ${budget}${during}; earlier tests that time out use it up`, details: '' };
+}
+
+export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, limits: Limits, prepared: PreparedSubmission): CaseVerdict {
+  const during = outcome.duringLoad ? ' while loading the submission' : '';
+  switch (outcome.kind) {
+    case 'timeout':
+      return timedOut(outcome, limits, during);
+    case 'crashed':
+      return { status: 'crashed', reason: `the process running the submission died${during}: it ${outcome.how} (process.exit, out of memory?)`, details: '' };
+    case 'load_failed':
+    case 'threw': {
+      const { error } = outcome;
+      if (outcome.kind === 'threw' && outcome.unreadable) return unreadable(error.message, graded, fixture);
+      const prefix = outcome.kind === 'load_failed' ? 'the submission failed to load: ' : '';
+      // A stub's message says it all ("softmax is not implemented yet: edit student/index.ts").
+      if (error.notImplemented) return { status: 'not_implemented', reason: `${prefix}${error.message}`, details: studentStack(error, prepared) };
+      const memory = OUT_OF_MEMORY.test(error.message) ? 'memory limit exceeded: ' : '';
+      const verdict: CaseVerdict = { status: 'error', reason: `${prefix}${memory}${error.name}: ${error.message}`, details: studentStack(error, prepared) };
+      if (outcome.kind === 'load_failed' || outcome.duringLoad) return verdict;
+      return withExplanation(verdict, explain(graded, fixture, { kind: 'threw', name: error.name, message: error.message }));
+    }
+    case 'value': {
+      let output;
+      try {
+        output = readResult(graded.fn, outcome.value, fixture.inputs.mask);
+      } catch (err) {
+        if (!(err instanceof ResultError)) throw err;
+        return unreadable(err.message, graded, fixture);
+      }
+      const verdict = evaluateCase(graded, output, fixture);
+      if (verdict.passed) return { status: 'passed', reason: '', details: '' };
+      const [first, ...rest] = verdict.message.split('\n');
+      return withExplanation({ status: 'failed', reason: first, details: rest.join('\n') }, explain(graded, fixture, { kind: 'output', output }));
+    }
+  }
+}
+
+export function caseResult(graded: GradedCase, verdict: CaseVerdict, output = '', durationMs = 0): CaseResult {
+  const { status, reason, details, diagnosis } = verdict;
+  return {
+    name: graded.name, fn: graded.fn, hidden: graded.hidden, maxPoints: graded.points,
+    points: status === 'passed' ? graded.points : 0, status, reason, ...(diagnosis && { diagnosis }), details, output, durationMs,
+  };
+}
+
+/**
+ * A result for a submission whose code did not run: every case gets the same status and reason.
+ * `graded` when that is the submission's own doing (a refused import, a syntax error: 0 points);
+ * `error` when there was nothing to run (no index.ts) or the grader failed.
+ */
+export function withoutRunning(
+  name: string, cases: readonly GradedCase[], status: CaseStatus, reason: string, feedback: string[], submission: SubmissionResult['status'] = status === 'refused' ? 'graded' : 'error',
+): SubmissionResult {
+  const results = cases.map((c) => caseResult(c, { status, reason, details: '' }));
+  return { name, status: submission, feedback, cases: results, executionTimeMs: 0, ...totals(results) };
+}
+

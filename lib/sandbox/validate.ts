@@ -1,0 +1,78 @@
+/**
+ * What the parent accepts from a child. A child runs student code, and student code can write any
+ * frame to the channel itself, bypassing the child runtime's own caps: every message is checked
+ * here, field by field, before the session looks at it. A message that fails is a protocol
+ * violation (the child is killed and the case says why); one that passes is plain, bounded data.
+ */
+import type { ChildMessage, ErrorInfo, WireTensor } from './protocol';
+
+export const MESSAGE_LIMITS = {
+  /** One frame on the channel: far above any honest answer (the largest output is a few hundred KiB). */
+  frameBytes: 16 * 1024 ** 2,
+  /** Characters of an error's name, message and stack (the child runtime keeps less). */
+  name: 200,
+  message: 8000,
+  stack: 16000,
+  /** Characters of printed output, beyond the session's cap (the child appends a short note). */
+  outputSlack: 200,
+  /** Dims of a returned tensor, and its elements. */
+  dims: 32,
+  elements: 1 << 24,
+};
+
+type Checked<T> = T | { problem: string };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function text(value: unknown, max: number, what: string): Checked<string> {
+  if (typeof value !== 'string') return { problem: `${what} is not text` };
+  return value.length <= max ? value : { problem: `${what} is ${value.length} characters long (at most ${max})` };
+}
+
+function errorInfo(value: unknown): Checked<ErrorInfo> {
+  if (!isRecord(value) || typeof value.notImplemented !== 'boolean') return { problem: 'an error without its fields' };
+  const name = text(value.name, MESSAGE_LIMITS.name, "an error's name");
+  const message = text(value.message, MESSAGE_LIMITS.message, "an error's message");
+  const stack = text(value.stack, MESSAGE_LIMITS.stack, "an error's stack");
+  for (const part of [name, message, stack]) if (typeof part !== 'string') return part;
+  return { name: name as string, message: message as string, stack: stack as string, notImplemented: value.notImplemented };
+}
+
+function wireTensor(value: unknown): Checked<WireTensor> {
+  if (!isRecord(value)) return { problem: 'a value that is not a tensor' };
+  const { shape, data } = value;
+  if (!Array.isArray(shape) || shape.length > MESSAGE_LIMITS.dims) return { problem: `a shape that is not a list of at most ${MESSAGE_LIMITS.dims} dims` };
+  let size = 1;
+  for (const dim of shape) {
+    if (!Number.isSafeInteger(dim) || dim < 0) return { problem: 'a shape with a dim that is not a non-negative integer' };
+    size *= dim;
+    if (size > MESSAGE_LIMITS.elements) return { problem: `a shape of more than ${MESSAGE_LIMITS.elements} elements` };
+  }
+  if (!(data instanceof Float32Array || data instanceof Float64Array || data instanceof Uint8Array)) return { problem: 'data that is not a typed array' };
+  if (data.length !== size) return { problem: `${data.length} values for a shape of ${size}` };
+  return { shape: shape as number[], data };
+}
+
+/** The message as a ChildMessage, or why it is not one. `outputCap` is the session's cap on printed output. */
+export function readChildMessage(raw: unknown, outputCap: number): Checked<ChildMessage> {
+  if (!isRecord(raw)) return { problem: 'a message that is not an object' };
+  const { type, id } = raw;
+  if (type === 'ready') return { type };
+  if (!Number.isSafeInteger(id)) return { problem: 'a message without a numeric id' };
+  const ok = { id: id as number };
+  if (type === 'loaded') return { type, ...ok };
+  if (type === 'load_failed') {
+    const error = errorInfo(raw.error);
+    return 'problem' in error ? error : { type, ...ok, error };
+  }
+  if (type !== 'result') return { problem: `a message of unknown type ${JSON.stringify(String(type)).slice(0, 40)}` };
+  const output = text(raw.output, outputCap + MESSAGE_LIMITS.outputSlack, 'printed output');
+  if (typeof output !== 'string') return output;
+  if (raw.ok === true) {
+    const value = wireTensor(raw.value);
+    return 'problem' in value ? value : { type, ...ok, output, ok: true, value };
+  }
+  if (raw.ok !== false || typeof raw.unreadable !== 'boolean') return { problem: 'a result that is neither a value nor an error' };
+  const error = errorInfo(raw.error);
+  return 'problem' in error ? error : { type, ...ok, output, ok: false, unreadable: raw.unreadable, error };
+}
