@@ -29,6 +29,7 @@ import { writeGithubOutputs } from '../lib/report/github';
 import { toGradescope } from '../lib/report/gradescope';
 import { submissionPage } from '../lib/report/submissionPage';
 import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
+import { oneLine } from '../lib/text/sanitise';
 import { GRADED_CASES } from '../tests/cases';
 
 const USAGE =
@@ -56,7 +57,11 @@ if (flags.submissions && flags.html) usage('--html is for one submission; a batc
 
 /** What a child must not see into: the other submissions (a batch's folder, a submission's siblings), the results, the temp folder. */
 function hiddenFolders(): string[] {
-  if (flags.submissions) return [path.resolve(flags.submissions), path.resolve(flags.out!), os.tmpdir()];
+  if (flags.submissions) {
+    // Made now so that it is hidden from the first child: classmates' results are written there.
+    fs.mkdirSync(path.resolve(flags.out!), { recursive: true });
+    return [path.resolve(flags.submissions), path.resolve(flags.out!), os.tmpdir()];
+  }
   if (flags.submission) return [path.dirname(path.resolve(flags.submission)), os.tmpdir()];
   return [os.tmpdir()];
 }
@@ -91,6 +96,11 @@ async function main(): Promise<void> {
     if (outcome.skipped.length) console.log(`kept ${outcome.skipped.length} earlier result(s); --force regrades them`);
     console.log(formatBatchSummary(outcome.graded));
     console.log(`wrote ${path.join(flags.out!, 'grades.csv')} (${outcome.rows.length} rows) and ${path.join(flags.out!, 'report.html')}`);
+    if (outcome.graderErrors.length) {
+      // Their rows say so, but a gradebook with the grader's own failures in it is not a finished run.
+      console.error(`grade: the grader itself failed on ${outcome.graderErrors.length} submission(s) (${outcome.graderErrors.map(oneLine).join(', ')}): fix the cause and rerun with --force`);
+      process.exitCode = 1;
+    }
     return;
   }
 

@@ -26,6 +26,7 @@ import { toGradescope } from '../lib/report/gradescope';
 import { buildChildRuntime } from '../lib/sandbox/build';
 import { FIXTURES_DIR, PROJECT_ROOT } from '../lib/paths';
 import { GRADED_CASES, visibleCases, type GradedFunction } from '../tests/cases';
+import { LAYOUTS, makeOutside, type Layout, type LayoutContext } from './attacks/layouts';
 import { grade, gradeOptions } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
 
@@ -54,6 +55,8 @@ interface Expectation {
   ownProcess?: true;
   /** Graded on the hidden cases as well (one at a time). */
   hidden?: true;
+  /** Honest functions whose tests may also end as timeouts of the submission's budget, spent by the others. */
+  budgeted?: readonly GradedFunction[];
 }
 
 const FUNCTIONS: readonly GradedFunction[] = ['softmax', 'scaled_dot_product_attention', 'causal_mask', 'multihead_self_attention'];
@@ -87,21 +90,47 @@ const EXPECTED: Record<string, Expectation> = {
   spawn_process: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /spawned a process|started a worker/ },
   open_socket: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /connected to/ },
   print_environment: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /ATTACK_GRADER_SECRET/ },
+  channel_garbage: { honest: allBut('causal_mask'), statuses: ['crashed'], reason: /channel/, notReason: /lived/ },
+  // A child that is still writing when its limit comes is a timeout: refused either way, never read.
+  channel_forged_fields: { honest: [], statuses: ['crashed', 'timeout'], reason: /sent the grader|channel|time limit|time budget/, notReason: /not refused/ },
+  channel_stale_ids: { honest: allBut('causal_mask'), statuses: ['crashed', 'failed', 'error', 'timeout'] },
+  kill_everyone: { honest: allBut('causal_mask'), statuses: ['error'], reason: /kill\(-1\) succeeded 0 times/ },
+  probe_siblings: { honest: allBut('causal_mask'), statuses: ['error'], reason: /probe found nothing/ },
+  hang_in_softmax: { honest: [], budgeted: ['causal_mask'], statuses: ['timeout'], reason: /time limit|time budget/ },
+  control_characters: { honest: allBut('causal_mask'), statuses: ['error'] },
 };
 
 // A separate user and network namespace are applied only when the grader runs as root (as on
 // Gradescope and CI); graded by an ordinary user, a child may signal it and use loopback.
-if (process.getuid?.() !== 0) {
+// PID and mount namespaces too: without them kill(-1) reaches the grader's other children and
+// the folders beside a submission can be seen.
+const IS_ROOT = process.getuid?.() === 0;
+if (!IS_ROOT) {
   delete EXPECTED.kill_parent;
   delete EXPECTED.open_socket;
+  delete EXPECTED.kill_everyone;
+  delete EXPECTED.probe_siblings;
 }
+const LAYOUT_NAMES = Object.keys(LAYOUTS).filter((name) => IS_ROOT || !LAYOUTS[name].root);
+/** A submission's whole time budget in these tests: well past what an honest submission needs, well short of the default. */
+const BUDGET_MS = 30_000;
 
 /** Set in the grader's process: stands for the tokens and keys a grading machine's environment holds. */
 const SECRET = { ATTACK_GRADER_SECRET: 'not-for-students' };
 
+/** What no result may hold: the grader's environment, a file outside the submission, raw control characters. */
+function leaks(result: SubmissionResult): string[] {
+  const text = JSON.stringify(result);
+  const found: string[] = [];
+  if (text.includes(SECRET.ATTACK_GRADER_SECRET)) found.push("the grader's environment reached the result");
+  if (text.includes('outside-the-submission')) found.push('a file outside the submission reached the result');
+  if (result.executionTimeMs > BUDGET_MS + 5000) found.push(`took ${result.executionTimeMs} ms, past its budget of ${BUDGET_MS} ms`);
+  return found;
+}
+
 /** Everything wrong with a graded result, as sentences; [] when the grader did its job. */
 function problems(result: SubmissionResult, expected: Expectation): string[] {
-  const found: string[] = [];
+  const found: string[] = leaks(result);
   if (result.status !== 'graded') found.push(`submission status ${result.status}: ${result.feedback[0]}`);
   let honestPoints = 0;
   for (const c of result.cases) {
@@ -113,6 +142,11 @@ function problems(result: SubmissionResult, expected: Expectation): string[] {
       if (c.status !== 'passed') found.push(`${where}: an honest function, expected passed`);
       continue;
     }
+    if (expected.budgeted?.includes(c.fn)) {
+      if (c.status === 'passed') honestPoints += c.maxPoints;
+      else if (!/time budget/.test(c.reason)) found.push(`${where}: an honest function, expected passed or out of budget`);
+      continue;
+    }
     if (c.points !== 0) found.push(`${where}: earned ${c.points} without computing it`);
     if (!expected.statuses.includes(c.status)) found.push(`${where}: expected ${expected.statuses.join(' or ')}`);
     if (c.reason.trim() === '') found.push(`${c.name}: lost its points without a reason`);
@@ -120,6 +154,18 @@ function problems(result: SubmissionResult, expected: Expectation): string[] {
     if (expected.notReason?.test(c.reason)) found.push(`${where}: the attack got through`);
   }
   if (Math.abs(result.score - honestPoints) > 1e-9) found.push(`score ${result.score}, expected ${honestPoints}`);
+  return found;
+}
+
+/** For a layout attack: nothing ran, every test refused or failed to load, with the reason. */
+function layoutProblems(result: SubmissionResult, layout: Layout): string[] {
+  const found = leaks(result);
+  if (result.score !== 0) found.push(`score ${result.score}, expected 0`);
+  const statuses = new Set(result.cases.map((c) => c.status));
+  if (statuses.size !== 1 || !statuses.has(layout.status)) found.push(`statuses ${[...statuses].join(', ')}, expected ${layout.status}`);
+  const reasons = [...new Set(result.cases.map((c) => c.reason))];
+  if (!reasons.every((r) => layout.reason.test(r))) found.push(`reason ${reasons[0]?.slice(0, 300)} should match ${layout.reason}`);
+  if (result.executionTimeMs > 15_000) found.push(`took ${result.executionTimeMs} ms`);
   return found;
 }
 
@@ -191,6 +237,7 @@ const SIDE_EFFECTS: Record<string, () => string[]> = {
 
 const root = tempDir('attacks'); // forge_results guesses batch output folders under os.tmpdir()/attacks-*
 let options: Partial<GradeOptions>;
+let outside: LayoutContext;
 
 /** An attack as a submission folder: index.ts, base.ts, the shared kit.ts and probe.ts with the real port. */
 function submission(name: string, parent: string): string {
@@ -201,14 +248,29 @@ function submission(name: string, parent: string): string {
   return dir;
 }
 
-/** Runs attacks/runner.ts in its own process group; afterwards whatever is left of the group is killed. */
+/**
+ * A command in a PID namespace of its own when root (so that a failure of containment, a kill(-1)
+ * that gets out, reaches nothing else on this machine), else as it is.
+ */
+export function inOwnPidNamespace(command: string[]): string[] {
+  return IS_ROOT ? ['unshare', '--pid', '--fork', '--kill-child=SIGKILL', '--mount-proc', '--', ...command] : command;
+}
+
+/** A layout attack's folder (attacks/layouts.ts). */
+function layout(name: string, parent: string): string {
+  const dir = path.join(parent, name);
+  fs.mkdirSync(dir, { recursive: true });
+  LAYOUTS[name].build(dir, outside);
+  return dir;
+}
+
+/** Runs attacks/runner.ts in its own process group (and PID namespace); afterwards whatever is left of the group is killed. */
 function isolated<T>(args: string[]): Promise<{ value?: T; failure?: string }> {
   return new Promise((resolve) => {
-    const runner = spawn(
-      process.execPath,
-      [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), path.join(ATTACKS_DIR, 'runner.ts'), ...args],
-      { cwd: process.cwd(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const [file, ...rest] = inOwnPidNamespace([
+      process.execPath, path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), path.join(ATTACKS_DIR, 'runner.ts'), ...args,
+    ]);
+    const runner = spawn(file, rest, { cwd: process.cwd(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     runner.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -238,7 +300,8 @@ beforeAll(async () => {
   // Fixtures are loaded (and verified) before any attack runs, as a grading run does.
   gradeOptions();
   forged = take(forgeTargets(buildChildRuntime().entry));
-  options = { timeoutMs: TIMEOUT_MS, outputCap: OUTPUT_CAP, child: prepareChild(MEMORY_BYTES) };
+  options = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS, outputCap: OUTPUT_CAP, child: prepareChild(MEMORY_BYTES) };
+  outside = makeOutside(root);
   probe.server.on('connection', (socket) => {
     probe.connections++;
     socket.destroy();
@@ -281,6 +344,11 @@ describe('each attack graded on its own', () => {
     expect(SIDE_EFFECTS[name]?.() ?? []).toEqual([]);
   });
 
+  it.concurrent.for(LAYOUT_NAMES)('%s (its folder)', async (name, { expect }) => {
+    const result = await grade(layout(name, one), name, options);
+    expect(layoutProblems(result, LAYOUTS[name])).toEqual([]);
+  });
+
   for (const name of Object.keys(EXPECTED).filter((n) => EXPECTED[n].alone)) {
     it(`${name} (alone)`, async () => {
       const { result } = await gradeAttack(name);
@@ -314,8 +382,10 @@ describe('all attacks in one batch, beside a correct submission', () => {
   beforeAll(async () => {
     for (const name of Object.keys(EXPECTED)) submission(name, submissions);
     materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good');
+    materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good_too');
+    for (const name of LAYOUT_NAMES) layout(name, submissions);
     written = take(filesUnder(submissions));
-    batch = await isolated<BatchOutcome>(['batch', submissions, out, String(TIMEOUT_MS), String(MEMORY_BYTES), String(JOBS)]);
+    batch = await isolated<BatchOutcome>(['batch', submissions, out, String(TIMEOUT_MS), String(MEMORY_BYTES), String(JOBS), String(BUDGET_MS)]);
     sideEffects = [...fixtureChanges(), ...forgedFiles(), ...probeProblems(), ...changesPutBack(written, submissions)];
   });
 
@@ -323,7 +393,12 @@ describe('all attacks in one batch, beside a correct submission', () => {
 
   it('the grader completes and grades every submission', () => {
     expect(batch.failure ?? '').toBe('');
-    expect(batch.value!.graded.map((r) => r.name).sort()).toEqual([...Object.keys(EXPECTED), 'good'].sort());
+    expect(batch.value!.graded.map((r) => r.name).sort()).toEqual([...Object.keys(EXPECTED), ...LAYOUT_NAMES, 'good', 'good_too'].sort());
+  });
+
+  it.each(LAYOUT_NAMES)('%s (its folder)', (name) => {
+    expect(result(name), batch.failure).toBeDefined();
+    expect(layoutProblems(result(name)!, LAYOUTS[name])).toEqual([]);
   });
 
   it.each(Object.keys(EXPECTED))('%s', (name) => {
@@ -331,9 +406,11 @@ describe('all attacks in one batch, beside a correct submission', () => {
     expect(problems(result(name)!, EXPECTED[name])).toEqual([]);
   });
 
-  it('the correct submission keeps full marks, in its result and in its grades.csv row', () => {
-    expect(result('good')?.score, batch.failure).toBe(12);
-    expect(result('good')!.cases.every((c) => c.status === 'passed')).toBe(true);
+  it('the correct submissions keep full marks, in their results and in their grades.csv rows', () => {
+    for (const name of ['good', 'good_too']) {
+      expect(result(name)?.score, batch.failure).toBe(12);
+      expect(result(name)!.cases.every((c) => c.status === 'passed')).toBe(true);
+    }
     const [header, ...rows] = parseCsv(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'));
     const good = Object.fromEntries(header.map((column, i) => [column, rows.find((r) => r[0] === 'good')?.[i]]));
     expect(good).toEqual({

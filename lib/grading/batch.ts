@@ -30,6 +30,8 @@ export interface BatchOutcome {
   graded: SubmissionResult[];
   /** Kept from an earlier run. */
   skipped: string[];
+  /** Submissions the grader itself failed on (not the students' doing): the run should exit non-zero. */
+  graderErrors: string[];
   rows: GradebookRow[];
 }
 
@@ -37,9 +39,10 @@ function listSubmissions(dir: string): string[] {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
     throw new GraderError(`submissions folder ${dir} not found: pass a folder with one subfolder per submission`);
   }
+  // A link in place of a folder is listed too: the intake refuses it with a reason, and it gets its row.
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.'))
     .map((e) => e.name)
     .sort();
 }
@@ -72,6 +75,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     } else queue.push(name);
   }
   const graded: SubmissionResult[] = [];
+  const graderErrors: string[] = [];
   const total = queue.length;
   const worker = async () => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
@@ -80,6 +84,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
         result = await gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html });
       } catch (err) {
         result = harnessFailure(name, options, err);
+        graderErrors.push(name);
       }
       const results = toGradescope(result);
       // The page before the JSON: the JSON marks the submission done, so a stop in between regrades it.
@@ -94,5 +99,5 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const allRows = names.map((n) => rows.get(n)!);
   writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(allRows, options.cases.map((c) => c.name)));
   if (options.html) writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), options.cases));
-  return { graded, skipped, rows: allRows };
+  return { graded, skipped, graderErrors, rows: allRows };
 }

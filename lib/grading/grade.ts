@@ -35,6 +35,8 @@ export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Six cases that time out at the default limit: a correct submission needs about a second for all. */
 export const DEFAULT_BUDGET_MS = 60_000;
+/** Honest code of a few hundred lines transpiles in tens of milliseconds; pathological nesting takes minutes. */
+export const TRANSPILE_LIMIT_MS = 10_000;
 
 /**
  * The child runtime, built once, and the contained command that starts each child. `hide`: the
@@ -88,7 +90,7 @@ export function runOrder(cases: readonly GradedCase[]): GradedCase[] {
 /** The submission as the intake reads it, or the result that says why it cannot be graded. */
 function intake(dir: string, name: string, cases: readonly GradedCase[]): Submission | SubmissionResult {
   try {
-    return takeSubmission(dir, name);
+    return takeSubmission(dir);
   } catch (err) {
     if (!(err instanceof IntakeError)) throw err;
     return err.kind === 'missing'
@@ -107,10 +109,10 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
   session.warmUp();
   try {
     const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
-    const transpiled = await transpileInWorker(job, options.timeoutMs);
+    const transpiled = await transpileInWorker(job, TRANSPILE_LIMIT_MS);
     if (transpiled.kind !== 'done') {
       const problem = transpiled.kind === 'timeout'
-        ? `the submission could not be compiled within ${options.timeoutMs / 1000} s: simplify deeply nested code`
+        ? `the submission could not be compiled within ${TRANSPILE_LIMIT_MS / 1000} s: simplify deeply nested code`
         : `the submission could not be compiled: ${transpiled.message}`;
       return withoutRunning(name, options.cases, 'error', problem, [...submission.notes, problem], 'graded');
     }

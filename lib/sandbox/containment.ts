@@ -27,6 +27,12 @@ export interface ChildCommand {
   file: string;
   args: string[];
   missing: string[];
+  /**
+   * Start it in a session (and process group) of its own. A PID namespace does not cover process
+   * groups: without this, `kill(0)` from a child (its parent is pid 0 there, so
+   * `process.kill(process.ppid)` is one) reaches every child in the grader's group.
+   */
+  ownSession?: boolean;
 }
 
 /** Nobody: the conventional unprivileged account. */
@@ -40,7 +46,7 @@ const ADDRESS_SPACE_BASELINE = 1024 ** 3;
  * Exit code 97 (before the runtime starts) tells the grader that its own set-up failed.
  */
 const HIDE_THEN_EXEC =
-  'for d do [ "$d" = -- ] && { shift; break; }; mount -t tmpfs -o ro,size=4k,mode=0755 hidden "$d" || exit 97; shift; done; exec "$@"';
+  'for d do [ "$d" = -- ] && { shift; break; }; [ -d "$d" ] || { shift; continue; }; mount -t tmpfs -o ro,size=4k,mode=0755 hidden "$d" || exit 97; shift; done; exec "$@"';
 
 function onPath(tool: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
@@ -104,7 +110,9 @@ export function childCommand(options: ContainmentOptions): ChildCommand {
   const unshare = onPath('unshare');
   const mount = onPath('mount');
   if (isRoot && setpriv) {
-    command = [setpriv, `--reuid=${UNPRIVILEGED}`, `--regid=${UNPRIVILEGED}`, '--clear-groups', '--', ...command];
+    // A change of user clears the parent-death signal unshare's --kill-child set; without it again,
+    // killing a hung child's unshare would leave the child running, unowned, for ever.
+    command = [setpriv, `--reuid=${UNPRIVILEGED}`, `--regid=${UNPRIVILEGED}`, '--clear-groups', '--pdeathsig', 'SIGKILL', '--', ...command];
   } else if (isRoot) missing.push('unprivileged user (setpriv not found): the child runs as root');
   if (!isRoot) {
     missing.push('namespaces and a separate user (the grader is not root): children share its user, its network and its view of processes');
@@ -121,5 +129,8 @@ export function childCommand(options: ContainmentOptions): ChildCommand {
     unshare, '--net', '--ipc', '--uts', '--pid', '--fork', '--kill-child=SIGKILL', '--mount', '--mount-proc', '--propagation', 'private', '--',
     ...command,
   ];
-  return { file: command[0], args: command.slice(1), missing };
+  // In a session of its own the child no longer dies with the grader's terminal group (Ctrl-C):
+  // unshare is tied to the grader by its parent-death signal instead.
+  if (setpriv) command = [setpriv, '--pdeathsig', 'SIGKILL', '--', ...command];
+  return { file: command[0], args: command.slice(1), missing, ownSession: Boolean(setpriv) };
 }

@@ -133,6 +133,7 @@ export class ChildSession {
       // Nothing of the grader's environment (CI tokens, paths) is the student's business.
       env: {},
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      detached: this.options.child.ownSession ?? false,
     });
     const channel = child.stdio[3] as Socket;
     let started: () => void = () => {};

@@ -55,7 +55,9 @@ export function originalPosition(map: LineMap, line: number, column: number): { 
 
 /** Rewrites `label/file:line:col` positions in a stack trace through the files' maps. */
 export function mapStack(stack: string, label: string, maps: Record<string, LineMap>): string {
-  return stack.replace(/([\w./-]+):(\d+):(\d+)/g, (whole, file: string, line: string, column: string) => {
+  // The lookbehind starts a match only where a run of path characters starts: without it a long run
+  // with no ":line:column" after it is rescanned from each of its characters (quadratic time).
+  return stack.replace(/(?<![\w./-])([\w./-]+):(\d+):(\d+)/g, (whole, file: string, line: string, column: string) => {
     const map = file.startsWith(`${label}/`) ? maps[file.slice(label.length + 1)] : undefined;
     const position = map && originalPosition(map, Number(line), Number(column));
     return position ? `${file}:${position.line}:${position.column}` : whole;

@@ -18,16 +18,37 @@ export type TranspileOutcome =
 /** TypeScript's heap for one submission of at most a few MiB of code. */
 const WORKER_HEAP_MB = 512;
 
+/** Loading TypeScript into a new worker takes a second or two, longer on a loaded machine. */
+const WORKER_START_LIMIT_MS = 60_000;
+
+/** A worker that could not start is the grader's failure, never the submission's. */
+export class TranspilerStartError extends Error {}
+
 const idle: Worker[] = [];
 const waiting: (() => void)[] = [];
 let started = 0;
 
-function newWorker(): Worker {
+/** A worker with TypeScript loaded: the job's time limit must not pay for the start. */
+function newWorker(): Promise<Worker> {
   started++;
   const worker = new Worker(buildChildRuntime().transpiler, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   // An 'error' with no listener would throw in the grader; the job's own listener reports it.
   worker.on('error', () => undefined);
-  return worker;
+  return new Promise<Worker>((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      started--;
+      void worker.terminate();
+      reject(new TranspilerStartError(`the transpiling worker did not start: ${why}`));
+    };
+    const timer = setTimeout(() => fail(`not ready within ${WORKER_START_LIMIT_MS / 1000} s`), WORKER_START_LIMIT_MS);
+    worker.once('message', () => {
+      clearTimeout(timer);
+      worker.removeAllListeners('exit');
+      resolve(worker);
+    });
+    worker.once('exit', (code) => fail(`exit code ${code}`));
+  });
 }
 
 async function acquire(): Promise<Worker> {
@@ -37,6 +58,12 @@ async function acquire(): Promise<Worker> {
     if (started < os.availableParallelism()) return newWorker();
     await new Promise<void>((resolve) => waiting.push(resolve));
   }
+}
+
+/** Starts one worker ahead of the first submission (a batch's first results then wait on nobody). */
+export async function warmTranspiler(): Promise<void> {
+  if (started > 0) return;
+  release(await newWorker());
 }
 
 function release(worker: Worker | undefined): void {

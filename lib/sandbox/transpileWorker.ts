@@ -12,3 +12,6 @@ parentPort!.on('message', (job: TranspileJob) => {
     parentPort!.postMessage({ ok: false, message: (err as Error)?.message ?? String(err) });
   }
 });
+
+// Imports done (TypeScript loaded): the pool starts timing jobs from here.
+parentPort!.postMessage({ ready: true });

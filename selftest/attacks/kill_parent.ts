@@ -1,5 +1,7 @@
 /**
- * causalMask sends SIGKILL to its parent process, the grader. The grader must survive (the child
+ * causalMask sends SIGKILL to its parent process, the grader (in a PID namespace of its own its
+ * parent is pid 0, and kill(0) is its whole process group: every classmate's child, unless each
+ * child has a session of its own). The grader must survive (the child
  * may not signal it), finish grading, report causalMask's tests as errors or crashes, and keep the
  * other functions' points.
  */

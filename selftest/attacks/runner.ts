@@ -3,17 +3,17 @@
  * kills this one and not vitest. Prints the outcome as JSON on stdout.
  *
  *   ts-node selftest/attacks/runner.ts grade <folder> <name> <timeoutMs> <memoryBytes>
- *   ts-node selftest/attacks/runner.ts batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs>
+ *   ts-node selftest/attacks/runner.ts batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs]
  */
 import { gradeBatch } from '../../lib/grading/batch';
 import { prepareChild } from '../../lib/grading/grade';
 import { grade, gradeOptions } from '../grader/harness';
 
-const USAGE = 'usage: runner.ts grade <folder> <name> <timeoutMs> <memoryBytes> | batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs>';
+const USAGE = 'usage: runner.ts grade <folder> <name> <timeoutMs> <memoryBytes> | batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs]';
 
 async function main(): Promise<unknown> {
-  const [mode, first, second, timeout, memory, jobs] = process.argv.slice(2);
-  const overrides = { timeoutMs: Number(timeout), child: prepareChild(Number(memory)) };
+  const [mode, first, second, timeout, memory, jobs, budget] = process.argv.slice(2);
+  const overrides = { timeoutMs: Number(timeout), child: prepareChild(Number(memory)), ...(budget ? { budgetMs: Number(budget) } : {}) };
   if (mode === 'grade') return grade(first, second, overrides);
   // With the pages, as `npm run grade -- --submissions` does: the probes for heatmaps meet every attack too.
   if (mode === 'batch') return gradeBatch(first, second, { ...gradeOptions(overrides), jobs: Number(jobs), force: true, html: true });

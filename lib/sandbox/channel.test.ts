@@ -1,0 +1,115 @@
+/**
+ * The grader's side of the channel meets bytes that student code chose: every input either decodes
+ * to plain, bounded data or is a ProtocolError (or a refusal from readChildMessage), and nothing
+ * it does grows with the input faster than the input.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../paths';
+import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
+import { harnessModuleOf } from './protocol';
+import { mapStack } from './sourceMap';
+import { MESSAGE_LIMITS, readChildMessage } from './validate';
+
+const frameOf = (json: string, blob = Buffer.alloc(0)) => {
+  const text = Buffer.from(json);
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(4 + text.length + blob.length, 0);
+  head.writeUInt32BE(text.length, 4);
+  return Buffer.concat([head, text, blob]);
+};
+
+/** Decodes, reporting anything but messages or a ProtocolError as the bug it is. */
+function decode(bytes: Buffer, chunk = bytes.length): unknown[] | 'refused' {
+  const decoder = new FrameDecoder(MESSAGE_LIMITS.frameBytes);
+  const out: unknown[] = [];
+  try {
+    for (let at = 0; at < bytes.length; at += chunk) out.push(...decoder.push(bytes.subarray(at, at + chunk)));
+  } catch (err) {
+    if (err instanceof ProtocolError) return 'refused';
+    throw err;
+  }
+  return out;
+}
+
+describe('frames', () => {
+  it('round-trips messages with typed arrays, whole or a byte at a time', () => {
+    const message = { type: 'result', id: 3, output: 'hi', ok: true, value: { shape: [2, 2], data: new Float32Array([1, 2, 3, 4]) } };
+    const bytes = Buffer.concat([encodeFrame(message), encodeFrame({ type: 'ready' })]);
+    for (const chunk of [bytes.length, 1, 3]) {
+      const [first, second] = decode(bytes, chunk) as [typeof message, unknown];
+      expect(first.value.data).toEqual(new Float32Array([1, 2, 3, 4]));
+      expect(second).toEqual({ type: 'ready' });
+    }
+  });
+
+  it('random bytes, Node IPC lines and truncated frames are refused or incomplete, never thrown otherwise', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 300; n++) {
+      const bytes = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 200) }, () => Math.floor(random() * 256)));
+      expect(() => decode(bytes, 1 + Math.floor(random() * 16))).not.toThrow();
+    }
+    expect(decode(Buffer.from('{"cmd":"NODE_HANDLE_ACK"}\n'))).toBe('refused');
+  });
+
+  it('refuses a frame over the cap from its header alone', () => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(200 * 1024 ** 2, 0);
+    expect(decode(head)).toBe('refused');
+  });
+
+  it('refuses JSON nested a million deep, bad typed-array references and overlapping blobs', () => {
+    expect(decode(frameOf('['.repeat(1e6) + ']'.repeat(1e6)))).toBe('refused');
+    expect(decode(frameOf('{"$typed":"f64","at":0,"length":4}', Buffer.alloc(8)))).toBe('refused');
+    expect(decode(frameOf('{"$typed":"f99","at":0,"length":1}', Buffer.alloc(8)))).toBe('refused');
+    expect(decode(frameOf('[{"$typed":"u8","at":0,"length":8},{"$typed":"u8","at":0,"length":8}]', Buffer.alloc(8)))).toBe('refused');
+    expect(decode(frameOf('{"$typed":"u8","at":-1,"length":1}', Buffer.alloc(8)))).toBe('refused');
+  });
+});
+
+describe('readChildMessage', () => {
+  const result = (value: unknown, extra: Record<string, unknown> = {}) => ({ type: 'result', id: 1, output: '', ok: true, value, ...extra });
+  const refused = (raw: unknown) => 'problem' in (readChildMessage(raw, 4096) as object);
+
+  it('accepts an honest answer', () => {
+    expect(refused(result({ shape: [2], data: new Float64Array(2) }))).toBe(false);
+  });
+
+  it('refuses what no honest child sends', () => {
+    expect(refused(result({ shape: Array(MESSAGE_LIMITS.dims + 1).fill(1), data: new Float64Array(1) }))).toBe(true);
+    expect(refused(result({ shape: [1e4, 1e4], data: new Float64Array(1) }))).toBe(true);
+    expect(refused(result({ shape: [2], data: [1, 2] }))).toBe(true);
+    expect(refused(result({ shape: [2], data: new Float64Array(3) }))).toBe(true);
+    expect(refused(result({ shape: [2], data: new Float64Array(2) }, { output: 'x'.repeat(4096 + MESSAGE_LIMITS.outputSlack + 1) }))).toBe(true);
+    const stack = 'x'.repeat(MESSAGE_LIMITS.stack + 1);
+    expect(refused({ type: 'result', id: 1, output: '', ok: false, unreadable: false, error: { name: 'E', message: 'm', stack, notImplemented: false } })).toBe(true);
+    expect(refused({ type: 'result', id: '1', output: '' })).toBe(true);
+    expect(refused({ cmd: 'NODE_HANDLE_ACK' })).toBe(true);
+    expect(refused(null)).toBe(true);
+  });
+});
+
+describe('student text is read in linear time', () => {
+  it('mapStack on a 200 000-character line without a position', () => {
+    const long = `Error: ${'a'.repeat(200_000)}`;
+    // Quadratic matching took minutes on such a line; linear takes milliseconds. The bound is loose on purpose.
+    const started = process.hrtime.bigint();
+    expect(mapStack(long, 'student', {})).toBe(long);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(5000);
+  });
+});
+
+describe('harness imports', () => {
+  it("the grader maps the same specifiers to the tensor and errors modules as the students' vitest alias", () => {
+    const config = fs.readFileSync(path.join(PROJECT_ROOT, 'vitest.config.mts'), 'utf8');
+    const alias = /find: (\/.*\/), replacement/.exec(config)?.[1];
+    expect(alias, 'vitest.config.mts names its alias with a regular expression').toBeDefined();
+    const vitest = new RegExp(alias!.slice(1, -1));
+    for (const specifier of ['../lib/tensor', './lib/tensor.ts', '../../x/lib/errors.js', 'lib/tensor', '../lib/tensorx', '../lib/other', 'node:fs']) {
+      const viaVitest = vitest.exec(specifier)?.[1];
+      expect(harnessModuleOf(specifier), specifier).toBe(viaVitest);
+    }
+  });
+});
