@@ -401,9 +401,13 @@ describe('all attacks in one batch, beside a correct submission', () => {
     expect(layoutProblems(result(name)!, LAYOUTS[name])).toEqual([]);
   });
 
+  /** In a batch the cores are shared: an attack that must reach the memory cap first may meet its time limit instead. */
+  const inBatch = (expected: Expectation): Expectation =>
+    expected.alone ? { ...expected, statuses: [...expected.statuses, 'timeout'], reason: undefined } : expected;
+
   it.each(Object.keys(EXPECTED))('%s', (name) => {
     expect(result(name), batch.failure).toBeDefined();
-    expect(problems(result(name)!, EXPECTED[name])).toEqual([]);
+    expect(problems(result(name)!, inBatch(EXPECTED[name]))).toEqual([]);
   });
 
   it('the correct submissions keep full marks, in their results and in their grades.csv rows', () => {

@@ -7,9 +7,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
+import { buildChildRuntime } from '../sandbox/build';
+import { childCommand } from '../sandbox/containment';
 import { elapsedMs, timeNode } from './measure';
 
 export const BATCH_TARGET = 10;
+/** The grader's rate over the rate of bare contained starts: what grading adds to starting a child. */
+export const START_RATIO_TARGET = 0.5;
 
 export interface BatchResult {
   jobs: number;
@@ -19,6 +23,10 @@ export interface BatchResult {
   vitestCount: number;
   vitestSeconds: number;
   vitestRate: number;
+  /** Contained children running an empty script (as `node -e 0`), `jobs` at a time, in the same run. */
+  startCount: number;
+  startSeconds: number;
+  startRate: number;
 }
 
 const bin = (pkg: string, file: string) => path.join(PROJECT_ROOT, 'node_modules', pkg, file);
@@ -46,6 +54,30 @@ async function timeVitest(folders: readonly string[], jobs: number): Promise<num
   return elapsedMs(start) / 1000;
 }
 
+/**
+ * `count` contained children that run an empty script, `jobs` at a time, with the containment a
+ * grading run as this user gets (namespaces and a separate user when root): the floor under any
+ * grading rate, since each submission needs at least one such child.
+ */
+async function timeContainedStarts(count: number, jobs: number): Promise<number> {
+  const runtime = buildChildRuntime();
+  const empty = path.join(runtime.root, 'empty.js');
+  fs.writeFileSync(empty, '');
+  const command = childCommand({ runtimeRoot: runtime.root, childEntry: empty, memoryBytes: 2 * 1024 ** 3, hide: [] });
+  const start = process.hrtime.bigint();
+  let left = count;
+  const worker = async () => {
+    for (; left > 0; left--) {
+      await new Promise((resolve) => {
+        const child = spawn(command.file, command.args, { stdio: 'ignore', env: {}, detached: command.ownSession ?? false });
+        child.on('exit', resolve);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, worker));
+  return elapsedMs(start) / 1000;
+}
+
 export interface BatchOptions {
   /** A folder with one subfolder per submission. */
   submissions: string;
@@ -62,7 +94,12 @@ export async function measureBatch({ submissions, out, jobs, vitestCount }: Batc
   const graderSeconds = timeGrader(submissions, out, jobs);
   const sample = names.slice(0, Math.min(names.length, vitestCount)).map((name) => path.join(submissions, name));
   const vitestSeconds = await timeVitest(sample, jobs);
+  const startCount = names.length;
+  const startSeconds = await timeContainedStarts(startCount, jobs);
   return {
+    startCount,
+    startSeconds,
+    startRate: startCount / startSeconds,
     jobs,
     graderCount: names.length,
     graderSeconds,
@@ -81,6 +118,12 @@ export function batchTable(r: BatchResult): string[] {
       `${r.graderSeconds.toFixed(2)} s | ${r.graderRate.toFixed(1)} |`,
     `| \`ATTENTION_SUBMISSION=DIR/<name> vitest run\`, one per submission, ${r.jobs} at a time | ${r.vitestCount} | ` +
       `${r.vitestSeconds.toFixed(2)} s | ${r.vitestRate.toFixed(1)} |`,
+    `| a contained child running an empty script (as \`node -e 0\`), ${r.jobs} at a time | ${r.startCount} | ` +
+      `${r.startSeconds.toFixed(2)} s | ${r.startRate.toFixed(1)} |`,
+    '',
+    `Batch rate over contained-start rate: **${(r.graderRate / r.startRate).toFixed(2)}** (target ≥ ${START_RATIO_TARGET}: ` +
+      `${r.graderRate / r.startRate >= START_RATIO_TARGET ? 'met' : 'not met'}). Each submission needs at least one contained child, ` +
+      'so this ratio is what the grading itself (intake, transpiling, the cases, the checks, the reports) costs on top of the floor.',
     '',
     `The grader grades **${r.graderRate.toFixed(1)} submissions/s**, ${(r.graderRate / r.vitestRate).toFixed(1)}× the vitest rate ` +
       `(target ≥ ${BATCH_TARGET} submissions/s: ${r.graderRate >= BATCH_TARGET ? 'met' : 'not met'} on this machine).`,
