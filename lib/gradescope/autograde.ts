@@ -5,9 +5,10 @@
  * itself becomes the "Autograder error" result, so Gradescope always has a file to read.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../fsAtomic';
-import { gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../grading/grade';
+import { checkChildStarts, DEFAULT_MEMORY_BYTES, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../grading/grade';
 import { toGradescope } from '../report/gradescope';
 import { formatTable } from '../report/terminal';
 import { GRADED_CASES } from '../../tests/cases';
@@ -38,9 +39,14 @@ function strayError(): { promise: Promise<never>; dispose: () => void } {
 }
 
 async function grade(root: string) {
-  const child = prepareChild();
+  // The upload and the results folder are nothing the student's code needs to see, even by name.
+  const hide = [path.join(root, 'submission'), path.join(root, 'results'), os.tmpdir()];
+  fs.mkdirSync(path.join(root, 'results'), { recursive: true });
+  const child = prepareChild(DEFAULT_MEMORY_BYTES, hide);
   // Gradescope shows this log to instructors only.
   for (const gap of child.missing) console.log(`autograde: running without ${gap}`);
+  // A child that cannot start is the autograder's failure (an "Autograder error" result), not the student's crash.
+  await checkChildStarts(child);
   const options: GradeOptions = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES), child, timeoutMs: TIMEOUT_MS, outputCap: OUTPUT_CAP };
   return gradeSubmission(path.join(root, 'submission'), 'submission', options);
 }

@@ -51,3 +51,20 @@ describe('grader and vitest agree', () => {
     expect(fromGrader).toEqual(tested);
   });
 });
+
+describe('a file that does not parse', () => {
+  // TypeScript's error recovery would run this file (it once scored full marks); vitest cannot load it.
+  it('fails every test under vitest and is a load error for every case in the grader, with its line', async () => {
+    const folder = path.join(work, 'syntax_error');
+    fs.mkdirSync(folder, { recursive: true });
+    const source = fs.readFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), 'utf8');
+    fs.writeFileSync(path.join(folder, 'index.ts'), source.replace('Q.shape[Q.ndim - 1]', 'Q.shape[Q.ndim - 1'));
+    const [graded, tested] = await Promise.all([grade(folder, 'syntax_error'), vitestVerdicts(folder, 'syntax_error')]);
+    expect(Object.values(tested).filter(Boolean)).toEqual([]);
+    const report = JSON.parse(fs.readFileSync(path.join(work, 'syntax_error.vitest.json'), 'utf8')) as { success: boolean; numFailedTestSuites: number };
+    expect(report.success).toBe(false);
+    expect(report.numFailedTestSuites).toBeGreaterThan(0);
+    expect(graded.score).toBe(0);
+    for (const c of graded.cases) expect(c.reason).toMatch(/^the submission failed to load: syntax error at syntax_error\/index\.ts:\d+: /);
+  });
+});
