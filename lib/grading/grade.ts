@@ -11,7 +11,7 @@ import { IntakeError, takeSubmission, type Submission } from '../intake/intake';
 import { buildChildRuntime } from '../sandbox/build';
 import { childCommand, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
-import { transpileInWorker } from '../sandbox/transpilePool';
+import { transpileInWorker, warmTranspiler } from '../sandbox/transpilePool';
 import type { GradedCase } from '../../tests/cases';
 import { loadFixture, type LoadedFixture } from './fixtures';
 import { readManifest } from './manifest';
@@ -48,14 +48,15 @@ export function prepareChild(memoryBytes = DEFAULT_MEMORY_BYTES, hide: readonly 
 }
 
 /**
- * Starts one contained child with no submission and waits for its runtime: when this machine's
- * Node or containment cannot start a child, the run stops with a GraderError before any student
- * is graded, instead of reporting every student as crashed.
+ * Starts one contained child with no submission and waits for its runtime, and one transpiling
+ * worker: when this machine's Node or containment cannot start them, the run stops with an error
+ * before any student is graded, instead of reporting every student as crashed.
  */
 export async function checkChildStarts(child: ChildCommand): Promise<void> {
   const session = new ChildSession({ child, timeoutMs: DEFAULT_TIMEOUT_MS, outputCap: 4096 });
   try {
-    await session.started();
+    // The transpiling worker starts meanwhile: the first submissions then wait on neither.
+    await Promise.all([session.started(), warmTranspiler()]);
   } finally {
     session.kill();
   }

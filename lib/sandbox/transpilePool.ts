@@ -6,6 +6,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { GraderError } from '../errors';
 import { buildChildRuntime } from './build';
 import type { PreparedSubmission, TranspileJob } from './transpile';
 
@@ -22,7 +23,7 @@ const WORKER_HEAP_MB = 512;
 const WORKER_START_LIMIT_MS = 60_000;
 
 /** A worker that could not start is the grader's failure, never the submission's. */
-export class TranspilerStartError extends Error {}
+export class TranspilerStartError extends GraderError {}
 
 const idle: Worker[] = [];
 const waiting: (() => void)[] = [];
@@ -51,12 +52,32 @@ function newWorker(): Promise<Worker> {
   });
 }
 
+/**
+ * A job takes milliseconds and a new worker a second of loading TypeScript: a job that finds every
+ * worker busy waits this long for one before another is started. A stalled job still gets a
+ * second worker started after it, so it holds up no one for longer than this.
+ */
+const PATIENCE_MS = 200;
+
 async function acquire(): Promise<Worker> {
+  let patient = started > 0;
   for (;;) {
     const worker = idle.pop();
     if (worker) return worker;
-    if (started < os.availableParallelism()) return newWorker();
-    await new Promise<void>((resolve) => waiting.push(resolve));
+    if (!patient && started < os.availableParallelism()) return newWorker();
+    await new Promise<void>((resolve) => {
+      if (!patient) return waiting.push(resolve);
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(wake), 1);
+        resolve();
+      }, PATIENCE_MS);
+      waiting.push(wake);
+    });
+    patient = false;
   }
 }
 
