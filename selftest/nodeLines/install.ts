@@ -9,8 +9,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../lib/paths';
 
-/** Node's LTS lines (the contract's Runtime section); Node 20 is the one running the self-tests where it still is. */
-export const NODE_LINES = [22, 24, 26] as const;
 
 export type NodeLine =
   | { kind: 'ready'; line: number; version: string; binDir: string; note?: string }
