@@ -82,7 +82,8 @@ export function batchTable(r: BatchResult): string[] {
     `| \`ATTENTION_SUBMISSION=DIR/<name> vitest run\`, one per submission, ${r.jobs} at a time | ${r.vitestCount} | ` +
       `${r.vitestSeconds.toFixed(2)} s | ${r.vitestRate.toFixed(1)} |`,
     '',
-    `The grader grades **${r.graderRate.toFixed(1)} submissions/s**, ${(r.graderRate / r.vitestRate).toFixed(1)}× the vitest rate ` +
-      `(target ≥ ${BATCH_TARGET} submissions/s: ${r.graderRate >= BATCH_TARGET ? 'met' : 'not met'} on this machine).`,
+    `Ratio grader / one vitest process per submission, in this run: **${(r.graderRate / r.vitestRate).toFixed(1)}×** ` +
+      `(${r.graderRate.toFixed(1)} against ${r.vitestRate.toFixed(1)} submissions/s on this machine; target ≥ ${BATCH_TARGET} ` +
+      `submissions/s: ${r.graderRate >= BATCH_TARGET ? 'met' : 'not met'} here).`,
   ];
 }
