@@ -69,7 +69,7 @@ function nodeLinesStep(): void {
     console.log(`Node ${installed.version}${installed.note ? ` (${installed.note})` : ''}`);
     for (const check of checkNodeLine(installed.binDir)) {
       count(check.ok);
-      console.log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name}${check.ok ? '' : `: ${check.detail}`}`);
+      console.log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name} (${check.seconds?.toFixed(0)} s)${check.ok ? '' : `: ${check.detail}`}`);
     }
   }
 }

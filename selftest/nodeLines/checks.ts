@@ -1,8 +1,8 @@
 /**
  * What must hold under every supported Node line, run with that line's own `node` (the grader's
  * children run the same binary, so the permission flags and containment are that line's):
- * the reference gets full marks from `npm run grade -- --reference`; a batch of an unseen correct
- * solution, realistic bugs and hostile submissions is graded as on the current Node; the students'
+ * the reference gets full marks from `npm run grade -- --reference`; a batch of unseen correct
+ * solutions, realistic bugs and hostile submissions is graded as each expects (BATCH); the students'
  * `npm test -- -t scaled_dot_product` passes on the reference; and a child that cannot start for a
  * reason of the grader's own is a grader error with a non-zero exit, never a student's crash.
  */
