@@ -3,8 +3,9 @@
  * children run the same binary, so the permission flags and containment are that line's):
  * the reference gets full marks from `npm run grade -- --reference`; a batch of unseen correct
  * solutions, realistic bugs and hostile submissions is graded as each expects (BATCH); the students'
- * `npm test -- -t scaled_dot_product` passes on the reference; and a child that cannot start for a
- * reason of the grader's own is a grader error with a non-zero exit, never a student's crash.
+ * `npm test -- -t scaled_dot_product` passes on the reference, and `npm test` on an unseen correct
+ * submission; and a child that cannot start for a reason of the grader's own is a grader error
+ * with a non-zero exit, never a student's crash.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -130,14 +131,28 @@ function checkBatch(binDir: string, work: string): CheckResult {
   return { name, ok: found.length === 0, detail: found.join('; ') };
 }
 
-function checkStudentLoop(binDir: string, _work: string): CheckResult {
+/** `npm test [-- -t filter]` as a student runs it, on `submission` (ATTENTION_SUBMISSION); every selected visible test must pass. */
+function npmTest(binDir: string, submission: string, filter?: string): { run: Run; ok: boolean; expected: number } {
   const npmCli = process.env.npm_execpath;
-  const args = npmCli ? [npmCli, 'test', '--', '-t', 'scaled_dot_product'] : [path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '-t', 'scaled_dot_product'];
-  const run = runUnder(binDir, args, { ATTENTION_SUBMISSION: 'reference' });
-  const expected = VISIBLE.filter((c) => c.name.includes('scaled_dot_product')).length;
+  const vitestArgs = filter ? ['-t', filter] : [];
+  const args = npmCli
+    ? [npmCli, 'test', ...(filter ? ['--', ...vitestArgs] : [])]
+    : [path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs];
+  const run = runUnder(binDir, args, { ATTENTION_SUBMISSION: submission });
+  const expected = VISIBLE.filter((c) => !filter || c.name.includes(filter)).length;
   const passed = Number(/Tests\s+(\d+) passed/.exec(run.stdout)?.[1] ?? 0);
-  const ok = run.status === 0 && passed === expected && !/\d+ failed/.test(run.stdout);
+  return { run, expected, ok: run.status === 0 && passed === expected && !/\d+ failed/.test(run.stdout) };
+}
+
+function checkStudentLoop(binDir: string, _work: string): CheckResult {
+  const { run, ok, expected } = npmTest(binDir, 'reference', 'scaled_dot_product');
   return { name: `npm test -- -t scaled_dot_product on the reference: ${expected} passed`, ok, detail: ok ? '' : tail(run) };
+}
+
+function checkUnseenCorrect(binDir: string, work: string): CheckResult {
+  const dir = materialize(BATCH.correct_plain_loops.file, path.join(work, 'npm-test'), 'plain_loops');
+  const { run, ok, expected } = npmTest(binDir, dir);
+  return { name: `npm test on an unseen correct submission: all ${expected} passed`, ok, detail: ok ? '' : tail(run) };
 }
 
 /**
@@ -161,7 +176,7 @@ export function checkNodeLine(binDir: string): CheckResult[] {
   // The contained child runs as nobody when the self-tests run as root.
   fs.chmodSync(work, 0o755);
   try {
-    const checks = [checkReference, checkBatch, checkStudentLoop, checkChildCannotStart];
+    const checks = [checkReference, checkBatch, checkStudentLoop, checkUnseenCorrect, checkChildCannotStart];
     return checks.map((check) => {
       const start = Date.now();
       return { ...check(binDir, work), seconds: (Date.now() - start) / 1000 };
@@ -172,4 +187,4 @@ export function checkNodeLine(binDir: string): CheckResult[] {
 }
 
 /** How many checks checkNodeLine makes: a line that cannot be installed counts this many as skipped. */
-export const CHECKS_PER_LINE = 4;
+export const CHECKS_PER_LINE = 5;
