@@ -1,6 +1,6 @@
 /**
  * Flag parsing for the command-line entry points: `--name value`, `--name=value` and boolean
- * `--name`. An unknown or malformed flag is one clear line and exit code 2.
+ * `--name`, and `--help`. An unknown or malformed flag is one clear line and exit code 2.
  */
 export type FlagKind = 'boolean' | 'string' | 'number';
 export type FlagValues<S extends Record<string, FlagKind>> = {
@@ -35,8 +35,15 @@ export function parseFlagsOrThrow<S extends Record<string, FlagKind>>(argv: stri
   return values as FlagValues<S>;
 }
 
-/** parseFlagsOrThrow for an entry point: a usage error prints one line with the usage, exit 2. */
-export function parseFlags<S extends Record<string, FlagKind>>(argv: string[], spec: S, usage: string): FlagValues<S> {
+/**
+ * parseFlagsOrThrow for an entry point: `--help` (or `-h`) prints `help` (the usage line when there
+ * is none) and exits 0; a usage error prints one line with the usage, exit 2.
+ */
+export function parseFlags<S extends Record<string, FlagKind>>(argv: string[], spec: S, usage: string, help?: string): FlagValues<S> {
+  if (argv.some((arg) => arg === '--help' || arg === '-h')) {
+    console.log(help ?? `usage: ${usage}`);
+    process.exit(0);
+  }
   try {
     return parseFlagsOrThrow(argv, spec);
   } catch (err) {

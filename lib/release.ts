@@ -151,7 +151,7 @@ function readme(root: string): Buffer {
   const section = text.slice(start + 1, end < 0 ? undefined : end + 1).trimEnd();
   const commands = [
     '```sh',
-    'npm ci                                  # set up (Node ≥ 20)',
+    'npm ci                                  # set up (Node 22, 24 or 26: the LTS lines)',
     'npm test -- -t scaled_dot_product       # the attention tests against student/index.ts',
     'npm run grade                           # point totals of the visible tests',
     '```',

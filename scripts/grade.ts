@@ -1,20 +1,6 @@
 /**
- * npm run grade [-- flags]: point totals for a submission, or for a folder of them.
- *
- *   --submission DIR      grade DIR (holding index.ts or student/index.ts) instead of ./student
- *   --reference           grade the reference (must score full marks)
- *   --hidden              include the instructor-only cases
- *   --json FILE           also write Gradescope results.json
- *   --html FILE           also write a page: the score table, and heatmaps of each failed attention case
- *   --submissions DIR --out DIR2 [--jobs N] [--force]
- *                         batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/<name>.json,
- *                         DIR2/<name>.html (the --html page) and DIR2/report.html (the whole batch)
- *   --timeout S           per-test time limit in seconds (default 10)
- *   --budget S            time budget of a whole submission, all its tests together (default 60)
- *   --memory MIB          memory cap per child process, typed arrays included (default 2048)
- *
- * Exits 0 whenever it produced a result, whatever the score; 1 when it could not grade; 2 on
- * a usage error.
+ * npm run grade [-- flags]: point totals for a submission, or for a folder of them. The flags are
+ * described in HELP below (`npm run grade -- --help`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,14 +19,37 @@ import { oneLine } from '../lib/text/sanitise';
 import { GRADED_CASES } from '../tests/cases';
 
 const USAGE =
-  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force]] [--hidden] [--json FILE] [--html FILE] [--timeout S] [--budget S] [--memory MIB]';
+  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force]] [--hidden] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+const HELP = `Grades a submission on the graded cases of tests/cases.ts: its code runs in a contained child
+process, this one checks the answers and awards the points.
+
+usage: ${USAGE}
+
+  --submission DIR   grade DIR (holding index.ts, or student/index.ts) instead of ./student
+  --reference        grade the reference (must score full marks)
+  --hidden           include the instructor-only cases
+  --json FILE        also write Gradescope's results.json
+  --html FILE        also write a page: the score table, and heatmaps of each failed attention case
+  --verbose          also show each test's details (every failing check, the student's stack mapped
+                     to its own lines) and what the submission printed
+  --submissions DIR --out DIR2 [--jobs N] [--force]
+                     batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/<name>.json,
+                     DIR2/<name>.html and DIR2/report.html; a rerun keeps what is graded unless --force
+  --timeout S        per-test time limit in seconds (default 10)
+  --budget S         time budget of a whole submission, all its tests together (default 60)
+  --memory MIB       memory cap per child process, typed arrays included (default 2048)
+  --help             this text
+
+Exits 0 whenever it produced a result, whatever the score; 1 when it could not grade; 2 on a
+usage error (a flag, a folder that does not exist).`;
 const flags = parseFlags(
   process.argv.slice(2),
   {
-    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string',
+    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string', verbose: 'boolean',
     submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', timeout: 'number', budget: 'number', memory: 'number',
   },
   USAGE,
+  HELP,
 );
 
 function usage(problem: string): never {
@@ -54,6 +63,16 @@ if (flags.submissions && !flags.out) usage('--submissions needs --out DIR2 for g
 if (!flags.submissions && (flags.out || flags.jobs || flags.force)) usage('--out, --jobs and --force go with --submissions');
 if (flags.submissions && flags.json) usage('--json is for one submission; a batch writes DIR2/<name>.json');
 if (flags.submissions && flags.html) usage('--html is for one submission; a batch always writes DIR2/<name>.html and DIR2/report.html');
+if (flags.submissions && flags.verbose) usage('--verbose is for one submission: grade one alone with --submission DIR/<name> --verbose');
+
+/** A folder named on the command line that is not there is the command's mistake, not a student's result. */
+function requireFolder(flag: string, dir: string | undefined, what: string): void {
+  if (dir === undefined || fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
+  console.error(`grade: --${flag} ${dir}: ${fs.existsSync(dir) ? 'not a folder' : 'no such folder'}; pass ${what}`);
+  process.exit(2);
+}
+requireFolder('submission', flags.submission, 'the folder that holds index.ts (or student/index.ts)');
+requireFolder('submissions', flags.submissions, 'a folder with one subfolder per submission');
 
 /** What a child must not see into: the other submissions (a batch's folder, a submission's siblings), the results, the temp folder. */
 function hiddenFolders(): string[] {
@@ -107,7 +126,7 @@ async function main(): Promise<void> {
   const dir = flags.reference ? path.join(PROJECT_ROOT, 'reference') : path.resolve(flags.submission ?? path.join(PROJECT_ROOT, 'student'));
   const name = flags.reference ? 'reference' : path.basename(dir);
   const result = await gradeSubmission(dir, name, { ...options, heatmaps: Boolean(flags.html) });
-  console.log(formatTable(result, { color }));
+  console.log(formatTable(result, { color, verbose: Boolean(flags.verbose) }));
   if (flags.json) writeFileAtomic(path.resolve(flags.json), `${JSON.stringify(toGradescope(result), null, 2)}\n`);
   if (flags.html) {
     fs.mkdirSync(path.dirname(path.resolve(flags.html)), { recursive: true });

@@ -1,13 +1,14 @@
 /**
  * npm run gradescope -- --out FILE.zip [--node vX.Y.Z]: the Gradescope autograder bundle. Upload
  * FILE.zip as the assignment's autograder; setup.sh installs the Node release given by --node
- * (default: the one running this command) and the locked packages, run_autograder grades each
+ * (default: the Active LTS release, lib/gradescope/nodeRelease.ts) and the locked packages, run_autograder grades each
  * submission with the hidden cases. What goes in is decided in lib/gradescope/bundle.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseFlags } from '../lib/cli';
-import { buildBundle, BundleError, NODE_20_RELEASE } from '../lib/gradescope/bundle';
+import { buildBundle, BundleError } from '../lib/gradescope/bundle';
+import { ACTIVE_LTS_RELEASE, NODE_LTS_LINES, supportedRelease } from '../lib/gradescope/nodeRelease';
 import { writeZip } from '../lib/gradescope/zip';
 import { buildHandout, ReleaseError } from '../lib/release';
 
@@ -21,10 +22,9 @@ function fail(problem: string, code: number): never {
 
 if (!flags.out) fail(`--out FILE.zip is required; usage: ${USAGE}`, 2);
 if (!flags.out.endsWith('.zip')) fail(`--out ${flags.out}: name the bundle FILE.zip; usage: ${USAGE}`, 2);
-const nodeVersion = flags.node ?? process.version;
-if (!NODE_20_RELEASE.test(nodeVersion)) {
-  const given = flags.node ? `--node ${flags.node} is not a Node 20 release` : `this is Node ${process.version}, not 20`;
-  fail(`${given}: pass --node v20.x.y, a Node 20 release you tested with; usage: ${USAGE}`, 2);
+const nodeVersion = flags.node ?? ACTIVE_LTS_RELEASE;
+if (!supportedRelease(nodeVersion)) {
+  fail(`--node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}): pass e.g. --node ${ACTIVE_LTS_RELEASE}; usage: ${USAGE}`, 2);
 }
 
 try {

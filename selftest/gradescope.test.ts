@@ -13,6 +13,7 @@ import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTOGRADER_ERROR_TEST } from '../lib/gradescope/errorResults';
 import { buildBundle } from '../lib/gradescope/bundle';
+import { ACTIVE_LTS_RELEASE } from '../lib/gradescope/nodeRelease';
 import { readZip, writeZip, type ZipEntry } from '../lib/gradescope/zip';
 import { mistakeFile, type Manifest } from '../lib/grading/manifest';
 import { PROJECT_ROOT } from '../lib/paths';
@@ -79,7 +80,7 @@ beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'gradescope-'));
   // The contained child runs as nobody when the tests run as root: it must be able to reach its runtime.
   fs.chmodSync(temp, 0o755);
-  zip = writeZip(buildBundle({ handout: buildHandout().files, nodeVersion: 'v20.20.2' }));
+  zip = writeZip(buildBundle({ handout: buildHandout().files, nodeVersion: ACTIVE_LTS_RELEASE }));
   entries = readZip(zip);
   source = path.join(temp, 'source');
   unpack(source, entries);
@@ -107,7 +108,7 @@ describe('the bundle', () => {
     expect(listed.filter((n) => n.startsWith('fixtures/hidden/')).length).toBeGreaterThan(0);
   });
 
-  it('setup.sh and run_autograder: executable, valid bash, Node 20 pinned, packages from the lock file', () => {
+  it('setup.sh and run_autograder: executable, valid bash, the Active LTS release pinned, packages from the lock file', () => {
     for (const name of ['setup.sh', 'run_autograder']) {
       expect(entries.find((e) => e.name === name)!.mode).toBe(0o755);
       const check = spawnSync('bash', ['-n', path.join(source, name)], { encoding: 'utf8' });
@@ -115,13 +116,22 @@ describe('the bundle', () => {
       expect(check.status, name).toBe(0);
     }
     const setup = fs.readFileSync(path.join(source, 'setup.sh'), 'utf8');
-    expect(setup).toMatch(/^NODE_VERSION=v20\.20\.2$/m);
-    expect(setup).toContain('sha256sum -c');
+    expect(setup).toContain(`\nNODE_VERSION=${ACTIVE_LTS_RELEASE}\n`);
+    // The tarball is checked against the sha256 nodejs.org publishes for exactly that file.
+    expect(setup).toContain('curl -fsSL "https://nodejs.org/dist/${NODE_VERSION}/SHASUMS256.txt" | grep " ${tarball}$" | sha256sum -c -');
     expect(setup).toMatch(/^npm ci --omit=optional$/m);
   });
 
+  it('setup.sh installs a release of a supported LTS line only (Node 20 reached end of life)', () => {
+    const handout = buildHandout().files;
+    for (const ok of ['v22.23.3', 'v26.10.0']) expect(() => buildBundle({ handout, nodeVersion: ok })).not.toThrow();
+    for (const refused of ['v20.20.2', 'v25.1.0', '24.21.0', 'v24']) {
+      expect(() => buildBundle({ handout, nodeVersion: refused }), refused).toThrow(/is not a release of a supported LTS line \(22, 24, 26\)/);
+    }
+  });
+
   it('the same sources give the same bytes', () => {
-    expect(writeZip(buildBundle({ handout: buildHandout().files, nodeVersion: 'v20.20.2' })).equals(zip)).toBe(true);
+    expect(writeZip(buildBundle({ handout: buildHandout().files, nodeVersion: ACTIVE_LTS_RELEASE })).equals(zip)).toBe(true);
   });
 
   const unzip = spawnSync('unzip', ['-v'], { encoding: 'utf8' }).status === 0;

@@ -1,9 +1,8 @@
 /**
- * The GitHub workflows for the student repository, read as GitHub reads them (YAML) and run the way
- * a runner would, in the handout (`npm run release`, with the project's packages linked in place of
- * `npm ci`): `classroom/github-workflow.yml`'s grading steps (shipped as the handout's .github/workflows/classroom.yml) on the stubs and with the reference;
- * every command of `classroom/autograding-command-grader.yml` on the stubs (that the tests it selects
- * pass with the reference is the release self-test's).
+ * The GitHub workflow for the student repository, read as GitHub reads it (YAML) and run the way a
+ * runner would, in the handout (`npm run release`, with the project's packages linked in place of
+ * `npm ci`): `classroom/github-workflow.yml`'s grading steps (shipped as the handout's
+ * .github/workflows/classroom.yml) on the stubs and with the reference.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,19 +10,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ACTIVE_LTS_RELEASE } from '../lib/gradescope/nodeRelease';
 import { PROJECT_ROOT } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
-import { GRADED_CASES, visibleCases, type GradedFunction } from '../tests/cases';
+import { visibleCases } from '../tests/cases';
 import { linkNodeModules } from './linkNodeModules';
 
 interface Step {
   name?: string;
-  id?: string;
   uses?: string;
   run?: string;
   shell?: string;
   with?: Record<string, string | number>;
-  env?: Record<string, string>;
 }
 interface Workflow {
   name: string;
@@ -33,7 +31,6 @@ interface Workflow {
 
 const readWorkflow = (file: string) => parse(fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')) as Workflow;
 const grade = readWorkflow('classroom/github-workflow.yml');
-const commandGrader = readWorkflow('classroom/autograding-command-grader.yml');
 const onlyJob = (workflow: Workflow) => Object.values(workflow.jobs)[0];
 const VISIBLE_MAX = visibleCases().reduce((sum, c) => sum + c.points, 0);
 
@@ -78,12 +75,12 @@ describe('classroom/github-workflow.yml, the handout\'s .github/workflows/classr
   const gradeStep = stepRunning(/^npm run grade\b/m)!;
   const pointsStep = steps[steps.indexOf(gradeStep) + 1];
 
-  it('on push: checkout, Node 20, npm ci, then the grader with results.json, in that order', () => {
+  it('on push: checkout, the Active LTS Node (as Gradescope), npm ci, then the grader with results.json, in that order', () => {
     expect(grade.on).toHaveProperty('push');
     const checkout = steps.findIndex((s) => s.uses?.startsWith('actions/checkout@'));
     const node = steps.findIndex((s) => s.uses?.startsWith('actions/setup-node@'));
     const install = steps.findIndex((s) => s.run?.trim() === 'npm ci');
-    expect(String(steps[node].with?.['node-version'])).toBe('20');
+    expect(`v${steps[node].with?.['node-version']}.`).toBe(/^v\d+\./.exec(ACTIVE_LTS_RELEASE)![0]);
     expect(gradeStep.run).toMatch(/^npm run grade -- --json results\.json\b/m);
     expect([checkout, node, install, steps.indexOf(gradeStep)].every((at, i, all) => at >= 0 && (i === 0 || at > all[i - 1])))
       .toBe(true);
@@ -116,56 +113,4 @@ describe('classroom/github-workflow.yml, the handout\'s .github/workflows/classr
     const posted = await runStep(pointsStep.run!, dir());
     expect(posted).toEqual({ code: 0, stdout: `::notice title=Points::Points ${points}\n` });
   });
-});
-
-describe('classroom/autograding-command-grader.yml', () => {
-  const job = commandGrader.jobs['run-autograding-tests'];
-  const graders = job.steps.filter((s) => s.uses?.startsWith('classroom-resources/autograding-command-grader@'));
-  const reporter = job.steps.find((s) => s.uses?.startsWith('classroom-resources/autograding-grading-reporter@'))!;
-  const filterOf = (step: Step) => /^npm test -- -t (\S+)$/.exec(String(step.with?.command))![1];
-  const visiblePoints = (fn: GradedFunction) => visibleCases(fn).reduce((sum, c) => sum + c.points, 0);
-
-  it('the names Classroom requires, one step per graded function, max scores summing to 12', () => {
-    expect(commandGrader.name).toBe('Autograding Tests');
-    expect(Object.keys(commandGrader.jobs)).toEqual(['run-autograding-tests']);
-    expect(graders.map((s) => s.with?.['test-name']).sort()).toEqual([...new Set(GRADED_CASES.map((c) => c.fn))].sort());
-    expect(graders.reduce((sum, s) => sum + Number(s.with?.['max-score']), 0)).toBe(12);
-    for (const step of graders) {
-      expect(step.id, step.name).toMatch(/^[a-z0-9]+$/);
-      expect(Number(step.with?.timeout), step.name).toBeGreaterThan(0);
-    }
-    expect(graders[0].with?.['setup-command']).toBe('npm ci');
-  });
-
-  it("each -t filter selects test names of exactly its own function, all of them; max-score is that function's points", () => {
-    for (const step of graders) {
-      const fn = step.with?.['test-name'] as GradedFunction;
-      const pattern = new RegExp(filterOf(step));
-      const selected = GRADED_CASES.filter((c) => pattern.test(c.name));
-      expect([...new Set(selected.map((c) => c.fn))], step.name).toEqual([fn]);
-      expect(selected.filter((c) => !c.hidden).map((c) => c.name)).toEqual(visibleCases(fn).map((c) => c.name));
-      expect(Number(step.with?.['max-score']), step.name).toBe(visiblePoints(fn));
-    }
-  });
-
-  it('the reporter reads every grader step', () => {
-    const ids = graders.map((s) => s.id!);
-    expect(String(reporter.with?.runners).split(',')).toEqual(ids);
-    expect(reporter.env).toEqual(Object.fromEntries(ids.map((id) => [`${id.toUpperCase()}_RESULTS`, `\${{steps.${id}.outputs.result}}`])));
-  });
-
-  it.concurrent.each(graders.map((step) => ({ name: String(step.name), step })))(
-    '$name: vitest runs exactly its visible tests, and fails on the stubs',
-    async ({ step }) => {
-      const fn = step.with?.['test-name'] as GradedFunction;
-      const report = path.join(temp, `report-${step.id}.json`);
-      const onStubs = await runStep(`${step.with!.command} --reporter=json --outputFile=${report}\n`, stubs);
-      expect(onStubs.code).not.toBe(0);
-      type Report = { testResults: { assertionResults: { title: string; status: string }[] }[] };
-      const ran = (JSON.parse(fs.readFileSync(report, 'utf8')) as Report).testResults
-        .flatMap((f) => f.assertionResults)
-        .filter((a) => a.status !== 'skipped' && a.status !== 'pending');
-      expect(ran.map((a) => a.title).sort()).toEqual(visibleCases(fn).map((c) => c.name).sort());
-    },
-  );
 });

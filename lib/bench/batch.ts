@@ -125,7 +125,8 @@ export function batchTable(r: BatchResult): string[] {
       `${r.graderRate / r.startRate >= START_RATIO_TARGET ? 'met' : 'not met'}). Each submission needs at least one contained child, ` +
       'so this ratio is what the grading itself (intake, transpiling, the cases, the checks, the reports) costs on top of the floor.',
     '',
-    `The grader grades **${r.graderRate.toFixed(1)} submissions/s**, ${(r.graderRate / r.vitestRate).toFixed(1)}× the vitest rate ` +
-      `(target ≥ ${BATCH_TARGET} submissions/s: ${r.graderRate >= BATCH_TARGET ? 'met' : 'not met'} on this machine).`,
+    `Ratio grader / one vitest process per submission, in this run: **${(r.graderRate / r.vitestRate).toFixed(1)}×** ` +
+      `(${r.graderRate.toFixed(1)} against ${r.vitestRate.toFixed(1)} submissions/s on this machine; target ≥ ${BATCH_TARGET} ` +
+      `submissions/s: ${r.graderRate >= BATCH_TARGET ? 'met' : 'not met'} here).`,
   ];
 }

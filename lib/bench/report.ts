@@ -55,7 +55,7 @@ function tensorSection(t: TensorResult, numpy: NumpyResult): string[] {
         `**${ratios.matmul.toFixed(1)}×** on batched matmul and **${ratios.sdpa.toFixed(1)}×** on attention: ` +
         `${met ? 'met against this NumPy' : 'not met'}.`,
       '',
-      `NumPy here is ${numpy.python} (Python ${numpy.pythonVersion}) with ${describeBlas(numpy.blas)}. The ratio is against ` +
+      `NumPy here is NumPy ${numpy.numpyVersion} on Python ${numpy.pythonVersion} with ${describeBlas(numpy.blas)}. The ratio is against ` +
         'that NumPy: with an optimised BLAS (OpenBLAS in the pip wheels, MKL) NumPy\'s matmul runs many times faster, ' +
         'so the same goal would be harder to meet on a machine that has one.',
     );

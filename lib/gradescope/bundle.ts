@@ -14,6 +14,7 @@ import { PROJECT_ROOT } from '../paths';
 import { GRADED_CASES } from '../../tests/cases';
 import { autograderErrorResults } from './errorResults';
 import { FALLBACK_RESULTS, runAutograderSh, setupSh } from './launchers';
+import { ACTIVE_LTS_RELEASE, NODE_LTS_LINES, supportedRelease } from './nodeRelease';
 import type { ZipEntry } from './zip';
 
 /** The bundle cannot be built; the message says what to do. */
@@ -25,13 +26,11 @@ export class BundleError extends Error {
 const AUTOGRADER_FILES = ['scripts/autograde.ts', 'lib/gradescope/autograde.ts', 'lib/gradescope/errorResults.ts'];
 const DROPPED = [/^student\//, /^README\.md$/, /^\.github\//];
 const EXECUTABLE = new Set(['setup.sh', 'run_autograder']);
-/** The grader relies on Node 20's permission flags; setup.sh installs one exact release. */
-export const NODE_20_RELEASE = /^v20\.\d+\.\d+$/;
 
 export interface BundleOptions {
   /** buildHandout().files: project-relative path → contents. */
   handout: ReadonlyMap<string, Buffer>;
-  /** The Node release setup.sh installs, e.g. v20.20.2. */
+  /** The Node release setup.sh installs: one of a supported LTS line, e.g. ACTIVE_LTS_RELEASE. */
   nodeVersion: string;
 }
 
@@ -67,7 +66,9 @@ function allFixtures(root: string, files: Map<string, Buffer>): void {
 
 export function buildBundle({ handout, nodeVersion }: BundleOptions): ZipEntry[] {
   const root = PROJECT_ROOT;
-  if (!NODE_20_RELEASE.test(nodeVersion)) throw new BundleError(`Node ${nodeVersion} is not a Node 20 release such as v20.20.2`);
+  if (!supportedRelease(nodeVersion)) {
+    throw new BundleError(`Node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}), such as ${ACTIVE_LTS_RELEASE}`);
+  }
   const files = new Map([...handout].filter(([file]) => !DROPPED.some((re) => re.test(file))));
   allFixtures(root, files);
   for (const file of AUTOGRADER_FILES) files.set(file, readFile(root, file));
@@ -75,7 +76,7 @@ export function buildBundle({ handout, nodeVersion }: BundleOptions): ZipEntry[]
   files.set('run_autograder', Buffer.from(runAutograderSh()));
   const maxScore = GRADED_CASES.reduce((sum, c) => sum + c.points, 0);
   const fallback = autograderErrorResults(
-    'run_autograder: Node or the ts-node package could not start scripts/autograde.ts; check that setup.sh ran to the end (Node 20 installed, `npm ci` finished) in the image build log.',
+    'run_autograder: Node or the ts-node package could not start scripts/autograde.ts; check that setup.sh ran to the end (Node installed, `npm ci` finished) in the image build log.',
     maxScore,
   );
   files.set(FALLBACK_RESULTS, Buffer.from(`${JSON.stringify(fallback, null, 2)}\n`));

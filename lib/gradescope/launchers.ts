@@ -12,9 +12,11 @@
 export const FALLBACK_RESULTS = 'autograder-error.json';
 
 /**
- * Node from the official tarball, checked against the release's SHASUMS256.txt, then the locked
- * packages. `--omit=optional` skips the native builds vite and vitest may use: the grader needs
- * neither. Gradescope's images are x86-64 Ubuntu.
+ * Node from the official tarball, checked against the sha256 that nodejs.org publishes for that
+ * release (its SHASUMS256.txt, over HTTPS), then the locked packages. The hash is looked up rather
+ * than written in: the release is a parameter (--node), and a hash this project had not read from
+ * nodejs.org itself would be a guess. `--omit=optional` skips the native builds vite and vitest
+ * may use: the grader needs neither. Gradescope's images are x86-64 Ubuntu.
  */
 export function setupSh(nodeVersion: string): string {
   return `#!/usr/bin/env bash

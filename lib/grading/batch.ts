@@ -13,6 +13,7 @@ import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE } from '../rep
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import { toGradescope, type GradescopeResults } from '../report/gradescope';
 import { submissionPage } from '../report/submissionPage';
+import { oneLine } from '../text/sanitise';
 import { gradeSubmission, withoutRunning, type GradeOptions } from './grade';
 import type { SubmissionResult } from './result';
 
@@ -57,7 +58,10 @@ function readPrevious(file: string): GradescopeResults | undefined {
 
 /** A result for a submission whose grading itself failed: it still gets its row. */
 function harnessFailure(name: string, options: GradeOptions, err: unknown): SubmissionResult {
-  const reason = `the grader could not grade this submission: ${(err as Error)?.message ?? String(err)}`;
+  const message = (err as Error)?.message ?? String(err);
+  // The row reaches the student: the details (with this machine's paths) go to the grader's log only.
+  console.error(`grade: the grader failed on ${oneLine(name)}: ${message}`);
+  const reason = `the grader could not grade this submission: ${oneLine(message).replace(/(?<![\w.-])\/[^\s:'"]+/g, '…')}`;
   return withoutRunning(name, options.cases, 'error', reason, [reason]);
 }
 

@@ -7,7 +7,7 @@ import { gradebookCsv, rowFromGradescope, rowFromResult } from './csv';
 import { toGradescope } from './gradescope';
 import { githubNotice, githubSummaryMarkdown, writeGithubOutputs } from './github';
 import { neutraliseWorkflowCommands } from '../text/sanitise';
-import { formatBatchSummary, formatTable, progressLine } from './terminal';
+import { formatBatchSummary, formatTable, progressLine, wrap } from './terminal';
 import { caseResult, submission as sampleSubmission } from './sampleResults';
 
 const submission = (name: string, cases: CaseResult[], over: Partial<SubmissionResult> = {}) =>
@@ -92,6 +92,7 @@ describe('formatTable', () => {
     caseResult('test_causal_mask', { status: 'not_implemented', reason: 'causalMask is not implemented yet: edit student/index.ts' }),
     caseResult('test_multihead_self_attention', { status: 'failed', maxPoints: 2, reason: 'expected 0.25 at [0, 1], got 0.5 — ' + 'x'.repeat(200) }),
   ], { feedback: ['helper.ts: unused import'] });
+  const FIX = 'Diagnosis: Your output equals attention without the 1/√d_k scale: divide the scores by √d_k before the softmax, as softmax(Q Kᵀ / √d_k) V';
 
   it('feedback, then name, points, status and reason per test, then the total; 100 columns at most', () => {
     const table = formatTable(result, { color: false });
@@ -103,9 +104,52 @@ describe('formatTable', () => {
       'test_causal_mask               0/0.5      not_implemented',
       '    causalMask is not implemented yet: edit student/index.ts',
       'test_multihead_self_attention  0/2        failed',
-      `    expected 0.25 at [0, 1], got 0.5 — ${'x'.repeat(60)}…`,
+      '    expected 0.25 at [0, 1], got 0.5 —',
+      `    ${'x'.repeat(96)}`,
+      `    ${'x'.repeat(96)}`,
+      `    ${'x'.repeat(8)}`,
       'Total: 0.25/2.75',
     ].join('\n'));
+  });
+
+  it('a long reason is wrapped at spaces below its test, never cut: the fix at its end stays', () => {
+    const table = formatTable(submission('s', [caseResult('test_scaled_dot_product_attention', { status: 'failed', maxPoints: 1, reason: FIX })]), { color: false });
+    const lines = table.split('\n');
+    expect(lines.slice(1, -1).every((l) => l.startsWith('    ') && l.length <= 100)).toBe(true);
+    expect(lines.slice(1, -1).map((l) => l.slice(4)).join(' ')).toBe(FIX);
+  });
+
+  it('wrap: at spaces, code points counted, a word longer than a line split', () => {
+    expect(wrap('aa bb cc', 5)).toEqual(['aa bb', 'cc']);
+    expect(wrap('√√√√ ab', 4)).toEqual(['√√√√', 'ab']);
+    expect(wrap('abcdefghij k', 4)).toEqual(['abcd', 'efgh', 'ij k']);
+    expect(wrap('', 10)).toEqual([]);
+  });
+
+  it('--verbose: every test\'s details (the student\'s stack) and what it printed, sanitised, below its reason', () => {
+    const verbose = submission('s', [
+      caseResult('test_causal_mask', {
+        status: 'error', reason: 'TypeError: x is not a function',
+        details: 'TypeError: x is not a function\n    at causalMask (index.ts:12:7)', output: 'debug \x1b[31mred\x1b[0m\n::error::forged',
+      }),
+      caseResult('test_softmax_last_dim', { output: 'row sums 1' }),
+      caseResult('test_quiet'),
+    ]);
+    expect(formatTable(verbose, { color: false, verbose: true })).toBe([
+      'test_causal_mask       0/0.5    error   TypeError: x is not a function',
+      '    details:',
+      '      TypeError: x is not a function',
+      '          at causalMask (index.ts:12:7)',
+      '    printed:',
+      '      debug [31mred[0m',
+      '      :\u200b:error:\u200b:forged',
+      'test_softmax_last_dim  0.5/0.5  passed',
+      '    printed:',
+      '      row sums 1',
+      'test_quiet             0.5/0.5  passed',
+      'Total: 1/1.5',
+    ].join('\n'));
+    expect(formatTable(verbose, { color: false })).not.toContain('printed:');
   });
 
   it('a reason that fits goes beside its test, aligned', () => {

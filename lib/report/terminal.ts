@@ -7,12 +7,17 @@
  */
 import type { CaseStatus, SubmissionResult } from '../grading/result';
 import { formatPoints } from './csv';
-import { oneLine, truncate } from '../text/sanitise';
+import { oneLine, printableLines, truncate } from '../text/sanitise';
 
 /** Table lines fit a 100-column terminal. */
 const LINE_WIDTH = 100;
-/** A reason that does not fit beside its test goes on the next line, indented, rather than cut to a stub. */
+/**
+ * A reason that does not fit beside its test goes below it, indented and wrapped, never cut: its
+ * end is often the fix ("… divide the scores by √d_k before the softmax").
+ */
 const REASON_INDENT = '    ';
+/** --verbose: the stack and what the submission printed, one level further in. */
+const DETAIL_INDENT = '      ';
 
 const COLOR: Record<CaseStatus, number> = {
   passed: 32,
@@ -29,7 +34,51 @@ const paint = (text: string, code: number, on: boolean): string => (on ? `\x1b[$
 
 const pointsOf = (points: number, max: number): string => `${formatPoints(points)}/${formatPoints(max)}`;
 
-export function formatTable(result: SubmissionResult, opts: { color: boolean }): string {
+/**
+ * `text` in lines of at most `width` characters (code points), broken at spaces; a word longer
+ * than a line (a path, a long number list) is split where the line ends.
+ */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line: string[] = [];
+  for (const word of text.split(' ').filter((w) => w !== '')) {
+    const chars = Array.from(word);
+    if (line.length > 0 && line.length + 1 + chars.length <= width) {
+      line.push(' ', ...chars);
+      continue;
+    }
+    if (line.length > 0) lines.push(line.join(''));
+    line = [];
+    for (let at = 0; at < chars.length; at += width) {
+      const piece = chars.slice(at, at + width);
+      if (piece.length === width && at + width < chars.length) lines.push(piece.join(''));
+      else line = piece;
+    }
+  }
+  if (line.length > 0) lines.push(line.join(''));
+  return lines;
+}
+
+/** --verbose: a labelled block of student text (a stack, printed output), its line breaks kept. */
+function detailBlock(label: string, text: string): string[] {
+  const lines = printableLines(text).trimEnd().split('\n');
+  if (lines.every((l) => l.trim() === '')) return [];
+  // A line keeps its own indent (a stack frame's "    at"), on every piece it is wrapped into.
+  const wrapped = lines.flatMap((l) => {
+    const lead = DETAIL_INDENT + (/^ */.exec(l)![0]).slice(0, 20);
+    const pieces = wrap(l, LINE_WIDTH - lead.length);
+    return pieces.length > 0 ? pieces.map((piece) => lead + piece) : [''];
+  });
+  return [`${REASON_INDENT}${label}`, ...wrapped];
+}
+
+export interface TableOptions {
+  color: boolean;
+  /** Also each test's details (every failing check, the student's stack) and what the submission printed. */
+  verbose?: boolean;
+}
+
+export function formatTable(result: SubmissionResult, opts: TableOptions): string {
   const lines: string[] = [];
   const notes = result.feedback.flatMap((f) => f.split(/\r\n|\r|\n/)).map(oneLine).filter((l) => l !== '');
   if (result.status === 'error') notes.unshift('The submission could not be run, so no test was graded.');
@@ -47,7 +96,8 @@ export function formatTable(result: SubmissionResult, opts: { color: boolean }):
     if (reason === '') lines.push(head);
     else if (besideAt + Array.from(reason).length <= LINE_WIDTH) {
       lines.push(`${head}${' '.repeat(statusWidth - c.status.length)}  ${reason}`);
-    } else lines.push(head, REASON_INDENT + truncate(reason, LINE_WIDTH - REASON_INDENT.length));
+    } else lines.push(head, ...wrap(reason, LINE_WIDTH - REASON_INDENT.length).map((l) => REASON_INDENT + l));
+    if (opts.verbose) lines.push(...detailBlock('details:', c.details), ...detailBlock('printed:', c.output));
   }
   lines.push(`Total: ${pointsOf(result.score, result.maxScore)}`);
   return lines.join('\n');

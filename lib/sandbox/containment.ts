@@ -77,7 +77,9 @@ function hideable(folders: readonly string[], needed: readonly string[]): string
       return [];
     }
   });
-  return [...new Set(real)].filter((dir) => dir !== path.parse(dir).root && !needed.some((file) => inside(dir, file))).sort();
+  const kept = [...new Set(real)].filter((dir) => dir !== path.parse(dir).root && !needed.some((file) => inside(dir, file)));
+  // A folder inside another hidden one is hidden with it (and its mount point would be gone).
+  return kept.filter((dir) => !kept.some((other) => other !== dir && inside(other, dir))).sort();
 }
 
 export function childCommand(options: ContainmentOptions): ChildCommand {

@@ -101,15 +101,15 @@ describe('batch grading', () => {
     expect(fs.existsSync(path.join(out, 'report.html'))).toBe(true);
   });
 
-  it('refuses a missing submissions folder in one line, exit 1', () => {
+  it('refuses a missing submissions folder in one line, exit 2 (the command is wrong)', () => {
     const run = spawnSync(
       process.execPath,
       [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), 'scripts/grade.ts',
         '--submissions', path.join(root, 'nope'), '--out', path.join(root, 'x')],
       { cwd: PROJECT_ROOT, encoding: 'utf8' },
     );
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/submissions folder .*nope not found/);
+    expect(run.stderr).toMatch(/^grade: --submissions .*nope: no such folder; pass a folder with one subfolder per submission$/m);
   });
 });

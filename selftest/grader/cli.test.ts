@@ -68,9 +68,46 @@ describe('npm run grade', () => {
     expect(run.stderr).toMatch(message);
   });
 
-  it('names a missing submission folder in its result, exit 0', () => {
-    const run = grade(['--submission', path.join(work, 'nowhere')]);
+  it.each([
+    [['--submission', 'nowhere'], 'grade: --submission nowhere: no such folder; pass the folder that holds index.ts (or student/index.ts)'],
+    [['--submissions', 'nowhere', '--out', 'x'], 'grade: --submissions nowhere: no such folder; pass a folder with one subfolder per submission'],
+    [['--submission', 'package.json'], 'grade: --submission package.json: not a folder; pass the folder that holds index.ts (or student/index.ts)'],
+  ])('refuses %j: one line naming the folder and the fix, exit 2', (args, line) => {
+    const run = grade(args);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(`${line}\n`);
+    expect(run.stdout).toBe('');
+  });
+
+  it('--help prints the usage and every flag, exit 0', () => {
+    const run = grade(['--help']);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/submission folder nowhere not found/);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^usage: npm run grade -- /m);
+    for (const flag of ['submission', 'reference', 'hidden', 'json', 'html', 'verbose', 'submissions', 'timeout', 'budget', 'memory', 'help']) {
+      expect(run.stdout, flag).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
+    }
+    expect(grade(['--reference', '-h']).stdout).toBe(run.stdout);
+  });
+
+  it('--verbose adds what the submission printed and its stack, at its own line', () => {
+    const dir = path.join(work, 'chatty');
+    fs.mkdirSync(dir);
+    fs.copyFileSync(path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs', 'base.ts'), path.join(dir, 'base.ts'));
+    fs.writeFileSync(path.join(dir, 'index.ts'), [
+      "export { multiHeadSelfAttention, scaledDotProductAttention, softmax } from './base';",
+      '',
+      'export function causalMask(seqLen: number): never {',
+      '  console.log(`building a mask of ${seqLen}`);',
+      "  throw new Error('mask not ready');",
+      '}',
+      '',
+    ].join('\n'));
+    const plain = grade(['--submission', dir]);
+    const verbose = grade(['--submission', dir, '--verbose']);
+    expect([plain.status, verbose.status]).toEqual([0, 0]);
+    expect(plain.stdout).not.toMatch(/printed:|building a mask/);
+    const block = verbose.stdout.slice(verbose.stdout.indexOf('test_causal_mask '));
+    expect(block).toMatch(/^test_causal_mask .* error +Error: mask not ready\n {4}details:\n[\s\S]*at (?:Object\.)?causalMask \(chatty\/index\.ts:5:\d+\)[\s\S]*\n {4}printed:\n {6}building a mask of 5\n/);
   });
 });

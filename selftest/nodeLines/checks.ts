@@ -1,0 +1,190 @@
+/**
+ * What must hold under every supported Node line, run with that line's own `node` (the grader's
+ * children run the same binary, so the permission flags and containment are that line's):
+ * the reference gets full marks from `npm run grade -- --reference`; a batch of unseen correct
+ * solutions, realistic bugs and hostile submissions is graded as each expects (BATCH); the students'
+ * `npm test -- -t scaled_dot_product` passes on the reference, and `npm test` on an unseen correct
+ * submission; and a child that cannot start for a reason of the grader's own is a grader error
+ * with a non-zero exit, never a student's crash.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../lib/paths';
+import type { CaseStatus } from '../../lib/grading/result';
+import type { GradescopeResults } from '../../lib/report/gradescope';
+import { visibleCases, type GradedFunction } from '../../tests/cases';
+import { BUGS, CORRECT } from '../catalogue';
+import { materialize } from '../grader/materialize';
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** Wall time, for the log: CI's time is shared by every line. */
+  seconds?: number;
+}
+
+interface Expected {
+  file: string;
+  /** The functions that lose points; all others must pass every case. 'all': every function. */
+  breaks?: GradedFunction | 'all';
+  /** How the cases of the broken functions may end (at least one of them not passed). */
+  statuses?: readonly CaseStatus[];
+  /** The known mistake at least one failing case must be diagnosed as. */
+  mistake?: string;
+  /** No test's output may match this: the attack says so when it got through. */
+  notOutput?: RegExp;
+}
+
+const ATTACKS = path.join(PROJECT_ROOT, 'selftest', 'attacks');
+const attack = (name: string) => path.join(ATTACKS, `${name}.ts`);
+const bug = (name: string): Expected => {
+  const entry = BUGS.find((b) => b.name === name)!;
+  return { file: entry.file, breaks: entry.breaks, statuses: ['failed', 'passed'], mistake: entry.mistake };
+};
+
+/** A few of each kind: enough to see each line's containment at work, few enough for CI's time. */
+const BATCH: Record<string, Expected> = {
+  correct_float32_loops: { file: CORRECT.find((c) => c.name === 'float32_loops')!.file },
+  correct_plain_loops: { file: CORRECT.find((c) => c.name === 'plain_loops_number_arrays')!.file },
+  scale_missing: bug('scale_missing'),
+  causal_off_by_one: bug('causal_off_by_one'),
+  exit_at_import: { file: attack('exit_at_import'), breaks: 'all', statuses: ['crashed'] },
+  hang_in_causal_mask: { file: attack('hang_in_causal_mask'), breaks: 'causal_mask', statuses: ['timeout'] },
+  static_node_imports: { file: attack('static_node_imports'), breaks: 'all', statuses: ['refused'] },
+  spawn_process: { file: attack('spawn_process'), breaks: 'causal_mask', statuses: ['error'], notOutput: /spawned a process|started a worker/ },
+  read_expected_from_disk: { file: attack('read_expected_from_disk'), breaks: 'all', statuses: ['failed', 'error'] },
+};
+
+const VISIBLE = visibleCases();
+const VISIBLE_MAX = VISIBLE.reduce((sum, c) => sum + c.points, 0);
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runUnder(binDir: string, args: string[], env: NodeJS.ProcessEnv = {}, pathFirst: string[] = []): Run {
+  const run = spawnSync(path.join(binDir, 'node'), args, {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    timeout: 180_000,
+    maxBuffer: 32 << 20,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env, PATH: [...pathFirst, binDir, process.env.PATH ?? ''].join(path.delimiter) },
+  });
+  return { status: run.status, stdout: run.stdout ?? '', stderr: `${run.stderr ?? ''}${run.error ? String(run.error) : ''}` };
+}
+
+const gradeArgs = (...flags: string[]) => [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), 'scripts/grade.ts', ...flags];
+const tail = (run: Run) => `exit ${run.status}; ${`${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-3).join(' | ').slice(0, 600)}`;
+
+function checkReference(binDir: string, _work: string): CheckResult {
+  const run = runUnder(binDir, gradeArgs('--reference'));
+  const ok = run.status === 0 && run.stdout.trimEnd().endsWith(`Total: ${VISIBLE_MAX}/${VISIBLE_MAX}`);
+  return { name: 'npm run grade -- --reference: full marks', ok, detail: ok ? '' : tail(run) };
+}
+
+/** Everything wrong with one graded batch entry, as sentences. */
+function problems(results: GradescopeResults, expected: Expected): string[] {
+  const found: string[] = [];
+  const statuses = results.extra_data.cases;
+  const broken = (fn: GradedFunction) => expected.breaks === 'all' || expected.breaks === fn;
+  let earned = 0;
+  for (const c of VISIBLE) {
+    const status = statuses[c.name];
+    if (status === 'passed') earned += c.points;
+    if (!broken(c.fn)) {
+      if (status !== 'passed') found.push(`${c.name}: ${status}, expected passed`);
+    } else if (!expected.statuses!.includes(status)) found.push(`${c.name}: ${status}, expected ${expected.statuses!.join(' or ')}`);
+  }
+  const brokenCases = VISIBLE.filter((c) => broken(c.fn));
+  if (brokenCases.length > 0 && brokenCases.every((c) => statuses[c.name] === 'passed')) found.push('every test passed');
+  if (expected.mistake && !Object.values(results.extra_data.diagnoses).some((ids) => ids.split('|').includes(expected.mistake!))) {
+    found.push(`no test diagnosed as ${expected.mistake}`);
+  }
+  if (Math.abs(results.score - earned) > 1e-9) found.push(`score ${results.score}, but the passed tests are worth ${earned}`);
+  const leaked = results.tests.find((t) => expected.notOutput?.test(t.output ?? ''));
+  if (leaked) found.push(`${leaked.name}: the attack got through: ${leaked.output?.slice(0, 200)}`);
+  return found;
+}
+
+function checkBatch(binDir: string, work: string): CheckResult {
+  const submissions = path.join(work, 'submissions');
+  const out = path.join(work, 'out');
+  for (const [name, expected] of Object.entries(BATCH)) {
+    const dir = materialize(expected.file, submissions, name);
+    if (expected.file.startsWith(ATTACKS)) fs.copyFileSync(path.join(ATTACKS, 'kit.ts'), path.join(dir, 'kit.ts'));
+  }
+  // 5 s, not the default 10: the hang costs three limits. Not less: the limit also bounds compiling,
+  // which includes the transpiling worker's start (seen above 2 s on a loaded machine).
+  const run = runUnder(binDir, gradeArgs('--submissions', submissions, '--out', out, '--timeout', '5', '--jobs', '2'));
+  const name = `a batch of ${Object.keys(BATCH).length} correct, buggy and hostile submissions graded as expected`;
+  if (run.status !== 0) return { name, ok: false, detail: tail(run) };
+  const found = Object.entries(BATCH).flatMap(([submission, expected]) => {
+    const file = path.join(out, `${submission}.json`);
+    if (!fs.existsSync(file)) return [`${submission}: no ${submission}.json`];
+    return problems(JSON.parse(fs.readFileSync(file, 'utf8')) as GradescopeResults, expected).map((p) => `${submission}: ${p}`);
+  });
+  return { name, ok: found.length === 0, detail: found.join('; ') };
+}
+
+/** `npm test [-- -t filter]` as a student runs it, on `submission` (ATTENTION_SUBMISSION); every selected visible test must pass. */
+function npmTest(binDir: string, submission: string, filter?: string): { run: Run; ok: boolean; expected: number } {
+  const npmCli = process.env.npm_execpath;
+  const vitestArgs = filter ? ['-t', filter] : [];
+  const args = npmCli
+    ? [npmCli, 'test', ...(filter ? ['--', ...vitestArgs] : [])]
+    : [path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs];
+  const run = runUnder(binDir, args, { ATTENTION_SUBMISSION: submission });
+  const expected = VISIBLE.filter((c) => !filter || c.name.includes(filter)).length;
+  const passed = Number(/Tests\s+(\d+) passed/.exec(run.stdout)?.[1] ?? 0);
+  return { run, expected, ok: run.status === 0 && passed === expected && !/\d+ failed/.test(run.stdout) };
+}
+
+function checkStudentLoop(binDir: string, _work: string): CheckResult {
+  const { run, ok, expected } = npmTest(binDir, 'reference', 'scaled_dot_product');
+  return { name: `npm test -- -t scaled_dot_product on the reference: ${expected} passed`, ok, detail: ok ? '' : tail(run) };
+}
+
+function checkUnseenCorrect(binDir: string, work: string): CheckResult {
+  const dir = materialize(BATCH.correct_plain_loops.file, path.join(work, 'npm-test'), 'plain_loops');
+  const { run, ok, expected } = npmTest(binDir, dir);
+  return { name: `npm test on an unseen correct submission: all ${expected} passed`, ok, detail: ok ? '' : tail(run) };
+}
+
+/**
+ * A `prlimit` that refuses to run anything stands for any containment tool or Node flag this
+ * machine rejects: the run must stop with one line and exit 1, before any result is written.
+ */
+function checkChildCannotStart(binDir: string, work: string): CheckResult {
+  const tools = path.join(work, 'broken-tools');
+  fs.mkdirSync(tools, { recursive: true });
+  fs.writeFileSync(path.join(tools, 'prlimit'), '#!/bin/sh\necho "prlimit: not permitted here" >&2\nexit 1\n', { mode: 0o755 });
+  const json = path.join(work, 'cannot-start.json');
+  const run = runUnder(binDir, gradeArgs('--reference', '--json', json), {}, [tools]);
+  const lines = run.stderr.trim().split('\n');
+  const ok = run.status === 1 && /^grade: could not grade: .*before its runtime started/.test(lines.at(-1) ?? '') &&
+    !/Total:/.test(run.stdout) && !fs.existsSync(json);
+  return { name: 'a child that cannot start is a grader error: exit 1, no results', ok, detail: ok ? '' : tail(run) };
+}
+
+export function checkNodeLine(binDir: string): CheckResult[] {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'node-line-'));
+  // The contained child runs as nobody when the self-tests run as root.
+  fs.chmodSync(work, 0o755);
+  try {
+    const checks = [checkReference, checkBatch, checkStudentLoop, checkUnseenCorrect, checkChildCannotStart];
+    return checks.map((check) => {
+      const start = Date.now();
+      return { ...check(binDir, work), seconds: (Date.now() - start) / 1000 };
+    });
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** How many checks checkNodeLine makes: a line that cannot be installed counts this many as skipped. */
+export const CHECKS_PER_LINE = 5;
