@@ -6,9 +6,11 @@
  *   --hidden              include the instructor-only cases
  *   --json FILE           also write Gradescope results.json
  *   --html FILE           also write a page: the score table, and heatmaps of each failed attention case
- *   --submissions DIR --out DIR2 [--jobs N] [--force]
+ *   --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]
  *                         batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/<name>.json,
- *                         DIR2/<name>.html (the --html page) and DIR2/report.html (the whole batch)
+ *                         DIR2/<name>.html (the --html page), DIR2/report.html (the whole batch) and
+ *                         DIR2/batch.json (what it was graded with); a rerun regrades only what no
+ *                         longer matches. --shard i/n grades only shard i of n (npm run merge joins them)
  *   --timeout S           per-test time limit in seconds (default 10)
  *   --budget S            time budget of a whole submission, all its tests together (default 60)
  *   --memory MIB          memory cap per child process, typed arrays included (default 2048)
@@ -22,6 +24,8 @@ import path from 'node:path';
 import { parseFlags } from '../lib/cli';
 import { GraderError, FixtureError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/fsAtomic';
+import { regradeLine } from '../lib/batch/resume';
+import { parseShard, type Shard } from '../lib/batch/shard';
 import { gradeBatch } from '../lib/grading/batch';
 import { checkChildStarts, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
 import { PROJECT_ROOT } from '../lib/paths';
@@ -32,12 +36,12 @@ import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/
 import { GRADED_CASES } from '../tests/cases';
 
 const USAGE =
-  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force]] [--hidden] [--json FILE] [--html FILE] [--timeout S] [--budget S] [--memory MIB]';
+  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]] [--hidden] [--json FILE] [--html FILE] [--timeout S] [--budget S] [--memory MIB]';
 const flags = parseFlags(
   process.argv.slice(2),
   {
     submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string',
-    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', timeout: 'number', budget: 'number', memory: 'number',
+    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', shard: 'string', timeout: 'number', budget: 'number', memory: 'number',
   },
   USAGE,
 );
@@ -50,7 +54,13 @@ function usage(problem: string): never {
 if (flags.reference && flags.submission) usage('--reference and --submission both name the submission: pick one');
 if (flags.submissions && (flags.submission || flags.reference)) usage('--submissions grades a folder of submissions: drop --submission/--reference');
 if (flags.submissions && !flags.out) usage('--submissions needs --out DIR2 for grades.csv and the results');
-if (!flags.submissions && (flags.out || flags.jobs || flags.force)) usage('--out, --jobs and --force go with --submissions');
+if (!flags.submissions && (flags.out || flags.jobs || flags.force || flags.shard)) usage('--out, --jobs, --force and --shard go with --submissions');
+function shardFlag(): Shard | undefined {
+  if (flags.shard === undefined) return undefined;
+  const parsed = parseShard(flags.shard);
+  return typeof parsed === 'string' ? usage(parsed) : parsed;
+}
+const shard = shardFlag();
 if (flags.submissions && flags.json) usage('--json is for one submission; a batch writes DIR2/<name>.json');
 if (flags.submissions && flags.html) usage('--html is for one submission; a batch always writes DIR2/<name>.html and DIR2/report.html');
 
@@ -63,10 +73,11 @@ function hiddenFolders(): string[] {
 
 async function main(): Promise<void> {
   const cases = GRADED_CASES.filter((c) => flags.hidden || !c.hidden);
+  const memoryBytes = (flags.memory ?? 2048) * 1024 ** 2;
   const options: GradeOptions = {
     cases,
     fixtures: loadCaseFixtures(cases),
-    child: prepareChild((flags.memory ?? 2048) * 1024 ** 2, hiddenFolders()),
+    child: prepareChild(memoryBytes, hiddenFolders()),
     timeoutMs: (flags.timeout ?? 10) * 1000,
     budgetMs: (flags.budget ?? 60) * 1000,
     outputCap: 4096,
@@ -82,14 +93,20 @@ async function main(): Promise<void> {
       jobs: flags.jobs ?? os.availableParallelism(),
       force: Boolean(flags.force),
       html: true,
+      memoryBytes,
+      shard,
       onDone: (result, done, total) => {
         if (color) process.stdout.write(progressLine(done, total, result.name));
         else console.log(doneLine(result));
       },
     });
     if (color) process.stdout.write('\n');
-    if (outcome.skipped.length) console.log(`kept ${outcome.skipped.length} earlier result(s); --force regrades them`);
-    console.log(formatBatchSummary(outcome.graded));
+    if (outcome.skipped.length) {
+      console.log(`kept ${outcome.skipped.length} earlier result(s) graded with the same options and files; --force regrades them`);
+      if (outcome.regraded.size) console.log(regradeLine(outcome.regraded));
+    }
+    if (shard) console.log(`shard ${flags.shard}: ${outcome.rows.length} submission(s)`);
+    console.log(formatBatchSummary(outcome.entries));
     console.log(`wrote ${path.join(flags.out!, 'grades.csv')} (${outcome.rows.length} rows) and ${path.join(flags.out!, 'report.html')}`);
     return;
   }
