@@ -44,7 +44,7 @@ export function readBatchEntries(outDir: string, names: readonly string[]): Batc
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** One bin per point: [0, 1), [1, 2), … with the maximum in the last. */
-function scoreBins(scores: readonly number[], max: number): Bin[] {
+export function scoreBins(scores: readonly number[], max: number): Bin[] {
   const count = Math.max(1, Math.ceil(max));
   const bins = Array.from({ length: count }, (_, i) => ({ label: `${i}–${formatPoints(Math.min(i + 1, max))}`, count: 0 }));
   for (const s of scores) bins[Math.min(count - 1, Math.max(0, Math.floor(s)))].count++;
