@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { GradedCase } from '../../tests/cases';
 import { readManifest, type Manifest } from '../grading/manifest';
-import { takeSubmission } from '../intake/intake';
+import { IntakeError, takeSubmission } from '../intake/intake';
 
 /** The options that change verdicts, as the command line gave them. */
 export interface RecordedOptions {
@@ -28,7 +28,7 @@ export interface GradedWith {
   fixtures: string;
 }
 
-/** One result's record: the run's, and the content hash of the submission it graded (null when intake refused it). */
+/** One result's record: the run's, and what it graded (submissionHash; null when nothing could be read or the grader failed). */
 export interface Provenance extends GradedWith {
   submission: string | null;
 }
@@ -63,15 +63,16 @@ export function gradedWith(options: RecordedOptions, cases: readonly GradedCase[
 }
 
 /**
- * The submission's content hash as the intake reads it, or null when the intake refuses it. Taken
- * before grading: a submission edited while it is graded then no longer matches, and is regraded.
+ * The submission's content hash as the intake reads it. Taken before grading: a submission edited
+ * while it is graded then no longer matches, and is regraded. One the intake refuses (no index.ts,
+ * a link, too large) is fingerprinted by the refusal, so it is kept while the refusal is the same;
+ * null when the folder could not be read at all: nothing to match, so it is always regraded.
  */
 export function submissionHash(dir: string, name: string): string | null {
   try {
     return takeSubmission(dir, name).sha256;
-  } catch {
-    // Refused or missing: nothing runs for it, so grading it again costs next to nothing.
-    return null;
+  } catch (err) {
+    return err instanceof IntakeError ? `refused:${sha256(err.message)}` : null;
   }
 }
 

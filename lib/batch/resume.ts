@@ -15,7 +15,7 @@ export const REASON_WORDS: Record<RegradeReason, string> = {
   unrecorded: 'graded by a grader that did not record how',
   other_options: 'graded with other options, cases or fixtures',
   edited: 'changed since they were graded',
-  not_readable: 'not gradable as they are (no index.ts, or refused: graded again at no cost)',
+  not_readable: 'could not be read',
   forced: 'regraded by --force',
 };
 
