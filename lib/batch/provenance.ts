@@ -76,16 +76,23 @@ export function submissionHash(dir: string, name: string): string | null {
   }
 }
 
-/** The flag behind each recorded option, for messages. */
-const FLAG: Record<keyof RecordedOptions, string> = { hidden: '--hidden', timeout_ms: '--timeout', budget_ms: '--budget', memory_mib: '--memory' };
+/** Each recorded option as its flag shows it, for messages. */
+const SHOWN: Record<keyof RecordedOptions, (value: unknown) => string> = {
+  hidden: (v) => `--hidden ${v === true ? 'on' : v === false ? 'off' : String(v)}`,
+  timeout_ms: (v) => `--timeout ${typeof v === 'number' ? `${v / 1000} s` : String(v)}`,
+  budget_ms: (v) => `--budget ${typeof v === 'number' ? `${v / 1000} s` : String(v)}`,
+  memory_mib: (v) => `--memory ${typeof v === 'number' ? `${v} MiB` : String(v)}`,
+};
 
 /**
  * What differs between two records, as "<a's> instead of <b's>" naming the first thing that does
- * ("--hidden true instead of false", "another case table"); undefined when they agree.
+ * ("--hidden on instead of off", "another case table"); undefined when they agree.
  */
 export function difference(a: GradedWith, b: GradedWith): string | undefined {
-  const changed = (Object.keys(FLAG) as (keyof RecordedOptions)[]).filter((k) => a.options?.[k] !== b.options?.[k]);
-  if (changed.length) return changed.map((k) => `${FLAG[k]} ${String(a.options?.[k])} instead of ${String(b.options?.[k])}`).join(', ');
+  const changed = (Object.keys(SHOWN) as (keyof RecordedOptions)[]).filter((k) => a.options?.[k] !== b.options?.[k]);
+  if (changed.length) {
+    return changed.map((k) => `${SHOWN[k](a.options?.[k])} instead of ${SHOWN[k](b.options?.[k]).replace(/^--\S+ /, '')}`).join(', ');
+  }
   if (a.cases !== b.cases) return 'another case table';
   if (a.fixtures !== b.fixtures) return 'other fixtures';
   return undefined;
