@@ -101,10 +101,8 @@ async function main(): Promise<void> {
       },
     });
     if (color) process.stdout.write('\n');
-    if (outcome.skipped.length) {
-      console.log(`kept ${outcome.skipped.length} earlier result(s) graded with the same options and files; --force regrades them`);
-      if (outcome.regraded.size) console.log(regradeLine(outcome.regraded));
-    }
+    if (outcome.skipped.length) console.log(`kept ${outcome.skipped.length} earlier result(s) graded with the same options and files; --force regrades them`);
+    if ([...outcome.regraded.values()].some((why) => why !== 'new')) console.log(regradeLine(outcome.regraded));
     if (shard) console.log(`shard ${flags.shard}: ${outcome.rows.length} submission(s)`);
     console.log(formatBatchSummary(outcome.entries));
     console.log(`wrote ${path.join(flags.out!, 'grades.csv')} (${outcome.rows.length} rows) and ${path.join(flags.out!, 'report.html')}`);

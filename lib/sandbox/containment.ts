@@ -104,7 +104,9 @@ export function childCommand(options: ContainmentOptions): ChildCommand {
   const unshare = onPath('unshare');
   const mount = onPath('mount');
   if (isRoot && setpriv) {
-    command = [setpriv, `--reuid=${UNPRIVILEGED}`, `--regid=${UNPRIVILEGED}`, '--clear-groups', '--', ...command];
+    // A change of user clears the parent-death signal unshare's --kill-child set; without it again,
+    // killing a hung child's unshare would leave the child running, unowned, for ever.
+    command = [setpriv, `--reuid=${UNPRIVILEGED}`, `--regid=${UNPRIVILEGED}`, '--clear-groups', '--pdeathsig', 'SIGKILL', '--', ...command];
   } else if (isRoot) missing.push('unprivileged user (setpriv not found): the child runs as root');
   if (!isRoot) {
     missing.push('namespaces and a separate user (the grader is not root): children share its user, its network and its view of processes');
