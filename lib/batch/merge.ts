@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fsAtomic';
-import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE } from '../report/batchReport';
+import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import type { GradescopeResults } from '../report/gradescope';
 import type { SummaryEntry } from '../report/terminal';
@@ -97,12 +97,13 @@ function collectResults(inputs: readonly Input[]): Map<string, { input: Input; r
         throw new MergeError(`submission ${name} is in ${dir} (shard ${formatShard(record.shard)}) but belongs to shard ` +
           `${shardOf(name, record.shard.count)}/${record.shard.count}: regrade that folder with this grader`);
       }
-      const results = readResults(path.join(dir, `${name}.json`));
-      if (!results) throw new MergeError(`${path.join(dir, `${name}.json`)} is missing or unreadable: regrade shard ${formatShard(record.shard)}`);
+      const file = path.join(dir, resultsFile(name));
+      const results = readResults(file);
+      if (!results) throw new MergeError(`${file} is missing or unreadable: regrade shard ${formatShard(record.shard)}`);
       const recorded = results.extra_data.graded_with;
       const differs = recorded ? difference(recorded, record.graded_with) : 'a grader that did not record how';
       if (differs) {
-        throw new MergeError(`${path.join(dir, `${name}.json`)} was graded with ${differs}, unlike the rest of its shard: ` +
+        throw new MergeError(`${file} was graded with ${differs}, unlike the rest of its shard: ` +
           `regrade shard ${formatShard(record.shard)}`);
       }
       found.set(name, { input, results });
@@ -133,7 +134,7 @@ export function mergeShards(dirs: readonly string[], outDir: string): MergeOutco
   for (const name of names) {
     const { input, results: result } = found.get(name)!;
     // Copied as written: a merged folder holds the very files the shards graded.
-    fs.copyFileSync(path.join(input.dir, `${name}.json`), path.join(outDir, `${name}.json`));
+    fs.copyFileSync(path.join(input.dir, resultsFile(name)), path.join(outDir, resultsFile(name)));
     const page = path.join(input.dir, pageFile(name));
     if (fs.existsSync(page)) fs.copyFileSync(page, path.join(outDir, pageFile(name)));
     else fs.rmSync(path.join(outDir, pageFile(name)), { force: true });

@@ -10,10 +10,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { GradedCase } from '../../tests/cases';
 import { writeFileAtomic } from '../fsAtomic';
+import { RECORD_FILE } from '../report/batchReport';
 import type { GradedWith } from './provenance';
 import type { Shard } from './shard';
 
-export const RECORD_FILE = 'batch.json';
+export { RECORD_FILE };
 
 export interface BatchRecord {
   about: string;

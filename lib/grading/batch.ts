@@ -17,7 +17,7 @@ import { inShard, WHOLE, type Shard } from '../batch/shard';
 import { summaryEntry } from '../batch/summary';
 import { GraderError } from '../errors';
 import { writeFileAtomic } from '../fsAtomic';
-import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE } from '../report/batchReport';
+import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import { toGradescope } from '../report/gradescope';
 import { submissionPage } from '../report/submissionPage';
@@ -89,7 +89,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const queue: { name: string; provenance: Provenance }[] = [];
   for (const name of names) {
     const provenance = { ...run, submission: submissionHash(path.join(submissionsDir, name), name) };
-    const previous = readResults(path.join(outDir, `${name}.json`));
+    const previous = readResults(path.join(outDir, resultsFile(name)));
     const why = regradeReason(previous, run, provenance.submission, options.force);
     if (why === undefined) {
       results.set(name, previous!);
@@ -118,7 +118,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
       written.extra_data.graded_with = provenance;
       // The page before the JSON: the JSON marks the submission done, so a stop in between regrades it.
       if (options.html) writeFileAtomic(path.join(outDir, pageFile(name)), submissionPage(result));
-      writeFileAtomic(path.join(outDir, `${name}.json`), `${JSON.stringify(written, null, 2)}\n`);
+      writeFileAtomic(path.join(outDir, resultsFile(name)), `${JSON.stringify(written, null, 2)}\n`);
       results.set(name, written);
       graded.push(result);
       options.onDone?.(result, graded.length, total);

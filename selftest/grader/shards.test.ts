@@ -12,6 +12,7 @@ import { RECORD_FILE, type BatchRecord } from '../../lib/batch/record';
 import { gradeBatch, type BatchOptions } from '../../lib/grading/batch';
 import { loadCaseFixtures } from '../../lib/grading/grade';
 import { PROJECT_ROOT } from '../../lib/paths';
+import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { GRADED_CASES } from '../../tests/cases';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
@@ -29,7 +30,11 @@ const SUBMISSIONS: Record<string, string> = {
   hostile_read_expected: path.join(ATTACKS, 'read_expected_from_disk.ts'),
   hostile_exit_at_import: path.join(__dirname, 'misbehaving', 'exit_at_import.ts'),
   hostile_refused_import: path.join(__dirname, 'misbehaving', 'refused_import.ts'),
+  // Named like the files a batch writes for itself: their own files step aside.
+  batch: path.join(CATALOGUE, 'correct', 'float32_loops.ts'),
+  report: path.join(CATALOGUE, 'bugs', 'softmax_ignores_dim.ts'),
 };
+const CORRECT = new Set(['correct_reference', 'correct_plain_loops', 'batch']);
 
 const root = tempDir('shards');
 const submissions = path.join(root, 'submissions');
@@ -54,7 +59,7 @@ beforeAll(async () => {
 const record = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, RECORD_FILE), 'utf8')) as BatchRecord;
 const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
 /** A result without what changes from run to run: the execution time. */
-const untimed = (dir: string, name: string) => ({ ...JSON.parse(read(dir, `${name}.json`)), execution_time: 0 }) as unknown;
+const untimed = (dir: string, name: string) => ({ ...JSON.parse(read(dir, resultsFile(name))), execution_time: 0 }) as unknown;
 
 const ORDERS = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
 
@@ -77,7 +82,7 @@ describe('a batch graded as 3 shards and merged', () => {
       for (const file of ['grades.csv', 'report.html', RECORD_FILE]) expect(read(merged, file), file).toBe(read(whole, file));
       for (const name of record(whole).submissions) {
         expect(untimed(merged, name), name).toEqual(untimed(whole, name));
-        expect(read(merged, `${name}.html`), name).toBe(read(whole, `${name}.html`));
+        expect(read(merged, pageFile(name)), name).toBe(read(whole, pageFile(name)));
       }
       expect(fs.readdirSync(merged).sort()).toEqual(fs.readdirSync(whole).sort());
     },
@@ -88,7 +93,9 @@ describe('a batch graded as 3 shards and merged', () => {
       const cells = line.split(',');
       return [cells[0], Number(cells.at(-3))];
     }));
-    for (const name of Object.keys(totals)) expect(totals[name] === 12, name).toBe(name.startsWith('correct_'));
+    for (const name of Object.keys(totals)) expect(totals[name] === 12, name).toBe(CORRECT.has(name));
+    expect(fs.existsSync(path.join(out('whole'), 'batch.submission.json'))).toBe(true);
+    expect(fs.existsSync(path.join(out('whole'), 'report.submission.html'))).toBe(true);
   });
 });
 
@@ -133,7 +140,7 @@ describe('a merge refuses, naming the culprit', () => {
   it('a submission graded twice', () => {
     const name = record(shardDirs[0]).submissions[0];
     const stray = variant(1, 'stray-2', (dir, rec) => {
-      fs.copyFileSync(path.join(shardDirs[0], `${name}.json`), path.join(dir, `${name}.json`));
+      fs.copyFileSync(path.join(shardDirs[0], resultsFile(name)), path.join(dir, resultsFile(name)));
       rec.submissions.push(name);
     });
     expect(refusal([shardDirs[0], stray, shardDirs[2]])).toBe(
@@ -146,15 +153,15 @@ describe('a merge refuses, naming the culprit', () => {
     expect(refusal([shardDirs[0], shardDirs[1], unfinished])).toMatch(/unfinished-3 has no batch\.json, so it is not the output of a finished/);
     const name = record(shardDirs[2]).submissions[0];
     const tampered = variant(2, 'tampered-3', (dir) => {
-      const file = path.join(dir, `${name}.json`);
+      const file = path.join(dir, resultsFile(name));
       const results = JSON.parse(fs.readFileSync(file, 'utf8'));
       results.extra_data.graded_with.options.timeout_ms = 60_000;
       fs.writeFileSync(file, JSON.stringify(results));
     });
     expect(refusal([shardDirs[0], shardDirs[1], tampered]))
-      .toBe(`${path.join(tampered, `${name}.json`)} was graded with --timeout 60 s instead of 30 s, unlike the rest of its shard: regrade shard 3/3`);
+      .toBe(`${path.join(tampered, resultsFile(name))} was graded with --timeout 60 s instead of 30 s, unlike the rest of its shard: regrade shard 3/3`);
     const short = variant(2, 'short-3', (_, rec) => rec.submissions.pop());
-    expect(refusal([shardDirs[0], shardDirs[1], short])).toMatch(/^the shards hold \d+ submissions but their folder had 11:/);
+    expect(refusal([shardDirs[0], shardDirs[1], short])).toMatch(/^the shards hold \d+ submissions but their folder had 13:/);
   });
 
   it('from the command line: one line and exit 1 when refused; exit 0, the summary and a job summary when merged', () => {
@@ -169,14 +176,14 @@ describe('a merge refuses, naming the culprit', () => {
     const summary = path.join(root, 'summary.md');
     const merged = merge([...shardDirs].reverse().concat('--out', out('cli-merged')), { GITHUB_STEP_SUMMARY: summary });
     expect(merged.status, merged.stderr).toBe(0);
-    expect(merged.stdout).toMatch(/^merged 3 shard output\(s\): 11 submissions\nSubmissions: 11\n/);
+    expect(merged.stdout).toMatch(/^merged 3 shard output\(s\): 13 submissions\nSubmissions: 13\n/);
     expect(read(out('cli-merged'), 'grades.csv')).toBe(read(out('whole'), 'grades.csv'));
     const markdown = fs.readFileSync(summary, 'utf8');
-    expect(markdown).toMatch(/^### Gradebook: 11 submissions\n/);
+    expect(markdown).toMatch(/^### Gradebook: 13 submissions\n/);
     const totals = read(out('whole'), 'grades.csv').trim().split('\r\n').slice(1).map((line) => Number(line.split(',').at(-3)));
     expect(markdown).toContain(`| 11–12 | ${totals.filter((t) => t >= 11).length} |`);
     expect(markdown).toContain(`| 0–1 | ${totals.filter((t) => t < 1).length} |`);
     const counted = [...markdown.matchAll(/^\| [\d.]+–[\d.]+ \| (\d+) \|/gm)].reduce((s, m) => s + Number(m[1]), 0);
-    expect(counted).toBe(11);
+    expect(counted).toBe(13);
   });
 });
