@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fsAtomic';
+import { oneLine } from '../text/sanitise';
 import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import type { GradescopeResults } from '../report/gradescope';
@@ -92,18 +93,18 @@ function collectResults(inputs: readonly Input[]): Map<string, { input: Input; r
     const { dir, record } = input;
     for (const name of record.submissions) {
       const twice = found.get(name);
-      if (twice) throw new MergeError(`submission ${name} was graded twice: in ${twice.input.dir} and in ${dir}; regrade one of those shards`);
+      if (twice) throw new MergeError(`submission ${oneLine(name)} was graded twice: in ${twice.input.dir} and in ${dir}; regrade one of those shards`);
       if (shardOf(name, record.shard.count) !== record.shard.index) {
-        throw new MergeError(`submission ${name} is in ${dir} (shard ${formatShard(record.shard)}) but belongs to shard ` +
+        throw new MergeError(`submission ${oneLine(name)} is in ${dir} (shard ${formatShard(record.shard)}) but belongs to shard ` +
           `${shardOf(name, record.shard.count)}/${record.shard.count}: regrade that folder with this grader`);
       }
       const file = path.join(dir, resultsFile(name));
       const results = readResults(file);
-      if (!results) throw new MergeError(`${file} is missing or unreadable: regrade shard ${formatShard(record.shard)}`);
+      if (!results) throw new MergeError(`${oneLine(file)} is missing or unreadable: regrade shard ${formatShard(record.shard)}`);
       const recorded = results.extra_data.graded_with;
       const differs = recorded ? difference(recorded, record.graded_with) : 'a grader that did not record how';
       if (differs) {
-        throw new MergeError(`${file} was graded with ${differs}, unlike the rest of its shard: ` +
+        throw new MergeError(`${oneLine(file)} was graded with ${differs}, unlike the rest of its shard: ` +
           `regrade shard ${formatShard(record.shard)}`);
       }
       found.set(name, { input, results });
