@@ -9,7 +9,12 @@ import { parseFlags } from '../lib/cli';
 import { cloneRepositories, FetchError, parseRepositoryList } from '../lib/batch/fetch';
 
 const USAGE = 'npm run fetch-submissions -- --repositories FILE --out DIR [--jobs N]';
-const flags = parseFlags(process.argv.slice(2), { repositories: 'string', out: 'string', jobs: 'number' }, USAGE);
+const flags = parseFlags(process.argv.slice(2), { repositories: 'string', out: 'string', jobs: 'number', help: 'boolean' }, USAGE);
+if (flags.help) {
+  console.log(`usage: ${USAGE}\n\nClones each repository FILE lists (owner/name, one a line) into DIR/<name>, its .git removed;\n` +
+    'SUBMISSIONS_TOKEN in the environment reads private ones.');
+  process.exit(0);
+}
 if (!flags.repositories || !flags.out) {
   console.error(`--repositories FILE and --out DIR are both needed; usage: ${USAGE}`);
   process.exit(2);

@@ -24,7 +24,14 @@ for (let i = 0; i < argv.length; i++) {
   else if (argv[i] === '--out' && i + 1 < argv.length) flagArgs.push(argv[i], argv[++i]);
   else flagArgs.push(argv[i]);
 }
-const flags = parseFlags(flagArgs, { out: 'string' }, USAGE);
+const flags = parseFlags(flagArgs, { out: 'string', help: 'boolean' }, USAGE);
+if (flags.help) {
+  console.log(`usage: ${USAGE}\n\nJoins the --out folders of \`npm run grade -- --submissions DIR --shard i/n\` (i = 1…n, any order) into\n` +
+    'DIR/grades.csv, DIR/<name>.json and .html, DIR/report.html and DIR/batch.json, as one machine would write them.\n' +
+    'Refuses, naming the culprit, shards graded with other options, cases or fixtures, a shard missing or given twice,\n' +
+    'and a submission graded twice.');
+  process.exit(0);
+}
 if (!flags.out || folders.length === 0) {
   console.error(`${flags.out ? 'no shard outputs given' : '--out DIR is needed for the merged gradebook'}; usage: ${USAGE}`);
   process.exit(2);

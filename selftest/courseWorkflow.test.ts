@@ -173,6 +173,13 @@ describe(`${FILE}: its commands, run here`, () => {
     expect(fs.readdirSync(path.join(checkout, 'submissions')).sort()).toEqual(Object.keys(STUDENTS).sort());
     expect(fs.existsSync(path.join(checkout, 'submissions', 'attention-ada', 'student', 'index.ts'))).toBe(true);
     expect(fs.existsSync(path.join(checkout, 'submissions', 'attention-ada', '.git'))).toBe(false);
+
+    fs.writeFileSync(path.join(checkout, 'gone.txt'), 'course-org/attention-ada\ncourse-org/attention-gone\n');
+    const missing = await run(step('submissions', 'Clone them from the list of repositories'), {
+      SUBMISSIONS_BASE_URL: `${path.join(root, 'github')}${path.sep}`, REPOSITORIES: 'gone.txt',
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^fetch-submissions: could not clone 1 of 2 repositories: course-org\/attention-gone \(.+\); check the list/m);
   });
 
   it('grades every shard, merges them, and the gradebook is the one a single machine writes', async () => {
