@@ -18,9 +18,9 @@ export class ReleaseError extends Error {
 const COPIED: readonly { path: string; skip?: RegExp }[] = [
   { path: 'adapters/' },
   { path: 'tests/' },
-  // The harness's unit tests and their sample results, this tool, the benchmarks, the Gradescope bundler and the explore
-  // page (it runs the reference) are instructor-only.
-  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/report\/sampleResults\.ts$|^lib\/(bench|gradescope|explore)\// },
+  // The harness's unit tests and their sample results, this tool, the benchmarks, the Gradescope bundler, the explore
+  // page (it runs the reference) and a course's fetch and merge (scripts/fetch-submissions.ts, merge.ts) are instructor-only.
+  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/report\/(sampleResults|githubBatch)\.ts$|^lib\/batch\/(fetch|merge)\.ts$|^lib\/(bench|gradescope|explore)\// },
   { path: 'scripts/grade.ts' },
   { path: 'vitest.config.mts' },
   // Copied unchanged with package.json's dependencies, so `npm ci` installs exactly these versions.

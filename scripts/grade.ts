@@ -8,6 +8,8 @@ import path from 'node:path';
 import { parseFlags } from '../lib/cli';
 import { GraderError, FixtureError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/fsAtomic';
+import { regradeLine } from '../lib/batch/resume';
+import { parseShard, type Shard } from '../lib/batch/shard';
 import { gradeBatch } from '../lib/grading/batch';
 import { checkChildStarts, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
 import { PROJECT_ROOT } from '../lib/paths';
@@ -19,7 +21,7 @@ import { oneLine } from '../lib/text/sanitise';
 import { GRADED_CASES } from '../tests/cases';
 
 const USAGE =
-  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force]] [--hidden] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]] [--hidden] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
 const HELP = `Grades a submission on the graded cases of tests/cases.ts: its code runs in a contained child
 process, this one checks the answers and awards the points.
 
@@ -32,9 +34,11 @@ usage: ${USAGE}
   --html FILE        also write a page: the score table, and heatmaps of each failed attention case
   --verbose          also show each test's details (every failing check, the student's stack mapped
                      to its own lines) and what the submission printed
-  --submissions DIR --out DIR2 [--jobs N] [--force]
+  --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]
                      batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/<name>.json,
-                     DIR2/<name>.html and DIR2/report.html; a rerun keeps what is graded unless --force
+                     DIR2/<name>.html, DIR2/report.html and DIR2/batch.json (what it was graded
+                     with); a rerun regrades only what no longer matches (--force: everything);
+                     --shard i/n grades only shard i of n (npm run merge joins the shards)
   --timeout S        per-test time limit in seconds (default 10)
   --budget S         time budget of a whole submission, all its tests together (default 60)
   --memory MIB       memory cap per child process, typed arrays included (default 2048)
@@ -46,7 +50,7 @@ const flags = parseFlags(
   process.argv.slice(2),
   {
     submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string', verbose: 'boolean',
-    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', timeout: 'number', budget: 'number', memory: 'number',
+    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', shard: 'string', timeout: 'number', budget: 'number', memory: 'number',
   },
   USAGE,
   HELP,
@@ -60,7 +64,13 @@ function usage(problem: string): never {
 if (flags.reference && flags.submission) usage('--reference and --submission both name the submission: pick one');
 if (flags.submissions && (flags.submission || flags.reference)) usage('--submissions grades a folder of submissions: drop --submission/--reference');
 if (flags.submissions && !flags.out) usage('--submissions needs --out DIR2 for grades.csv and the results');
-if (!flags.submissions && (flags.out || flags.jobs || flags.force)) usage('--out, --jobs and --force go with --submissions');
+if (!flags.submissions && (flags.out || flags.jobs || flags.force || flags.shard)) usage('--out, --jobs, --force and --shard go with --submissions');
+function shardFlag(): Shard | undefined {
+  if (flags.shard === undefined) return undefined;
+  const parsed = parseShard(flags.shard);
+  return typeof parsed === 'string' ? usage(parsed) : parsed;
+}
+const shard = shardFlag();
 if (flags.submissions && flags.json) usage('--json is for one submission; a batch writes DIR2/<name>.json');
 if (flags.submissions && flags.html) usage('--html is for one submission; a batch always writes DIR2/<name>.html and DIR2/report.html');
 if (flags.submissions && flags.verbose) usage('--verbose is for one submission: grade one alone with --submission DIR/<name> --verbose');
@@ -87,10 +97,11 @@ function hiddenFolders(): string[] {
 
 async function main(): Promise<void> {
   const cases = GRADED_CASES.filter((c) => flags.hidden || !c.hidden);
+  const memoryBytes = (flags.memory ?? 2048) * 1024 ** 2;
   const options: GradeOptions = {
     cases,
     fixtures: loadCaseFixtures(cases),
-    child: prepareChild((flags.memory ?? 2048) * 1024 ** 2, hiddenFolders()),
+    child: prepareChild(memoryBytes, hiddenFolders()),
     timeoutMs: (flags.timeout ?? 10) * 1000,
     budgetMs: (flags.budget ?? 60) * 1000,
     outputCap: 4096,
@@ -106,18 +117,22 @@ async function main(): Promise<void> {
       jobs: flags.jobs ?? os.availableParallelism(),
       force: Boolean(flags.force),
       html: true,
+      memoryBytes,
+      shard,
       onDone: (result, done, total) => {
         if (color) process.stdout.write(progressLine(done, total, result.name));
         else console.log(doneLine(result));
       },
     });
     if (color) process.stdout.write('\n');
-    if (outcome.skipped.length) console.log(`kept ${outcome.skipped.length} earlier result(s); --force regrades them`);
-    console.log(formatBatchSummary(outcome.graded));
+    if (outcome.skipped.length) console.log(`kept ${outcome.skipped.length} earlier result(s) graded with the same options and files; --force regrades them`);
+    if ([...outcome.regraded.values()].some((why) => why !== 'new')) console.log(regradeLine(outcome.regraded));
+    if (shard) console.log(`shard ${flags.shard}: ${outcome.rows.length} submission(s)`);
+    console.log(formatBatchSummary(outcome.entries));
     console.log(`wrote ${path.join(flags.out!, 'grades.csv')} (${outcome.rows.length} rows) and ${path.join(flags.out!, 'report.html')}`);
     if (outcome.graderErrors.length) {
       // Their rows say so, but a gradebook with the grader's own failures in it is not a finished run.
-      console.error(`grade: the grader itself failed on ${outcome.graderErrors.length} submission(s) (${outcome.graderErrors.map(oneLine).join(', ')}): fix the cause and rerun with --force`);
+      console.error(`grade: the grader itself failed on ${outcome.graderErrors.length} submission(s) (${outcome.graderErrors.map(oneLine).join(', ')}): fix the cause and rerun (only those are graded again)`);
       process.exitCode = 1;
     }
     return;

@@ -427,7 +427,7 @@ describe('all attacks in one batch, beside a correct submission', () => {
     expect(batch.value, batch.failure).toBeDefined();
     const graded = batch.value!.graded;
     expect(fs.readdirSync(out).sort()).toEqual(
-      ['grades.csv', 'report.html', ...graded.flatMap((r) => [`${r.name}.json`, `${r.name}.html`])].sort(),
+      ['grades.csv', 'report.html', 'batch.json', ...graded.flatMap((r) => [`${r.name}.json`, `${r.name}.html`])].sort(),
     );
     // Whatever an attack printed or threw reaches the pages as text, never as markup.
     for (const page of fs.readdirSync(out).filter((f) => f.endsWith('.html'))) {
@@ -436,7 +436,14 @@ describe('all attacks in one batch, beside a correct submission', () => {
     const [header, ...rows] = parseCsv(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'));
     const total = header.indexOf('total');
     expect(Object.fromEntries(rows.map((r) => [r[0], Number(r[total])]))).toEqual(Object.fromEntries(graded.map((r) => [r.name, r.score])));
-    for (const r of graded) expect.soft(JSON.parse(fs.readFileSync(path.join(out, `${r.name}.json`), 'utf8')), r.name).toEqual(toGradescope(r));
+    for (const r of graded) {
+      const written = JSON.parse(fs.readFileSync(path.join(out, `${r.name}.json`), 'utf8'));
+      // Beside what the grader decided, only the record of what it graded with (lib/batch/provenance.ts).
+      expect.soft(written.extra_data.graded_with?.options?.timeout_ms, r.name).toBe(TIMEOUT_MS);
+      delete written.extra_data.graded_with;
+      expect.soft(written, r.name).toEqual(toGradescope(r));
+    }
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'batch.json'), 'utf8')).submissions).toEqual(graded.map((r) => r.name).sort());
   });
 
   it('changes no fixture, forges no file, reaches no port, touches no submission', () => {

@@ -91,7 +91,7 @@ describe('what the handout holds', () => {
     expect(files.filter((file) => file.startsWith('scripts/'))).toEqual(['scripts/grade.ts']);
     expect(files.filter((file) => file.startsWith('fixtures/hidden/') || (file.endsWith('.test.ts') && !file.startsWith('tests/'))))
       .toEqual([]);
-    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs', 'vitest.selftest.config.mts', 'lib/release.ts', 'lib/bench', 'lib/gradescope', 'lib/explore', 'classroom']) {
+    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs', 'vitest.selftest.config.mts', 'lib/release.ts', 'lib/bench', 'lib/gradescope', 'lib/explore', 'lib/batch/merge.ts', 'lib/batch/fetch.ts', 'lib/report/githubBatch.ts', 'classroom']) {
       expect(fs.existsSync(path.join(stubs, gone)), gone).toBe(false);
     }
   });

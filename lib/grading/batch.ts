@@ -1,28 +1,41 @@
 /**
  * Batch grading: every subfolder of a folder is one submission, graded in parallel (each in its
- * own child processes). Each result is written to `<out>/<name>.json` as soon as it is known, so a
- * rerun resumes where a stopped one left off; `grades.csv` is rebuilt from those files at the end,
- * with a row for every submission whatever happened to it. With `html`, each submission also gets
- * its page as it finishes, and `report.html` is rebuilt from the JSON files at the end like the CSV.
+ * own child processes). Each result is written to `<out>/<name>.json` as soon as it is known, with
+ * what it was graded with (lib/batch/provenance.ts), so a rerun keeps exactly the results that
+ * still match and regrades the rest; `grades.csv` is rebuilt from those files at the end, with a
+ * row for every submission whatever happened to it. With `html`, each submission also gets its
+ * page as it finishes, and `report.html` is rebuilt from the JSON files at the end like the CSV.
+ * With `shard`, only the submissions of that shard (lib/batch/shard.ts) are graded; `batch.json`
+ * records which, for `npm run merge`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fixtureHashes, gradedWith, submissionHash, caseTable, type Provenance } from '../batch/provenance';
+import { ABOUT, namesHash, removeRecord, writeRecord } from '../batch/record';
+import { readResults, regradeReason, type RegradeReason } from '../batch/resume';
+import { inShard, WHOLE, type Shard } from '../batch/shard';
+import { summaryEntry } from '../batch/summary';
 import { GraderError } from '../errors';
 import { writeFileAtomic } from '../fsAtomic';
-import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE } from '../report/batchReport';
+import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
-import { toGradescope, type GradescopeResults } from '../report/gradescope';
+import { toGradescope } from '../report/gradescope';
 import { submissionPage } from '../report/submissionPage';
 import { oneLine } from '../text/sanitise';
-import { gradeSubmission, withoutRunning, type GradeOptions } from './grade';
+import type { SummaryEntry } from '../report/terminal';
+import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, gradeSubmission, withoutRunning, type GradeOptions } from './grade';
 import type { SubmissionResult } from './result';
 
 export interface BatchOptions extends GradeOptions {
   jobs: number;
-  /** Regrade submissions that already have a result file. */
+  /** Regrade every submission, even one whose result still matches. */
   force: boolean;
   /** Also write `<name>.html` per submission (with heatmaps of its failed attention cases) and `report.html`. */
   html?: boolean;
+  /** The child's memory cap, as prepareChild was given it: recorded with each result. */
+  memoryBytes?: number;
+  /** Grade only this shard of the folder (default: all of it). */
+  shard?: Shard;
   onDone?: (result: SubmissionResult, done: number, total: number) => void;
 }
 
@@ -33,7 +46,12 @@ export interface BatchOutcome {
   skipped: string[];
   /** Submissions the grader itself failed on (not the students' doing): the run should exit non-zero. */
   graderErrors: string[];
+  /** Why each graded submission was graded rather than kept. */
+  regraded: Map<string, RegradeReason>;
+  /** Every submission of the run (shard), graded or kept, in the gradebook's order. */
   rows: GradebookRow[];
+  /** The same submissions, for the summary that closes the run. */
+  entries: SummaryEntry[];
 }
 
 function listSubmissions(dir: string): string[] {
@@ -48,14 +66,6 @@ function listSubmissions(dir: string): string[] {
     .sort();
 }
 
-function readPrevious(file: string): GradescopeResults | undefined {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as GradescopeResults;
-  } catch {
-    return undefined; // missing or half-written: grade again
-  }
-}
-
 /** A result for a submission whose grading itself failed: it still gets its row. */
 function harnessFailure(name: string, options: GradeOptions, err: unknown): SubmissionResult {
   const message = (err as Error)?.message ?? String(err);
@@ -66,42 +76,76 @@ function harnessFailure(name: string, options: GradeOptions, err: unknown): Subm
 }
 
 export async function gradeBatch(submissionsDir: string, outDir: string, options: BatchOptions): Promise<BatchOutcome> {
-  const names = listSubmissions(submissionsDir);
+  const everyone = listSubmissions(submissionsDir);
+  const shard = options.shard ?? WHOLE;
+  const names = everyone.filter((name) => inShard(name, shard));
   fs.mkdirSync(outDir, { recursive: true });
-  const rows = new Map<string, GradebookRow>();
+  // Until this run ends the folder is not a finished batch: a merge must not take it.
+  removeRecord(outDir);
+  const fixtures = fixtureHashes(options.cases);
+  const run = gradedWith({
+    hidden: options.cases.some((c) => c.hidden),
+    timeout_ms: options.timeoutMs,
+    budget_ms: options.budgetMs ?? DEFAULT_BUDGET_MS,
+    memory_mib: (options.memoryBytes ?? DEFAULT_MEMORY_BYTES) / 1024 ** 2,
+  }, options.cases, fixtures);
+
+  const results = new Map<string, ReturnType<typeof toGradescope>>();
   const skipped: string[] = [];
-  const queue: string[] = [];
+  const regraded = new Map<string, RegradeReason>();
+  const queue: { name: string; provenance: Provenance }[] = [];
   for (const name of names) {
-    const previous = options.force ? undefined : readPrevious(path.join(outDir, `${name}.json`));
-    if (previous?.extra_data) {
-      rows.set(name, rowFromGradescope(name, previous));
+    const provenance = { ...run, submission: submissionHash(path.join(submissionsDir, name), name) };
+    const previous = readResults(path.join(outDir, resultsFile(name)));
+    const why = regradeReason(previous, run, provenance.submission, options.force);
+    if (why === undefined) {
+      results.set(name, previous!);
       skipped.push(name);
-    } else queue.push(name);
+    } else {
+      regraded.set(name, why);
+      queue.push({ name, provenance });
+    }
   }
+
   const graded: SubmissionResult[] = [];
   const graderErrors: string[] = [];
   const total = queue.length;
   const worker = async () => {
-    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
+      const { name } = job;
       let result: SubmissionResult;
+      let provenance = job.provenance;
       try {
         result = await gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html });
       } catch (err) {
         result = harnessFailure(name, options, err);
         graderErrors.push(name);
+        // The grader failed, not the submission: no record that would keep this result next time.
+        provenance = { ...provenance, submission: null };
       }
-      const results = toGradescope(result);
+      const written = toGradescope(result);
+      written.extra_data.graded_with = provenance;
       // The page before the JSON: the JSON marks the submission done, so a stop in between regrades it.
       if (options.html) writeFileAtomic(path.join(outDir, pageFile(name)), submissionPage(result));
-      writeFileAtomic(path.join(outDir, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
-      rows.set(name, rowFromGradescope(name, results));
+      writeFileAtomic(path.join(outDir, resultsFile(name)), `${JSON.stringify(written, null, 2)}\n`);
+      results.set(name, written);
       graded.push(result);
       options.onDone?.(result, graded.length, total);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.jobs) }, worker));
-  const allRows = names.map((n) => rows.get(n)!);
-  writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(allRows, options.cases.map((c) => c.name)));
+
+  const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
+  writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(rows, options.cases.map((c) => c.name)));
   if (options.html) writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), options.cases));
-  return { graded, skipped, graderErrors, rows: allRows };
+  writeRecord(outDir, {
+    about: ABOUT,
+    shard,
+    batch: { submissions: everyone.length, sha256: namesHash(everyone) },
+    submissions: names,
+    graded_with: run,
+    case_table: caseTable(options.cases),
+    fixtures,
+  });
+  return { graded, skipped, graderErrors, regraded, rows, entries: names.map((name) => summaryEntry(name, results.get(name)!)) };
 }

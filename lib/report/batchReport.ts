@@ -13,10 +13,17 @@ import type { GradescopeResults } from './gradescope';
 import { escapeHtml, fileHref, htmlPage } from './html';
 
 export const REPORT_FILE = 'report.html';
+/** The batch's own record (lib/batch/record.ts), named here so that no submission's results take its name. */
+export const RECORD_FILE = 'batch.json';
 
 /** A submission's page beside its JSON; the one named like the batch report steps aside. */
 export function pageFile(name: string): string {
   return `${name}.html` === REPORT_FILE ? `${name}.submission.html` : `${name}.html`;
+}
+
+/** A submission's results.json in a batch folder, `<name>.json`; the one named like the batch's record steps aside. */
+export function resultsFile(name: string): string {
+  return `${name}.json` === RECORD_FILE ? `${name}.submission.json` : `${name}.json`;
 }
 
 export interface BatchEntry {
@@ -31,7 +38,7 @@ export function readBatchEntries(outDir: string, names: readonly string[]): Batc
   return names.map((name) => {
     let results: GradescopeResults | undefined;
     try {
-      results = JSON.parse(fs.readFileSync(path.join(outDir, `${name}.json`), 'utf8')) as GradescopeResults;
+      results = JSON.parse(fs.readFileSync(path.join(outDir, resultsFile(name)), 'utf8')) as GradescopeResults;
       if (typeof results?.extra_data?.cases !== 'object' || results.extra_data.cases === null) results = undefined;
     } catch {
       results = undefined;
@@ -44,7 +51,7 @@ export function readBatchEntries(outDir: string, names: readonly string[]): Batc
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** One bin per point: [0, 1), [1, 2), … with the maximum in the last. */
-function scoreBins(scores: readonly number[], max: number): Bin[] {
+export function scoreBins(scores: readonly number[], max: number): Bin[] {
   const count = Math.max(1, Math.ceil(max));
   const bins = Array.from({ length: count }, (_, i) => ({ label: `${i}–${formatPoints(Math.min(i + 1, max))}`, count: 0 }));
   for (const s of scores) bins[Math.min(count - 1, Math.max(0, Math.floor(s)))].count++;

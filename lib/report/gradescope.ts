@@ -10,6 +10,7 @@
  * written and Gradescope ignores it. extra_data, which the spec sets aside for "extra data to be
  * stored", carries it too with our own statuses, so a gradebook row can be rebuilt from the file. lib/report/gradescope.schema.json is the same spec as a JSON Schema.
  */
+import type { Provenance } from '../batch/provenance';
 import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
 import { formatPoints, statusSummary } from './csv';
 
@@ -38,6 +39,8 @@ export interface GradescopeExtraData {
   cases: Record<string, CaseStatus>;
   /** Case name → the id of the known mistake it showed (ids joined by '|' when several fit); only diagnosed cases. */
   diagnoses: Record<string, string>;
+  /** What a batch graded it with (lib/batch/provenance.ts), so a rerun knows whether to keep it. */
+  graded_with?: Provenance;
 }
 
 export interface GradescopeResults {

@@ -5,7 +5,7 @@
  * control characters (a submission's own ANSI codes, a \r that rewrites the line) are dropped and
  * workflow commands are broken (see github.ts) before any of it is printed.
  */
-import type { CaseStatus, SubmissionResult } from '../grading/result';
+import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
 import { formatPoints } from './csv';
 import { oneLine, printableLines, truncate } from '../text/sanitise';
 
@@ -106,8 +106,11 @@ export function formatTable(result: SubmissionResult, opts: TableOptions): strin
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
 const round2 = (x: number): string => String(Math.round(x * 100) / 100);
 
+/** What a batch summary reads of a result: a result graded now, or one rebuilt from its `<name>.json` (a kept one). */
+export type SummaryEntry = Pick<SubmissionResult, 'name' | 'score' | 'maxScore' | 'status'> & { cases: readonly Pick<CaseResult, 'status'>[] };
+
 /** For a batch: how the scores spread and how many submissions met each kind of trouble. */
-export function formatBatchSummary(results: readonly SubmissionResult[]): string {
+export function formatBatchSummary(results: readonly SummaryEntry[]): string {
   if (results.length === 0) return 'No submissions graded.';
   const scores = results.map((r) => r.score);
   const max = Math.max(...results.map((r) => r.maxScore));

@@ -16,7 +16,9 @@ async function main(): Promise<unknown> {
   const overrides = { timeoutMs: Number(timeout), child: prepareChild(Number(memory)), ...(budget ? { budgetMs: Number(budget) } : {}) };
   if (mode === 'grade') return grade(first, second, overrides);
   // With the pages, as `npm run grade -- --submissions` does: the probes for heatmaps meet every attack too.
-  if (mode === 'batch') return gradeBatch(first, second, { ...gradeOptions(overrides), jobs: Number(jobs), force: true, html: true });
+  if (mode === 'batch') {
+    return gradeBatch(first, second, { ...gradeOptions(overrides), memoryBytes: Number(memory), jobs: Number(jobs), force: true, html: true });
+  }
   throw new Error(USAGE);
 }
 

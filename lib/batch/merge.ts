@@ -1,0 +1,158 @@
+/**
+ * `npm run merge`: joins the outputs of `--shard 1/n` … `--shard n/n` into the folder one machine
+ * would have written: every `<name>.json` and `<name>.html` as the shards wrote them, then
+ * `grades.csv`, `report.html` and `batch.json` rebuilt from them exactly as a whole run builds its
+ * own. Before writing anything it checks that the outputs belong together, and refuses with one
+ * line naming the culprit: a folder that is not a finished batch, a different case table, fixtures
+ * or options, a shard missing or given twice, shards cut from different submissions folders, a
+ * submission graded twice, or a result missing or graded differently from its shard.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../fsAtomic';
+import { oneLine } from '../text/sanitise';
+import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile } from '../report/batchReport';
+import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
+import type { GradescopeResults } from '../report/gradescope';
+import type { SummaryEntry } from '../report/terminal';
+import { difference } from './provenance';
+import { ABOUT, namesHash, readRecord, writeRecord, type BatchRecord } from './record';
+import { readResults } from './resume';
+import { formatShard, shardOf, WHOLE } from './shard';
+import { summaryEntry } from './summary';
+
+/** The shard outputs cannot be merged; the message names the folder or submission at fault. */
+export class MergeError extends Error {
+  override name = 'MergeError';
+}
+
+export interface MergeOutcome {
+  record: BatchRecord;
+  rows: GradebookRow[];
+  entries: SummaryEntry[];
+  results: Map<string, GradescopeResults>;
+}
+
+interface Input {
+  dir: string;
+  record: BatchRecord;
+}
+
+function readInputs(dirs: readonly string[]): Input[] {
+  if (dirs.length === 0) throw new MergeError('no shard outputs given: pass the --out folder of every `npm run grade -- --shard i/n`');
+  return dirs.map((dir) => {
+    const record = readRecord(dir);
+    if (typeof record === 'string') throw new MergeError(record);
+    return { dir, record };
+  });
+}
+
+/** The record most inputs share (the first input's on a tie): the odd one out is the culprit. */
+function majority(inputs: readonly Input[], key: (record: BatchRecord) => string): Input {
+  const counts = new Map<string, number>();
+  for (const { record } of inputs) counts.set(key(record), (counts.get(key(record)) ?? 0) + 1);
+  return inputs.reduce((best, input) => (counts.get(key(input.record))! > counts.get(key(best.record))! ? input : best));
+}
+
+/** Every input graded alike, split alike from the same folder, and the shards 1…n each exactly once. */
+function checkShards(inputs: readonly Input[]): void {
+  const usual = majority(inputs, (r) => JSON.stringify(r.graded_with));
+  for (const { dir, record } of inputs) {
+    const differs = difference(record.graded_with, usual.record.graded_with);
+    if (differs) throw new MergeError(`${dir} was graded with ${differs}, unlike ${usual.dir}: grade every shard with the same checkout and flags`);
+  }
+  const split = majority(inputs, (r) => `${r.shard.count} ${r.batch.sha256}`);
+  for (const { dir, record } of inputs) {
+    if (record.shard.count !== split.record.shard.count) {
+      throw new MergeError(`${dir} is shard ${formatShard(record.shard)} but ${split.dir} is shard ${formatShard(split.record.shard)}: ` +
+        'every shard must split the batch the same number of ways');
+    }
+    if (record.batch.sha256 !== split.record.batch.sha256) {
+      throw new MergeError(`${dir} was cut from another submissions folder (${record.batch.submissions} submissions) than ${split.dir} ` +
+        `(${split.record.batch.submissions}): grade every shard from the same submissions`);
+    }
+  }
+  const byIndex = new Map<number, string>();
+  for (const { dir, record } of inputs) {
+    const other = byIndex.get(record.shard.index);
+    if (other !== undefined) throw new MergeError(`shard ${formatShard(record.shard)} is given twice: ${other} and ${dir}; pass each shard once`);
+    byIndex.set(record.shard.index, dir);
+  }
+  const count = inputs[0].record.shard.count;
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  if (missing.length) {
+    throw new MergeError(`shard ${missing.map((i) => `${i}/${count}`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing: ` +
+      `grade ${missing.length > 1 ? 'them' : 'it'} with --shard and pass ${missing.length > 1 ? 'their' : 'its'} --out folder too`);
+  }
+}
+
+/** Each submission in exactly one shard, the one its name hashes to, with a result graded as its shard was. */
+function collectResults(inputs: readonly Input[]): Map<string, { input: Input; results: GradescopeResults }> {
+  const found = new Map<string, { input: Input; results: GradescopeResults }>();
+  for (const input of inputs) {
+    const { dir, record } = input;
+    for (const name of record.submissions) {
+      const twice = found.get(name);
+      if (twice) throw new MergeError(`submission ${oneLine(name)} was graded twice: in ${twice.input.dir} and in ${dir}; regrade one of those shards`);
+      if (shardOf(name, record.shard.count) !== record.shard.index) {
+        throw new MergeError(`submission ${oneLine(name)} is in ${dir} (shard ${formatShard(record.shard)}) but belongs to shard ` +
+          `${shardOf(name, record.shard.count)}/${record.shard.count}: regrade that folder with this grader`);
+      }
+      const file = path.join(dir, resultsFile(name));
+      const results = readResults(file);
+      if (!results) throw new MergeError(`${oneLine(file)} is missing or unreadable: regrade shard ${formatShard(record.shard)}`);
+      const recorded = results.extra_data.graded_with;
+      const differs = recorded ? difference(recorded, record.graded_with) : 'a grader that did not record how';
+      if (differs) {
+        throw new MergeError(`${oneLine(file)} was graded with ${differs}, unlike the rest of its shard: ` +
+          `regrade shard ${formatShard(record.shard)}`);
+      }
+      found.set(name, { input, results });
+    }
+  }
+  const first = inputs[0].record;
+  const names = [...found.keys()];
+  if (names.length !== first.batch.submissions || namesHash(names) !== first.batch.sha256) {
+    throw new MergeError(`the shards hold ${names.length} submissions but their folder had ${first.batch.submissions}: ` +
+      'a shard output lacks some of its submissions; regrade it');
+  }
+  return found;
+}
+
+export function mergeShards(dirs: readonly string[], outDir: string): MergeOutcome {
+  const inputs = readInputs(dirs);
+  const target = path.resolve(outDir);
+  const clash = inputs.find(({ dir }) => path.resolve(dir) === target);
+  if (clash) throw new MergeError(`--out ${outDir} is one of the shard outputs: merge into a folder of its own`);
+  checkShards(inputs);
+  const found = collectResults(inputs);
+
+  const first = inputs[0].record;
+  // As the whole run lists them: sorted the same way gradeBatch sorts the folder.
+  const names = [...found.keys()].sort();
+  fs.mkdirSync(outDir, { recursive: true });
+  const results = new Map<string, GradescopeResults>();
+  for (const name of names) {
+    const { input, results: result } = found.get(name)!;
+    // Copied as written: a merged folder holds the very files the shards graded.
+    fs.copyFileSync(path.join(input.dir, resultsFile(name)), path.join(outDir, resultsFile(name)));
+    const page = path.join(input.dir, pageFile(name));
+    if (fs.existsSync(page)) fs.copyFileSync(page, path.join(outDir, pageFile(name)));
+    else fs.rmSync(path.join(outDir, pageFile(name)), { force: true });
+    results.set(name, result);
+  }
+  const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
+  writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(rows, first.case_table.map((c) => c.name)));
+  writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), first.case_table));
+  const record: BatchRecord = {
+    about: ABOUT,
+    shard: WHOLE,
+    batch: first.batch,
+    submissions: names,
+    graded_with: first.graded_with,
+    case_table: first.case_table,
+    fixtures: first.fixtures,
+  };
+  writeRecord(outDir, record);
+  return { record, rows, entries: names.map((name) => summaryEntry(name, results.get(name)!)), results };
+}

@@ -1,0 +1,51 @@
+/**
+ * npm run merge -- OUT1 OUT2 … --out DIR: joins the outputs of `npm run grade -- --submissions …
+ * --shard i/n` into one DIR/grades.csv, DIR/<name>.json and .html, DIR/report.html and
+ * DIR/batch.json, as one machine grading the whole batch would have written them.
+ *
+ * Exits 0 when it merged; 1 when the outputs do not belong together (one line naming the folder or
+ * submission at fault); 2 on a usage error. In GitHub Actions it also writes the job summary.
+ */
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseFlags } from '../lib/cli';
+import { MergeError, mergeShards } from '../lib/batch/merge';
+import { batchSummaryMarkdown } from '../lib/report/githubBatch';
+import { formatBatchSummary } from '../lib/report/terminal';
+
+const USAGE = 'npm run merge -- OUT1 OUT2 … --out DIR';
+
+// Folders are positional; flags are whatever starts with --, with the value that follows --out.
+const argv = process.argv.slice(2);
+const folders: string[] = [];
+const flagArgs: string[] = [];
+for (let i = 0; i < argv.length; i++) {
+  if (!argv[i].startsWith('--')) folders.push(argv[i]);
+  else if (argv[i] === '--out' && i + 1 < argv.length) flagArgs.push(argv[i], argv[++i]);
+  else flagArgs.push(argv[i]);
+}
+const flags = parseFlags(flagArgs, { out: 'string', help: 'boolean' }, USAGE);
+if (flags.help) {
+  console.log(`usage: ${USAGE}\n\nJoins the --out folders of \`npm run grade -- --submissions DIR --shard i/n\` (i = 1…n, any order) into\n` +
+    'DIR/grades.csv, DIR/<name>.json and .html, DIR/report.html and DIR/batch.json, as one machine would write them.\n' +
+    'Refuses, naming the culprit, shards graded with other options, cases or fixtures, a shard missing or given twice,\n' +
+    'and a submission graded twice.');
+  process.exit(0);
+}
+if (!flags.out || folders.length === 0) {
+  console.error(`${flags.out ? 'no shard outputs given' : '--out DIR is needed for the merged gradebook'}; usage: ${USAGE}`);
+  process.exit(2);
+}
+
+try {
+  const merged = mergeShards(folders, flags.out);
+  console.log(`merged ${folders.length} shard output(s): ${merged.rows.length} submissions`);
+  console.log(formatBatchSummary(merged.entries));
+  console.log(`wrote ${path.join(flags.out, 'grades.csv')} (${merged.rows.length} rows) and ${path.join(flags.out, 'report.html')}`);
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) appendFileSync(summaryFile, batchSummaryMarkdown(merged.entries));
+} catch (err) {
+  if (!(err instanceof MergeError)) throw err;
+  console.error(`merge: refused: ${err.message}`);
+  process.exit(1);
+}

@@ -1,0 +1,215 @@
+/**
+ * classroom/grade-course.yml, the workflow that grades a course on N machines, read as GitHub reads
+ * it (YAML) and its jobs' commands run here as a runner would run them, in order: plan the shards,
+ * clone the submissions from a list of repositories (local bare repositories stand in for GitHub),
+ * grade every shard as root (`sudo` is a shim that runs the command as the current user, root
+ * here), hand each shard's output over as its artifact would arrive, and merge. The merged
+ * gradebook must be the one a single machine writes. Expressions (`${{ … }}`) are replaced with
+ * the values GitHub would give; one this test does not know fails it.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { PROJECT_ROOT } from '../lib/paths';
+import { materialize, tempDir } from './grader/materialize';
+
+interface Step {
+  name: string;
+  id?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string | number | boolean>;
+}
+interface Job {
+  needs?: string | string[];
+  strategy?: { matrix: Record<string, unknown> };
+  outputs?: Record<string, string>;
+  steps: Step[];
+}
+interface Workflow {
+  name: string;
+  on: { workflow_dispatch: { inputs: Record<string, { default?: string | boolean }> } };
+  permissions: Record<string, string>;
+  env: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+
+const FILE = 'classroom/grade-course.yml';
+const text = fs.readFileSync(path.join(PROJECT_ROOT, FILE), 'utf8');
+const workflow = parse(text) as Workflow;
+const SHARDS = 3;
+const STUDENTS: Record<string, string | undefined> = {
+  'attention-ada': path.join(PROJECT_ROOT, 'reference', 'index.ts'),
+  'attention-bo': path.join(__dirname, 'catalogue', 'bugs', 'scale_missing.ts'),
+  'attention-cy': path.join(__dirname, 'catalogue', 'bugs', 'mask_inverted.ts'),
+  'attention-di': path.join(__dirname, 'grader', 'misbehaving', 'exit_at_import.ts'),
+  'attention-ed': path.join(__dirname, 'catalogue', 'correct', 'plain_loops.ts'),
+  'attention-fay': undefined, // a repository without student/index.ts
+};
+
+const root = tempDir('course-workflow');
+const checkout = path.join(root, 'checkout');
+const step = (job: string, name: string) => {
+  const found = workflow.jobs[job].steps.find((s) => s.name === name);
+  if (!found) throw new Error(`${FILE}: job ${job} has no step "${name}"`);
+  return found;
+};
+
+/** The value GitHub gives each expression this workflow uses, for one matrix job. */
+function expand(value: string, shard?: number): string {
+  const known: Record<string, string> = {
+    'inputs.shards': String(SHARDS),
+    "inputs.hidden && '--hidden' || ''": '--hidden',
+    'inputs.repositories': 'classroom-repositories.txt',
+    'secrets.SUBMISSIONS_TOKEN': '',
+    'strategy.job-total': String(SHARDS),
+    ...(shard === undefined ? {} : { 'matrix.shard': String(shard) }),
+  };
+  return value.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expr: string) => {
+    if (!(expr in known)) throw new Error(`${FILE}: the self-test does not know the value of \${{ ${expr} }}`);
+    return known[expr];
+  });
+}
+
+/** A step's `run` as a runner runs it: bash --noprofile --norc -eo pipefail, the workflow's and the step's env expanded. */
+function run(s: Step, env: Record<string, string>, shard?: number): Promise<{ code: number; stdout: string; stderr: string }> {
+  const script = path.join(root, `step-${Math.random().toString(36).slice(2)}.sh`);
+  fs.writeFileSync(script, s.run!);
+  const expanded = Object.fromEntries(Object.entries({ ...workflow.env, ...s.env }).map(([k, v]) => [k, expand(v, shard)]));
+  const fullEnv: NodeJS.ProcessEnv = {
+    ...process.env, ...expanded, ...env, GITHUB_WORKSPACE: checkout,
+    PATH: `${path.join(root, 'bin')}${path.delimiter}${process.env.PATH}`,
+  };
+  delete fullEnv.GITHUB_ACTIONS;
+  return new Promise((resolve) => {
+    execFile('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: checkout, env: fullEnv, encoding: 'utf8', maxBuffer: 16 << 20 },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+  });
+}
+
+/** A bare repository `<root>/github/<slug>.git` holding student/ as a student's repository would. */
+function studentRepository(slug: string, solution: string | undefined): void {
+  const work = path.join(root, 'work', slug);
+  if (solution) materialize(solution, work, 'student');
+  else fs.mkdirSync(path.join(work, 'student'), { recursive: true });
+  fs.writeFileSync(path.join(work, 'README.md'), `# ${slug}\n`);
+  const git = (args: string[], cwd = work) => execFileSync('git', args, { cwd, stdio: 'ignore' });
+  git(['init', '--quiet']);
+  git(['add', '-A']);
+  git(['-c', 'user.name=Student', '-c', 'user.email=student@example.org', 'commit', '--quiet', '-m', 'solution']);
+  git(['clone', '--quiet', '--bare', work, path.join(root, 'github', `${slug}.git`)], root);
+}
+
+beforeAll(() => {
+  fs.chmodSync(root, 0o755);
+  fs.mkdirSync(checkout);
+  // The grader's checkout: the project's own files, linked.
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'node_modules', 'lib', 'scripts', 'tests', 'adapters', 'fixtures', 'reference']) {
+    fs.symlinkSync(path.join(PROJECT_ROOT, entry), path.join(checkout, entry));
+  }
+  fs.mkdirSync(path.join(root, 'bin'));
+  fs.writeFileSync(path.join(root, 'bin', 'sudo'), '#!/bin/sh\n[ "$1" = -E ] && shift\nexec "$@"\n', { mode: 0o755 });
+  for (const [name, solution] of Object.entries(STUDENTS)) studentRepository(`course-org/${name}`, solution);
+  fs.writeFileSync(path.join(checkout, 'classroom-repositories.txt'),
+    ['# the course', ...Object.keys(STUDENTS).map((name) => `course-org/${name}`), ''].join('\n'));
+});
+
+describe(`${FILE}: as GitHub reads it`, () => {
+  it('starts by hand with the number of shards; fetch, a matrix of shard jobs, then the merge', () => {
+    expect(workflow.on.workflow_dispatch.inputs.shards.default).toBe('4');
+    expect(Object.keys(workflow.jobs)).toEqual(['submissions', 'grade', 'merge']);
+    expect(workflow.jobs.grade.needs).toBe('submissions');
+    expect(workflow.jobs.grade.strategy?.matrix.shard).toBe('${{ fromJSON(needs.submissions.outputs.shards) }}');
+    expect(workflow.jobs.submissions.outputs?.shards).toBe('${{ steps.plan.outputs.shards }}');
+    expect(workflow.jobs.merge.needs).toBe('grade');
+    expect(step('grade', 'Keep the shard\'s output').with?.name).toBe('shard-${{ matrix.shard }}');
+    expect(step('merge', 'Fetch the shards\' outputs').with?.pattern).toBe('shard-*');
+    expect(step('merge', 'Keep the gradebook and the report').with?.path).toBe('gradebook');
+  });
+
+  it('pins every action by its version, reads only, and uses no secret but the one that clones', () => {
+    const uses = Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((s) => (s.uses ? [s.uses] : [])));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const action of uses) expect(action).toMatch(/^actions\/[a-z-]+@v\d+\.\d+\.\d+$/);
+    expect(Object.values(workflow.permissions).every((p) => p === 'read')).toBe(true);
+    expect(text.match(/secrets\.\w+/g)).toEqual(['secrets.SUBMISSIONS_TOKEN']);
+    expect(step('submissions', 'Clone them from the list of repositories').env?.SUBMISSIONS_TOKEN).toBe('${{ secrets.SUBMISSIONS_TOKEN }}');
+    // Inputs reach the scripts through env only.
+    for (const job of Object.values(workflow.jobs)) for (const s of job.steps) expect(s.run ?? '', s.name).not.toMatch(/\$\{\{/);
+  });
+
+  it('grades as root, with the containment the grader applies as root', () => {
+    expect(step('grade', 'Grade').run).toMatch(/^sudo -E env "PATH=\$PATH" npm run grade -- --submissions submissions --out shard-out --shard "\$SHARD"/);
+  });
+});
+
+describe(`${FILE}: its commands, run here`, () => {
+  let shards: number[];
+
+  it('plans one job per shard, and refuses a count that is not one', async () => {
+    const output = path.join(root, 'github-output');
+    fs.writeFileSync(output, '');
+    const plan = step('submissions', 'Plan the shards');
+    const planned = await run(plan, { GITHUB_OUTPUT: output });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(fs.readFileSync(output, 'utf8')).toBe('shards=[1,2,3]\n');
+    shards = JSON.parse(fs.readFileSync(output, 'utf8').split('=')[1]) as number[];
+    for (const bad of ['0', 'three', '1000']) {
+      const refused = await run(plan, { GITHUB_OUTPUT: output, SHARDS: bad });
+      expect(refused.code, bad).not.toBe(0);
+      expect(refused.stderr).toContain(`shards must be a whole number from 1 to 256, got "${bad}"`);
+    }
+  });
+
+  it('clones the submissions from the list of repositories', async () => {
+    const cloned = await run(step('submissions', 'Clone them from the list of repositories'), {
+      SUBMISSIONS_BASE_URL: `${path.join(root, 'github')}${path.sep}`,
+    });
+    expect(cloned.code, cloned.stderr).toBe(0);
+    expect(fs.readdirSync(path.join(checkout, 'submissions')).sort()).toEqual(Object.keys(STUDENTS).sort());
+    expect(fs.existsSync(path.join(checkout, 'submissions', 'attention-ada', 'student', 'index.ts'))).toBe(true);
+    expect(fs.existsSync(path.join(checkout, 'submissions', 'attention-ada', '.git'))).toBe(false);
+
+    fs.writeFileSync(path.join(checkout, 'gone.txt'), 'course-org/attention-ada\ncourse-org/attention-gone\n');
+    const missing = await run(step('submissions', 'Clone them from the list of repositories'), {
+      SUBMISSIONS_BASE_URL: `${path.join(root, 'github')}${path.sep}`, REPOSITORIES: 'gone.txt',
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^fetch-submissions: could not clone 1 of 2 repositories: course-org\/attention-gone \(.+\); check the list/m);
+  });
+
+  it('grades every shard, merges them, and the gradebook is the one a single machine writes', async () => {
+    expect(shards).toEqual([1, 2, 3]);
+    const reach = await run(step('grade', 'Let the contained child reach the checkout'), {});
+    expect(reach.code, reach.stderr).toBe(0);
+    for (const shard of shards) {
+      const graded = await run(step('grade', 'Grade'), {}, shard);
+      expect(graded.code, graded.stderr).toBe(0);
+      expect(graded.stdout).toContain(`shard ${shard}/${SHARDS}: `);
+      // As upload-artifact then download-artifact with a pattern hand it over: shards/<artifact name>/.
+      const artifact = expand(String(step('grade', 'Keep the shard\'s output').with?.name), shard);
+      fs.mkdirSync(path.join(checkout, 'shards'), { recursive: true });
+      fs.renameSync(path.join(checkout, String(step('grade', 'Keep the shard\'s output').with?.path)), path.join(checkout, 'shards', artifact));
+    }
+    const summary = path.join(root, 'step-summary.md');
+    fs.writeFileSync(summary, '');
+    const merged = await run(step('merge', 'Merge'), { GITHUB_STEP_SUMMARY: summary });
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toContain(`merged ${SHARDS} shard output(s): ${Object.keys(STUDENTS).length} submissions`);
+    expect(fs.readFileSync(summary, 'utf8')).toMatch(/^### Gradebook: 6 submissions\n\nPoints out of 14\.5: /);
+
+    const whole = await run({ name: 'one machine', run: 'npm run grade -- --submissions submissions --out whole --hidden\n' }, {});
+    expect(whole.code, whole.stderr).toBe(0);
+    for (const file of ['grades.csv', 'report.html', 'batch.json']) {
+      expect(fs.readFileSync(path.join(checkout, 'gradebook', file), 'utf8'), file)
+        .toBe(fs.readFileSync(path.join(checkout, 'whole', file), 'utf8'));
+    }
+    const totals = fs.readFileSync(path.join(checkout, 'gradebook', 'grades.csv'), 'utf8').trim().split('\r\n').slice(1)
+      .map((line) => [line.split(',')[0], line.split(',').at(-3)]);
+    expect(Object.fromEntries(totals)).toMatchObject({ 'attention-ada': '14.5', 'attention-ed': '14.5', 'attention-di': '0', 'attention-fay': '0' });
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * A batch of correct, buggy and hostile submissions graded whole, and as three shards merged in
+ * every order: the same gradebook, results, pages and report (execution times aside). Then what a
+ * merge refuses, through the library and the command line.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MergeError, mergeShards } from '../../lib/batch/merge';
+import { RECORD_FILE, type BatchRecord } from '../../lib/batch/record';
+import { gradeBatch, type BatchOptions } from '../../lib/grading/batch';
+import { loadCaseFixtures } from '../../lib/grading/grade';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { pageFile, resultsFile } from '../../lib/report/batchReport';
+import { GRADED_CASES } from '../../tests/cases';
+import { gradeOptions } from './harness';
+import { materialize, tempDir } from './materialize';
+
+const CATALOGUE = path.join(__dirname, '..', 'catalogue');
+const ATTACKS = path.join(__dirname, '..', 'attacks');
+const SUBMISSIONS: Record<string, string> = {
+  correct_reference: path.join(PROJECT_ROOT, 'reference', 'index.ts'),
+  correct_plain_loops: path.join(CATALOGUE, 'correct', 'plain_loops.ts'),
+  buggy_scale_missing: path.join(CATALOGUE, 'bugs', 'scale_missing.ts'),
+  buggy_mask_inverted: path.join(CATALOGUE, 'bugs', 'mask_inverted.ts'),
+  buggy_softmax_unstable: path.join(CATALOGUE, 'bugs', 'softmax_unstable.ts'),
+  hostile_lying_result: path.join(ATTACKS, 'lying_result.ts'),
+  hostile_patch_prototypes: path.join(ATTACKS, 'patch_prototypes.ts'),
+  hostile_read_expected: path.join(ATTACKS, 'read_expected_from_disk.ts'),
+  hostile_exit_at_import: path.join(__dirname, 'misbehaving', 'exit_at_import.ts'),
+  hostile_refused_import: path.join(__dirname, 'misbehaving', 'refused_import.ts'),
+  // Named like the files a batch writes for itself: their own files step aside.
+  batch: path.join(CATALOGUE, 'correct', 'float32_loops.ts'),
+  report: path.join(CATALOGUE, 'bugs', 'softmax_ignores_dim.ts'),
+};
+const CORRECT = new Set(['correct_reference', 'correct_plain_loops', 'batch']);
+
+const root = tempDir('shards');
+const submissions = path.join(root, 'submissions');
+const out = (name: string) => path.join(root, name);
+const shardDirs = [1, 2, 3].map((i) => out(`shard-${i}`));
+const TS_NODE = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
+
+let options: BatchOptions;
+
+beforeAll(async () => {
+  for (const [name, file] of Object.entries(SUBMISSIONS)) {
+    const dir = materialize(file, submissions, name);
+    fs.copyFileSync(path.join(ATTACKS, 'kit.ts'), path.join(dir, 'kit.ts'));
+  }
+  fs.mkdirSync(path.join(submissions, 'no_index'));
+  // A generous per-test limit: nothing here hangs, and a loaded machine must not turn a verdict into a timeout.
+  options = { ...gradeOptions({ timeoutMs: 30_000 }), jobs: 2, force: false, html: true };
+  await gradeBatch(submissions, out('whole'), options);
+  for (const [i, dir] of shardDirs.entries()) await gradeBatch(submissions, dir, { ...options, shard: { index: i + 1, count: 3 } });
+});
+
+const record = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, RECORD_FILE), 'utf8')) as BatchRecord;
+const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
+/** A result without what changes from run to run: the execution time. */
+const untimed = (dir: string, name: string) => ({ ...JSON.parse(read(dir, resultsFile(name))), execution_time: 0 }) as unknown;
+
+const ORDERS = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
+describe('a batch graded as 3 shards and merged', () => {
+  it('splits the batch: every submission in exactly one shard, none empty', () => {
+    const names = [...Object.keys(SUBMISSIONS), 'no_index'].sort();
+    const split = shardDirs.map((dir) => record(dir).submissions);
+    for (const part of split) expect(part.length).toBeGreaterThan(0);
+    expect(split.flat().sort()).toEqual(names);
+    expect(shardDirs.map((dir) => record(dir).shard)).toEqual([1, 2, 3].map((index) => ({ index, count: 3 })));
+    expect(record(out('whole')).shard).toEqual({ index: 1, count: 1 });
+  });
+
+  it.each(ORDERS.map((order) => ({ order: order.map((i) => i + 1).join(','), dirs: order.map((i) => shardDirs[i]) })))(
+    'equals the whole run, shards in order $order',
+    ({ order, dirs }) => {
+      const merged = out(`merged-${order.replace(/,/g, '')}`);
+      mergeShards(dirs, merged);
+      const whole = out('whole');
+      for (const file of ['grades.csv', 'report.html', RECORD_FILE]) expect(read(merged, file), file).toBe(read(whole, file));
+      for (const name of record(whole).submissions) {
+        expect(untimed(merged, name), name).toEqual(untimed(whole, name));
+        expect(read(merged, pageFile(name)), name).toBe(read(whole, pageFile(name)));
+      }
+      expect(fs.readdirSync(merged).sort()).toEqual(fs.readdirSync(whole).sort());
+    },
+  );
+
+  it('the gradebook holds real grades: full marks only for the correct ones', () => {
+    const totals = Object.fromEntries(read(out('whole'), 'grades.csv').trim().split('\r\n').slice(1).map((line) => {
+      const cells = line.split(',');
+      return [cells[0], Number(cells.at(-3))];
+    }));
+    for (const name of Object.keys(totals)) expect(totals[name] === 12, name).toBe(CORRECT.has(name));
+    expect(fs.existsSync(path.join(out('whole'), 'batch.submission.json'))).toBe(true);
+    expect(fs.existsSync(path.join(out('whole'), 'report.submission.html'))).toBe(true);
+  });
+});
+
+describe('a merge refuses, naming the culprit', () => {
+  const refusal = (dirs: string[]) => {
+    try {
+      mergeShards(dirs, out('refused'));
+    } catch (err) {
+      expect(err).toBeInstanceOf(MergeError);
+      return (err as Error).message;
+    }
+    throw new Error('the merge went through');
+  };
+  /** A shard output copied, then changed by `edit` (a tampered or stray folder). */
+  const variant = (from: number, name: string, edit: (dir: string, rec: BatchRecord) => void) => {
+    const dir = out(name);
+    fs.cpSync(shardDirs[from], dir, { recursive: true });
+    const rec = record(dir);
+    edit(dir, rec);
+    fs.writeFileSync(path.join(dir, RECORD_FILE), JSON.stringify(rec));
+    return dir;
+  };
+
+  it('a missing shard', () => {
+    expect(refusal([shardDirs[0], shardDirs[2]])).toBe('shard 2/3 is missing: grade it with --shard and pass its --out folder too');
+  });
+
+  it('a shard given twice, as the same folder or a copy', () => {
+    expect(refusal([...shardDirs, shardDirs[1]])).toBe(`shard 2/3 is given twice: ${shardDirs[1]} and ${shardDirs[1]}; pass each shard once`);
+    const copy = variant(1, 'copy-of-2', () => {});
+    expect(refusal([shardDirs[0], shardDirs[1], copy, shardDirs[2]])).toMatch(/^shard 2\/3 is given twice: .*shard-2 and .*copy-of-2;/);
+  });
+
+  it('a shard graded with --hidden when the others were not', async () => {
+    const cases = GRADED_CASES;
+    const hidden = out('hidden-2');
+    await gradeBatch(submissions, hidden, { ...options, cases, fixtures: loadCaseFixtures(cases), shard: { index: 2, count: 3 } });
+    expect(refusal([shardDirs[0], hidden, shardDirs[2]]))
+      .toBe(`${hidden} was graded with --hidden on instead of off, unlike ${shardDirs[0]}: grade every shard with the same checkout and flags`);
+  });
+
+  it('a submission graded twice', () => {
+    const name = record(shardDirs[0]).submissions[0];
+    const stray = variant(1, 'stray-2', (dir, rec) => {
+      fs.copyFileSync(path.join(shardDirs[0], resultsFile(name)), path.join(dir, resultsFile(name)));
+      rec.submissions.push(name);
+    });
+    expect(refusal([shardDirs[0], stray, shardDirs[2]])).toBe(
+      `submission ${name} was graded twice: in ${shardDirs[0]} and in ${stray}; regrade one of those shards`);
+  });
+
+  it('a folder whose run did not finish, and a result graded otherwise than its shard', () => {
+    const unfinished = variant(2, 'unfinished-3', () => {});
+    fs.rmSync(path.join(unfinished, RECORD_FILE));
+    expect(refusal([shardDirs[0], shardDirs[1], unfinished])).toMatch(/unfinished-3 has no batch\.json, so it is not the output of a finished/);
+    const name = record(shardDirs[2]).submissions[0];
+    const tampered = variant(2, 'tampered-3', (dir) => {
+      const file = path.join(dir, resultsFile(name));
+      const results = JSON.parse(fs.readFileSync(file, 'utf8'));
+      results.extra_data.graded_with.options.timeout_ms = 60_000;
+      fs.writeFileSync(file, JSON.stringify(results));
+    });
+    expect(refusal([shardDirs[0], shardDirs[1], tampered]))
+      .toBe(`${path.join(tampered, resultsFile(name))} was graded with --timeout 60 s instead of 30 s, unlike the rest of its shard: regrade shard 3/3`);
+    const short = variant(2, 'short-3', (_, rec) => rec.submissions.pop());
+    expect(refusal([shardDirs[0], shardDirs[1], short])).toMatch(/^the shards hold \d+ submissions but their folder had 13:/);
+  });
+
+  it('from the command line: one line and exit 1 when refused; exit 0, the summary and a job summary when merged', () => {
+    const merge = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+      spawnSync(process.execPath, [TS_NODE, 'scripts/merge.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+    const refused = merge([shardDirs[0], shardDirs[1], '--out', out('cli-refused')]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toEqual(['merge: refused: shard 3/3 is missing: grade it with --shard and pass its --out folder too']);
+    expect(fs.existsSync(out('cli-refused'))).toBe(false);
+
+    expect(merge([shardDirs[0]]).status).toBe(2);
+    const summary = path.join(root, 'summary.md');
+    const merged = merge([...shardDirs].reverse().concat('--out', out('cli-merged')), { GITHUB_STEP_SUMMARY: summary });
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stdout).toMatch(/^merged 3 shard output\(s\): 13 submissions\nSubmissions: 13\n/);
+    expect(read(out('cli-merged'), 'grades.csv')).toBe(read(out('whole'), 'grades.csv'));
+    const markdown = fs.readFileSync(summary, 'utf8');
+    expect(markdown).toMatch(/^### Gradebook: 13 submissions\n/);
+    const totals = read(out('whole'), 'grades.csv').trim().split('\r\n').slice(1).map((line) => Number(line.split(',').at(-3)));
+    expect(markdown).toContain(`| 11–12 | ${totals.filter((t) => t >= 11).length} |`);
+    expect(markdown).toContain(`| 0–1 | ${totals.filter((t) => t < 1).length} |`);
+    const counted = [...markdown.matchAll(/^\| [\d.]+–[\d.]+ \| (\d+) \|/gm)].reduce((s, m) => s + Number(m[1]), 0);
+    expect(counted).toBe(13);
+  });
+});
