@@ -6,6 +6,7 @@
  *   --hidden              include the instructor-only cases
  *   --json FILE           also write Gradescope results.json
  *   --html FILE           also write a page: the score table, and heatmaps of each failed attention case
+ *   --instructor-view     pages also show hidden tests' expected values (and say so): not for students
  *   --submissions DIR --out DIR2 [--jobs N] [--force]
  *                         batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/<name>.json,
  *                         DIR2/<name>.html (the --html page) and DIR2/report.html (the whole batch)
@@ -32,11 +33,11 @@ import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/
 import { GRADED_CASES } from '../tests/cases';
 
 const USAGE =
-  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force]] [--hidden] [--json FILE] [--html FILE] [--timeout S] [--budget S] [--memory MIB]';
+  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force]] [--hidden] [--json FILE] [--html FILE] [--instructor-view] [--timeout S] [--budget S] [--memory MIB]';
 const flags = parseFlags(
   process.argv.slice(2),
   {
-    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string',
+    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string', 'instructor-view': 'boolean',
     submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', timeout: 'number', budget: 'number', memory: 'number',
   },
   USAGE,
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
     timeoutMs: (flags.timeout ?? 10) * 1000,
     budgetMs: (flags.budget ?? 60) * 1000,
     outputCap: 4096,
+    instructorView: Boolean(flags['instructor-view']),
   };
   await checkChildStarts(options.child);
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;

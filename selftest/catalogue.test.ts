@@ -7,14 +7,14 @@ const load = async (file: string) => (await import(file)) as Partial<Submission>
 
 describe('correct solutions written other ways get full marks (visible and hidden cases)', () => {
   it.each(CORRECT.map((e) => [e.name, e] as const))('%s', async (_, entry) => {
-    const failed = gradeInProcess(await load(entry.file), entry.name).filter((r) => !r.passed);
+    const failed = (await gradeInProcess(await load(entry.file), entry.name)).filter((r) => !r.passed);
     expect(failed.map((r) => `${r.graded.name}: ${r.message}`)).toEqual([]);
   });
 });
 
 describe('each bug fails a test of its own function and no other', () => {
   it.each(BUGS.map((e) => [e.name, e] as const))('%s', async (_, entry) => {
-    const results = gradeInProcess(await load(entry.file), entry.name);
+    const results = await gradeInProcess(await load(entry.file), entry.name);
     const failedVisible = results.filter((r) => !r.passed && !r.graded.hidden);
     expect(failedVisible.length, `${entry.name} passes every visible test`).toBeGreaterThan(0);
     const unrelated = results.filter((r) => !r.passed && r.graded.fn !== entry.breaks);

@@ -13,10 +13,11 @@ import { childCommand, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker } from '../sandbox/transpilePool';
 import type { GradedCase } from '../../tests/cases';
+import { explainFailures } from './diagnoseInChild';
 import { loadFixture, type LoadedFixture } from './fixtures';
 import { readManifest } from './manifest';
-import { probeAttention } from './probe';
-import { totals, type CaseResult, type SubmissionResult } from './result';
+import { attentionHeatmaps } from './heatmaps';
+import { totals, type SubmissionResult } from './result';
 import { caseResult, fromOutcome, withoutRunning, type CaseVerdict } from './verdict';
 
 export { withoutRunning } from './verdict';
@@ -27,6 +28,8 @@ export interface GradeOptions extends SessionOptions {
   fixtures: ReadonlyMap<string, LoadedFixture>;
   /** Probe each failed attention case for its probabilities (SubmissionResult.heatmaps), after grading. */
   heatmaps?: boolean;
+  /** Heatmaps of hidden cases show their expected probabilities: for a page only instructors see. */
+  instructorView?: boolean;
   /** The whole submission's time budget, every case and probe together (DEFAULT_BUDGET_MS). */
   budgetMs?: number;
 }
@@ -67,6 +70,7 @@ export function loadCaseFixtures(cases: readonly GradedCase[]): Map<string, Load
       const fixture = loadFixture(c.fixture, { verify: true, manifest });
       // Read now, not at the first failure: tampering is refused before any student code runs.
       fixture.mistakes();
+      fixture.probabilities();
       return [c.fixture, fixture];
     }),
   );
@@ -123,11 +127,12 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
       return withoutRunning(name, options.cases, 'error', reason, [...feedback, ...prepared.loadErrors], 'graded');
     }
     session.setSubmission(prepared.load);
-    const verdicts = new Map<string, CaseResult>();
+    const verdicts = new Map<string, CaseVerdict>();
+    const runs = new Map<string, { printed: string; durationMs: number }>();
     let loadFailure: CaseVerdict | undefined;
     for (const graded of runOrder(options.cases)) {
       if (loadFailure) {
-        verdicts.set(graded.name, caseResult(graded, loadFailure));
+        verdicts.set(graded.name, loadFailure);
         continue;
       }
       const fixture = options.fixtures.get(graded.fixture)!;
@@ -137,15 +142,18 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
       // A submission that cannot load fails the same way every time: say so once per case, run no more.
       if (outcome.duringLoad) loadFailure = verdict;
       const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
-      verdicts.set(graded.name, caseResult(graded, verdict, printed.filter(Boolean).join('\n'), Date.now() - t0));
+      verdicts.set(graded.name, verdict);
+      runs.set(graded.name, { printed: printed.filter(Boolean).join('\n'), durationMs: Date.now() - t0 });
     }
-    const results = options.cases.map((c) => verdicts.get(c.name)!);
+    // Every verdict is in before the first diagnosis probe: what a probe does changes no points.
+    if (!loadFailure) await explainFailures(session, options.cases, options.fixtures, verdicts);
+    const results = options.cases.map((c) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs));
     const result: SubmissionResult = {
       name, status: 'graded', feedback, cases: results, executionTimeMs: Date.now() - started, ...totals(results),
     };
     // Every verdict is in before the first probe: a probe that hangs or kills the child changes none.
     if (options.heatmaps && !loadFailure) {
-      result.heatmaps = await probeAttention(session, options.cases, options.fixtures, results);
+      result.heatmaps = await attentionHeatmaps(session, options.cases, options.fixtures, results, options.instructorView);
     }
     return result;
   } finally {

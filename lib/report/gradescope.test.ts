@@ -96,7 +96,7 @@ describe('toGradescope', () => {
       caseResult('test_causal_mask', { fn: 'causal_mask', status: 'failed', reason: '1 of 25 values differ' }),
     ]);
     const expected = { rows: 1, cols: 1, data: Float64Array.of(1) };
-    const doc = toGradescope({ ...result, heatmaps: new Map([['test_scaled_dot_product_attention', { batchIndex: [0], expected }]]) });
+    const doc = toGradescope({ ...result, heatmaps: new Map([['test_scaled_dot_product_attention', { batchIndex: [0], hidden: false, expected }]]) });
     expectValid(doc);
     expect(doc.extra_data.diagnoses).toEqual({
       test_scaled_dot_product_attention: 'scale_missing',

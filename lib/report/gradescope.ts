@@ -11,7 +11,7 @@
  * stored", carries it too with our own statuses, so a gradebook row can be rebuilt from the file. lib/report/gradescope.schema.json is the same spec as a JSON Schema.
  */
 import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
-import { formatPoints, statusSummary } from './csv';
+import { formatPoints, statusSummary } from './words';
 
 export type GradescopeStatus = 'passed' | 'failed';
 export type GradescopeVisibility = 'hidden' | 'after_due_date' | 'after_published' | 'visible';
