@@ -11,7 +11,7 @@ import { formatNumber } from '../format';
 import { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
 import { hasNaN, isAllZero, probeOutput, withinTolerance, type Probe, type ProbeContext } from './probe';
-import { fitScale, FITS, rawScores, readMask, type Grid } from './readProbabilities';
+import { columnsSumToOne, fitScale, FITS, rawScores, readMask, type Grid } from './readProbabilities';
 import type { Failure } from './signatures';
 
 /** A mistake the evidence shows: its id in catalogue.ts, and what the probes measured, if anything. */
@@ -125,6 +125,13 @@ async function overflow(c: Case, context: ProbeContext): Promise<Finding | undef
   return { id: 'unstable_softmax', evidence: `With the scores scaled down to at most 8 your function gives finite values; at ${formatNumber(largest)} it does not.` };
 }
 
+/** An all-zero output: with zero scores (Q, K all zeros, no mask) attention is the mean of V, never zeros. */
+async function zeros(c: Case, context: ProbeContext): Promise<Finding> {
+  const zeroScores = await call(context, { q: Tensor.zeros(c.q.shape, 'float64'), k: Tensor.zeros(c.k.shape, 'float64'), v: c.v });
+  if (zeroScores && isAllZero(zeroScores)) return { id: 'output_zeros', evidence: 'It is zeros even when every score is 0, where the output is the mean of V.' };
+  return { id: 'output_zeros' };
+}
+
 /** Batch entries that are right, wrong and zero, or that depend on another entry. */
 async function batchEntries(c: Case, out: Tensor, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
   const { batches, queries } = c.grid;
@@ -184,8 +191,8 @@ async function probabilities(c: Case, context: ProbeContext): Promise<Finding[] 
   const scores = rawScores(c.q.data, c.k.data, c.grid, c.dK);
   const fit = fitScale(p, scores, allowed, c.grid, 'keys');
   if (fit.misfit > FITS) {
-    if (fitScale(p, scores, allowed, c.grid, 'queries').misfit <= FITS) return [{ id: 'softmax_over_queries' }];
     if (fitScale(p, rawScores(c.q.data, c.k.data, c.grid, c.dK, false), allowed, c.grid, 'keys').misfit <= FITS) return [{ id: 'k_reshaped' }];
+    if (columnsSumToOne(p, allowed, c.grid) && fitScale(p, scores, allowed, c.grid, 'queries').misfit <= FITS) return [{ id: 'softmax_over_queries' }];
     const mask = readMask(p, scores, allowed, c.grid, fit);
     return mask.inverted ? [{ id: 'mask_inverted' }] : undefined;
   }
@@ -202,7 +209,7 @@ async function probabilities(c: Case, context: ProbeContext): Promise<Finding[] 
     if (Math.abs(sums[0] - expectedScale) < 1e-5 && Math.abs(fit.scale - 1) < 1e-3) return [...findings, { id: 'scale_after_softmax' }];
     return [...findings, { id: 'rows_not_normalised', evidence: `Every query's probabilities sum to ${formatNumber(sums[0])}, not 1.` }];
   }
-  if (sumsTo(1, mask.fullSums) && mask.partialSums.length > 0 && mask.partialSums.every((s) => s < 1 - 1e-5) && mask.leaks === 0) {
+  if ((mask.fullSums.length === 0 || sumsTo(1, mask.fullSums)) && mask.partialSums.length > 0 && mask.partialSums.every((s) => s < 1 - 1e-5) && mask.leaks === 0) {
     findings.push({ id: 'mask_after_softmax' });
   }
   if (!mask.ignored && !mask.inverted) {
@@ -246,7 +253,7 @@ export async function diagnoseAttention(
     const source = await nanSource(c, out, context);
     return source ? [source] : [];
   }
-  if (isAllZero(out)) return [(await overflow(c, context)) ?? { id: 'output_zeros' }];
+  if (isAllZero(out)) return [(await overflow(c, context)) ?? (await zeros(c, context))];
   const batch = await batchEntries(c, out, fixture, graded, context);
   if (batch) return [batch];
   const found = await probabilities(c, context);

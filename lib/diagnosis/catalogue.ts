@@ -51,7 +51,7 @@ const ATTENTION: readonly Mistake[] = [
   { id: 'unstable_softmax', fn: 'scaled_dot_product_attention',
     message: "Your attention's softmax overflows on large scores: exp of a score near 4096 is Infinity, so the row turns to NaN (or to zeros once NaN is cleared). Subtract each row's max from the scores before exp." },
   { id: 'output_zeros', fn: 'scaled_dot_product_attention',
-    message: 'Your output is all zeros: the result is never written (or the probabilities are all 0). Check that the values you compute end up in the array you return.' },
+    message: 'Your output is all zeros: either the result never reaches the array you return, or the probabilities are all 0 (NaN cleared to 0: a NaN scale, e.g. from Q.shape[-1], which is undefined in TypeScript, makes every score NaN). Check both.' },
   { id: 'returns_probabilities', fn: 'scaled_dot_product_attention',
     message: 'Your output has the shape of the attention probabilities [..., n_q, n_k]: the output is the probabilities times V, [..., n_q, d_v].' },
   { id: 'scale_missing', fn: 'scaled_dot_product_attention',

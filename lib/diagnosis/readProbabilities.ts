@@ -52,7 +52,26 @@ export function fitScale(p: ArrayLike<number>, scores: ArrayLike<number>, allowe
   for (const [x, y] of pairs) [sxy, sxx] = [sxy + x * y, sxx + x * x];
   const scale = sxx > 0 ? sxy / sxx : NaN;
   const misfit = pairs.reduce((worst, [x, y]) => Math.max(worst, Math.abs(y - scale * x)), 0);
-  return { scale, misfit: Number.isNaN(scale) ? Infinity : misfit };
+  // Two pairs at least: through one point any scale fits.
+  return { scale, misfit: Number.isNaN(scale) || pairs.length < 2 ? Infinity : misfit };
+}
+
+/** Whether every key's allowed probabilities, summed over the queries, make 1: a softmax over the queries. */
+export function columnsSumToOne(p: ArrayLike<number>, allowed: Uint8Array, { batches, queries, keys }: Grid): boolean {
+  let columns = 0;
+  for (let b = 0; b < batches; b++) {
+    for (let j = 0; j < keys; j++) {
+      let [sum, any] = [0, false];
+      for (let i = 0; i < queries; i++) {
+        const at = (b * queries + i) * keys + j;
+        if (allowed[at]) [sum, any] = [sum + p[at], true];
+      }
+      if (!any) continue;
+      if (Math.abs(sum - 1) > 1e-5) return false;
+      columns++;
+    }
+  }
+  return columns > 0;
 }
 
 /** What the masked keys of rows that also have allowed keys get, and what fully masked rows get. */

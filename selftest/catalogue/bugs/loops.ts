@@ -1,0 +1,69 @@
+/**
+ * Scaled dot-product attention in plain float64 loops over `data`, the way a student who ignores
+ * the tensor methods writes it, with the places where such code goes wrong as knobs. The loop
+ * variants of the catalogue (`*_loop.ts`) each turn one knob; with none turned it is correct.
+ */
+import type { Tensor } from '../../../lib/tensor';
+
+export interface Knobs {
+  /** What the scores are divided by (√d_k). */
+  divisor?: (dK: number, dV: number) => number;
+  /** The offset in K.data of key j, feature c of batch entry b (row-major [..., n_k, d_k]). */
+  keyOffset?: (b: number, j: number, c: number, nK: number, dK: number) => number;
+  /** How many batch entries are computed (all). */
+  entries?: (count: number) => number;
+  /** Whether query i may attend key j in batch entry b (mask read with broadcasting). */
+  allowed?: (mask: Tensor, batch: readonly number[], b: number, i: number, j: number) => boolean;
+  /** The score a masked key gets (−∞). */
+  fill?: number;
+  /** Subtract the row max before exp (yes). */
+  stable?: boolean;
+  /** A row with no allowed key outputs zeros (yes); otherwise 0/0. */
+  guardEmptyRows?: boolean;
+}
+
+/** Whether the mask allows [b, i, j], broadcasting a lower-rank mask from the right. */
+export function maskAllows(mask: Tensor, batch: readonly number[], b: number, i: number, j: number): boolean {
+  const index = [...batch.map(() => 0), i, j];
+  for (let d = batch.length - 1, rest = b; d >= 0; d--) {
+    index[d] = rest % batch[d];
+    rest = Math.floor(rest / batch[d]);
+  }
+  const own = index.slice(index.length - mask.ndim);
+  let offset = 0;
+  for (let d = 0; d < mask.ndim; d++) offset = offset * mask.shape[d] + (mask.shape[d] === 1 ? 0 : own[d]);
+  return mask.data[offset] !== 0;
+}
+
+export function loopAttention(Q: Tensor, K: Tensor, V: Tensor, mask: Tensor | undefined, knobs: Knobs = {}): { shape: number[]; data: Float64Array } {
+  const { divisor = (dK: number) => Math.sqrt(dK), keyOffset = (b: number, j: number, c: number, nK: number, dK: number) => (b * nK + j) * dK + c } = knobs;
+  const { entries = (n: number) => n, allowed = maskAllows, fill = -Infinity, stable = true, guardEmptyRows = true } = knobs;
+  const batch = Q.shape.slice(0, -2);
+  const [nQ, dK] = Q.shape.slice(-2);
+  const [nK, dV] = V.shape.slice(-2);
+  const count = batch.reduce((a, b) => a * b, 1);
+  const out = new Float64Array(count * nQ * dV);
+  const scale = divisor(dK, dV);
+  for (let b = 0; b < entries(count); b++) {
+    for (let i = 0; i < nQ; i++) {
+      const scores = new Float64Array(nK);
+      let any = false;
+      for (let j = 0; j < nK; j++) {
+        let dot = 0;
+        for (let c = 0; c < dK; c++) dot += Q.data[(b * nQ + i) * dK + c] * K.data[keyOffset(b, j, c, nK, dK)];
+        const ok = !mask || allowed(mask, batch, b, i, j);
+        any ||= ok;
+        scores[j] = ok ? dot / scale : fill;
+      }
+      if (!any && guardEmptyRows) continue;
+      const max = stable ? Math.max(...scores) : 0;
+      const exps = scores.map((s) => Math.exp(s - max));
+      const total = exps.reduce((a, e) => a + e, 0);
+      for (let j = 0; j < nK; j++) {
+        const p = exps[j] / total;
+        for (let c = 0; c < dV; c++) out[(b * nQ + i) * dV + c] += p * V.data[(b * nK + j) * dV + c];
+      }
+    }
+  }
+  return { shape: [...batch, nQ, dV], data: out };
+}
