@@ -96,6 +96,13 @@ describe('what the handout holds', () => {
     }
   });
 
+  it('nothing in it computes attention: no code but the tensor kernels takes an exponential', () => {
+    // Every softmax needs exp; the tensor's elementwise exp (lib/tensorKernels.ts) is the student's tool.
+    const code = filesUnder(stubs).filter((file) => file.endsWith('.ts') && !file.startsWith('student/') && file !== 'lib/tensorKernels.ts');
+    expect(code.filter((file) => /Math\.exp\b|\.exp\(\)/.test(read(stubs, file)))).toEqual([]);
+    expect(fs.existsSync(path.join(stubs, 'lib', 'report', 'probabilities.ts'))).toBe(false);
+  });
+
   it('the stubs as committed', () => {
     expect(read(stubs, 'student/index.ts')).toMatch(/throw new NotImplementedError\('scaledDotProductAttention'\)/);
   });
