@@ -13,7 +13,7 @@ import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE } from '../rep
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import { toGradescope, type GradescopeResults } from '../report/gradescope';
 import { submissionPage } from '../report/submissionPage';
-import { gradeSubmission, withoutRunning, type GradeOptions } from './grade';
+import { gradeSubmission, typeCheckSubmissions, withoutRunning, type GradeOptions } from './grade';
 import type { SubmissionResult } from './result';
 
 export interface BatchOptions extends GradeOptions {
@@ -73,11 +73,13 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   }
   const graded: SubmissionResult[] = [];
   const total = queue.length;
+  // One type-checking program for the whole batch, beside the grading.
+  const typeNotes = typeCheckSubmissions(queue.map((name) => ({ dir: path.join(submissionsDir, name), name })));
   const worker = async () => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
       let result: SubmissionResult;
       try {
-        result = await gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html });
+        result = await gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html, typeNotes });
       } catch (err) {
         result = harnessFailure(name, options, err);
       }

@@ -12,6 +12,7 @@ import { buildChildRuntime } from '../sandbox/build';
 import { childCommand, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker } from '../sandbox/transpilePool';
+import { startTypeCheck, type TypeNotes } from '../typecheck/run';
 import type { GradedCase } from '../../tests/cases';
 import { explainFailures } from './diagnoseInChild';
 import { loadFixture, type LoadedFixture } from './fixtures';
@@ -32,6 +33,8 @@ export interface GradeOptions extends SessionOptions {
   instructorView?: boolean;
   /** The whole submission's time budget, every case and probe together (DEFAULT_BUDGET_MS). */
   budgetMs?: number;
+  /** Type errors as unscored notes, checked once for a batch (typeCheckSubmissions); absent: this submission alone. */
+  typeNotes?: TypeNotes;
 }
 
 export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
@@ -89,6 +92,23 @@ export function runOrder(cases: readonly GradedCase[]): GradedCase[] {
   return order;
 }
 
+/** The TypeScript files of a submission, for the type check. */
+export const typeCheckFiles = (submission: Submission) =>
+  Object.fromEntries([...submission.files].filter(([file]) => file.endsWith('.ts')));
+
+/** Starts one type check for many submission folders (those the intake refuses are left out). */
+export function typeCheckSubmissions(folders: readonly { dir: string; name: string }[]): TypeNotes {
+  const readable = folders.flatMap(({ dir, name }) => {
+    try {
+      return [{ name, files: typeCheckFiles(takeSubmission(dir, name)) }];
+    } catch (err) {
+      if (err instanceof IntakeError) return [];
+      throw err;
+    }
+  });
+  return startTypeCheck(readable);
+}
+
 /** The submission as the intake reads it, or the result that says why it cannot be graded. */
 function intake(dir: string, name: string, cases: readonly GradedCase[]): Submission | SubmissionResult {
   try {
@@ -106,6 +126,7 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
   const limits = { timeoutMs: options.timeoutMs, budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS };
   const submission = intake(dir, name, options.cases);
   if ('cases' in submission) return submission;
+  const typeNotes = options.typeNotes ?? startTypeCheck([{ name, files: typeCheckFiles(submission) }]);
   const session = new ChildSession(options);
   session.deadline = started + limits.budgetMs;
   session.warmUp();
@@ -149,7 +170,7 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
     if (!loadFailure) await explainFailures(session, options.cases, options.fixtures, verdicts);
     const results = options.cases.map((c) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs));
     const result: SubmissionResult = {
-      name, status: 'graded', feedback, cases: results, executionTimeMs: Date.now() - started, ...totals(results),
+      name, status: 'graded', feedback: [...feedback, ...(await typeNotes(name))], cases: results, executionTimeMs: Date.now() - started, ...totals(results),
     };
     // Every verdict is in before the first probe: a probe that hangs or kills the child changes none.
     if (options.heatmaps && !loadFailure) {
