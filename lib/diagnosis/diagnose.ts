@@ -96,6 +96,6 @@ export function summarise(output: Values, expected: Values, tol: Tolerance): str
 export async function explain(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<Explanation> {
   const diagnosis = await diagnose(graded, fixture, outcome, context);
   if (diagnosis) return { diagnosis, note: `Diagnosis: ${diagnosis.message}` };
-  if (outcome.kind !== 'output') return { note: `${NO_CAUSE}.` };
+  if (outcome.kind !== 'output') return { note: 'No known cause shows behind this error.' };
   return { note: summarise(outcome.output, fixture.expected, graded.tolerance) };
 }
