@@ -91,7 +91,7 @@ const CAUSAL: readonly Mistake[] = [
 
 const MULTI_HEAD: readonly Mistake[] = [
   { id: 'attention_broken', fn: 'multihead_self_attention',
-    message: 'Your scaledDotProductAttention fails its own tests, and multi-head attention is built on it: fix it first (npm test -- -t scaled_dot_product), then this test again.' },
+    message: 'Your scaledDotProductAttention fails its own tests: multi-head attention that calls it (the usual way) cannot pass before it does, so fix it first (npm test -- -t scaled_dot_product), then run this test again.' },
   { id: 'mhsa_batch_dims', fn: 'multihead_self_attention',
     message: 'Your multi-head attention fails with more than one batch dim: take seq and dModel from the last two dims of x and keep every leading dim when you split heads (reshape(...batch, seq, numHeads, dHead), transpose(-3, -2)).' },
   { id: 'heads_interleaved', fn: 'multihead_self_attention',

@@ -35,6 +35,7 @@ export const CORRECT: readonly CatalogueEntry[] = [
   correct('float32_loops', path.join(__dirname, 'correct', 'float32_loops.ts')),
   correct('float64_minus_1e9', path.join(__dirname, 'correct', 'minus_1e9.ts')),
   correct('plain_loops_number_arrays', path.join(__dirname, 'correct', 'plain_loops.ts')),
+  correct('loops_float64', path.join(__dirname, 'correct', 'loops_correct.ts')),
 ];
 
 export const BUGS: readonly CatalogueEntry[] = [
@@ -66,6 +67,7 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('batch_mixed_loop', 'batch_mixed'),
   sdpa('scale_rounded_loop', 'scale_rounded'),
   sdpa('scale_missing_loop', 'scale_missing'),
+  sdpa('scale_by_dk_loop', 'scale_by_dk'),
   sdpa('mask_inverted_loop', 'mask_inverted'),
   sdpa('mask_2d_loop', 'mask_broadcast'),
   sdpa('mask_minus_100_loop', 'mask_minus_100'),
@@ -81,4 +83,6 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('mhsa_no_head_split', 'multihead_self_attention', 'heads_not_split'),
   bug('mhsa_batch_dims_3d_only', 'multihead_self_attention', 'mhsa_batch_dims'),
   bug('heads_reshaped', 'multihead_self_attention'),
+  bug('projection_not_transposed_loop', 'multihead_self_attention', 'projection_not_transposed'),
+  bug('heads_interleaved_loop', 'multihead_self_attention', 'heads_interleaved'),
 ];

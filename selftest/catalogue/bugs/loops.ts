@@ -1,9 +1,10 @@
 /**
- * Scaled dot-product attention in plain float64 loops over `data`, the way a student who ignores
- * the tensor methods writes it, with the places where such code goes wrong as knobs. The loop
- * variants of the catalogue (`*_loop.ts`) each turn one knob; with none turned it is correct.
+ * Scaled dot-product and multi-head attention in plain float64 loops over `data`, the way a
+ * student who ignores the tensor methods writes them, with the places where such code goes wrong
+ * as knobs. The loop variants of the catalogue (`*_loop.ts`) each turn one knob; with none turned
+ * they are correct.
  */
-import type { Tensor } from '../../../lib/tensor';
+import { Tensor } from '../../../lib/tensor';
 
 export interface Knobs {
   /** What the scores are divided by (√d_k). */
@@ -66,4 +67,49 @@ export function loopAttention(Q: Tensor, K: Tensor, V: Tensor, mask: Tensor | un
     }
   }
   return { shape: [...batch, nQ, dV], data: out };
+}
+
+export interface HeadKnobs {
+  /** The offset in a [dOut, dIn] weight of output o, input c (row-major: o·dIn + c, for x Wᵀ). */
+  weightOffset?: (o: number, c: number, d: number) => number;
+  /** The feature of the projection that is feature i of head h (contiguous: h·dHead + i). */
+  feature?: (h: number, i: number, dHead: number, numHeads: number) => number;
+}
+
+/** x [...batch, seq, d] Wᵀ for a [d, d] weight. */
+function project(x: Tensor, w: Tensor, weightOffset: NonNullable<HeadKnobs['weightOffset']>): Float64Array {
+  const d = x.shape[x.ndim - 1];
+  const rows = x.size / d;
+  const out = new Float64Array(x.size);
+  for (let r = 0; r < rows; r++) {
+    for (let o = 0; o < d; o++) {
+      let acc = 0;
+      for (let c = 0; c < d; c++) acc += x.data[r * d + c] * w.data[weightOffset(o, c, d)];
+      out[r * d + o] = acc;
+    }
+  }
+  return out;
+}
+
+export function loopMultiHead(
+  x: Tensor, w: { qProj: Tensor; kProj: Tensor; vProj: Tensor; oProj: Tensor }, numHeads: number, mask: Tensor | undefined, knobs: HeadKnobs = {},
+): { shape: number[]; data: Float64Array } {
+  const { weightOffset = (o: number, c: number, d: number) => o * d + c, feature = (h: number, i: number, dHead: number) => h * dHead + i } = knobs;
+  const [seq, d] = x.shape.slice(-2);
+  const dHead = d / numHeads;
+  const entries = x.size / (seq * d);
+  const [q, k, v] = [w.qProj, w.kProj, w.vProj].map((p) => project(x, p, weightOffset));
+  const concat = new Float64Array(x.size);
+  for (let b = 0; b < entries; b++) {
+    for (let h = 0; h < numHeads; h++) {
+      const head = (src: Float64Array) => {
+        const data = new Float64Array(seq * dHead);
+        for (let s = 0; s < seq; s++) for (let i = 0; i < dHead; i++) data[s * dHead + i] = src[(b * seq + s) * d + feature(h, i, dHead, numHeads)];
+        return new Tensor(data, [seq, dHead]);
+      };
+      const out = loopAttention(head(q), head(k), head(v), mask);
+      for (let s = 0; s < seq; s++) for (let i = 0; i < dHead; i++) concat[(b * seq + s) * d + feature(h, i, dHead, numHeads)] = out.data[s * dHead + i];
+    }
+  }
+  return { shape: [...x.shape], data: project(new Tensor(concat, x.shape), w.oProj, weightOffset) };
 }
