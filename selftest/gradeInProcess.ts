@@ -5,7 +5,7 @@
  */
 import { bindAdapters, probeOf, type Submission } from '../adapters';
 import { explain, type Diagnosis } from '../lib/diagnosis/diagnose';
-import { ResultError } from '../lib/errors';
+import { NotImplementedError, ResultError } from '../lib/errors';
 import { evaluateCase } from '../lib/grading/evaluate';
 import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
 import { inProcessContext } from '../lib/grading/inProcess';
@@ -38,6 +38,7 @@ export async function gradeInProcess(impl: Partial<Submission>, label: string, c
       output = invokeCase(graded.fn, fixture, adapters);
     } catch (err) {
       const { name, message } = err instanceof Error ? err : { name: 'thrown', message: String(err) };
+      if (err instanceof NotImplementedError) return { graded, fixture, passed: false, message: `${name}: ${message}` };
       const { diagnosis } = await explain(graded, fixture, { kind: err instanceof ResultError ? 'unreadable' : 'threw', name, message }, context);
       return { graded, fixture, passed: false, message: `${name}: ${message}`, diagnosis };
     }

@@ -8,7 +8,7 @@
 import { test } from 'vitest';
 import * as adapters from '../adapters';
 import { explain } from '../lib/diagnosis/diagnose';
-import { ResultError } from '../lib/errors';
+import { NotImplementedError, ResultError } from '../lib/errors';
 import { evaluateCase } from '../lib/grading/evaluate';
 import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
 import { inProcessContext } from '../lib/grading/inProcess';
@@ -31,7 +31,8 @@ const context = inProcessContext(adapters.probe, adapters);
 
 /** What the code threw (or the adapter refused, e.g. NaN), with what the diagnosis found appended. */
 async function diagnosed(err: unknown, graded: GradedCase, fixture: LoadedFixture): Promise<unknown> {
-  if (!(err instanceof Error) || Object.isFrozen(err)) return err;
+  // A stub's message says it all; the grader diagnoses no not-implemented case either.
+  if (!(err instanceof Error) || Object.isFrozen(err) || err instanceof NotImplementedError) return err;
   const kind = err instanceof ResultError ? 'unreadable' : 'threw';
   const { note } = await explain(graded, fixture, { kind, name: err.name, message: err.message }, context);
   if (note) err.message += `\n${note}`;
