@@ -26,7 +26,7 @@ function matrixAt(t: Tensor, b: number): Matrix {
 }
 
 /** The batch entry worth showing: the first with a NaN, else the one furthest from the expected probabilities. */
-function entryToShow(actual: Tensor | undefined, expected: Tensor): number {
+export function entryToShow(actual: Tensor | undefined, expected: Tensor): number {
   if (!actual) return 0;
   const per = expected.shape.slice(-2).reduce((a, b) => a * b, 1);
   let [worst, worstEntry] = [-1, 0];
