@@ -10,9 +10,11 @@ import { broadcastOffset } from '../lib/compare';
 import { ResultError } from '../lib/errors';
 import { unravelIndex } from '../lib/format';
 import { displayPath, PROJECT_ROOT } from '../lib/paths';
+import type { Probe } from '../lib/diagnosis/probe';
+import { invokeCase } from '../lib/grading/invoke';
 import type { Tensor } from '../lib/tensor';
 import type { GradedFunction } from '../tests/cases';
-import { EXPORT_NAMES, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
+import { EXPORT_NAMES, normaliseReturn, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
 
 export interface AttentionWeights {
   qProj: Tensor;
@@ -40,17 +42,18 @@ export interface Adapters {
   runMultiHeadSelfAttention(x: Tensor, weights: AttentionWeights, numHeads: number, mask?: Tensor): Tensor;
 }
 
-const OVERFLOW_HINT = 'NaN or Infinity here usually means exp overflowed: subtract the row max before exp.';
-
-/** A non-finite attention output is either a fully masked row (0/0) or an overflowing exp. */
+/**
+ * What the mask shows about a non-finite attention output: a fully masked row (0/0). Any other
+ * cause is for the diagnosis to find (lib/diagnosis), from evidence rather than a guess.
+ */
 function attentionHint(mask: Tensor | undefined): NonFiniteHint {
   return (flat, shape) => {
-    if (!mask) return OVERFLOW_HINT;
+    if (!mask) return '';
     const index = unravelIndex(flat, shape);
     const keys = mask.shape[mask.ndim - 1];
     for (let k = 0; k < keys; k++) {
       index[index.length - 1] = k;
-      if (mask.data[broadcastOffset(mask.shape, index)] !== 0) return OVERFLOW_HINT;
+      if (mask.data[broadcastOffset(mask.shape, index)] !== 0) return '';
     }
     return 'Every key of this query is masked: such a row must output zeros (softmax over all −∞ is 0/0 = NaN).';
   };
@@ -65,7 +68,7 @@ export { EXPORT_NAMES };
 export function readResult(fn: GradedFunction, raw: unknown, mask?: Tensor): Tensor {
   const name = EXPORT_NAMES[fn];
   if (fn === 'causal_mask') return toMaskTensor(raw, name);
-  return toFloatTensor(raw, name, fn === 'scaled_dot_product_attention' ? attentionHint(mask) : () => OVERFLOW_HINT);
+  return toFloatTensor(raw, name, fn === 'scaled_dot_product_attention' ? attentionHint(mask) : undefined);
 }
 
 function member<K extends keyof Submission>(impl: Partial<Submission>, name: K, file: string): Submission[K] {
@@ -86,15 +89,36 @@ export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts
   };
 }
 
+/**
+ * The diagnosis's way to call an implementation again (lib/diagnosis/probe.ts), in this process:
+ * what it returns is read by normaliseReturn, as the grader's child reads it, with NaN kept.
+ */
+export function probeOf(impl: Partial<Submission>, file = 'student/index.ts'): Probe {
+  const runner = {
+    runSoftmax: (x: Tensor, dim: number) => member(impl, 'softmax', file)(x, dim),
+    runScaledDotProductAttention: (Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) => member(impl, 'scaledDotProductAttention', file)(Q, K, V, mask),
+    runCausalMask: (seqLen: number) => member(impl, 'causalMask', file)(seqLen),
+    runMultiHeadSelfAttention: (x: Tensor, weights: AttentionWeights, numHeads: number, mask?: Tensor) =>
+      member(impl, 'multiHeadSelfAttention', file)(x, weights, numHeads, mask),
+  };
+  return async (fn, inputs) => {
+    try {
+      return { kind: 'value', output: normaliseReturn(fn, invokeCase(fn, inputs, runner)) };
+    } catch (err) {
+      return err instanceof Error ? { kind: 'threw', name: err.name, message: err.message } : { kind: 'threw', name: 'thrown value', message: String(err) };
+    }
+  };
+}
+
 /** The folder's index.ts named by ATTENTION_SUBMISSION (default `student`). */
 export function chosenSubmissionFile(): string {
   const folder = path.resolve(PROJECT_ROOT, process.env.ATTENTION_SUBMISSION || 'student');
   return folder.endsWith('.ts') ? folder : path.join(folder, 'index.ts');
 }
 
-let chosen: Promise<Adapters> | undefined;
+let chosen: Promise<{ adapters: Adapters; probe: Probe }> | undefined;
 
-async function load(): Promise<Adapters> {
+async function load(): Promise<{ adapters: Adapters; probe: Probe }> {
   const file = chosenSubmissionFile();
   let impl: Partial<Submission>;
   try {
@@ -102,10 +126,13 @@ async function load(): Promise<Adapters> {
   } catch (err) {
     throw new ResultError(`${displayPath(file)} could not be loaded: ${(err as Error)?.message ?? String(err)}`);
   }
-  return bindAdapters(impl, displayPath(file));
+  return { adapters: bindAdapters(impl, displayPath(file)), probe: probeOf(impl, displayPath(file)) };
 }
 
-const adapters = () => (chosen ??= load());
+const adapters = async () => (await (chosen ??= load())).adapters;
+
+/** probeOf the chosen submission. */
+export const probe: Probe = async (fn, inputs) => (await (chosen ??= load())).probe(fn, inputs);
 
 export const runSoftmax = async (x: Tensor, dim: number) => (await adapters()).runSoftmax(x, dim);
 export const runScaledDotProductAttention = async (Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) =>

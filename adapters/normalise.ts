@@ -88,7 +88,7 @@ export function normaliseReturn(fn: GradedFunction, raw: unknown): Tensor {
   return readTensor(raw, EXPORT_NAMES[fn], fn === 'causal_mask' ? 'mask' : 'float');
 }
 
-/** Explains a non-finite value at a flat offset, e.g. "this row's keys are all masked". */
+/** Explains a non-finite value at a flat offset, e.g. "this row's keys are all masked"; '' when nothing shows why. */
 export type NonFiniteHint = (flatIndex: number, shape: readonly number[]) => string;
 
 export function toFloatTensor(result: unknown, fn: string, hint?: NonFiniteHint): Tensor {
@@ -101,7 +101,8 @@ export function toFloatTensor(result: unknown, fn: string, hint?: NonFiniteHint)
   }
   if (count > 0) {
     const where = formatIndex(unravelIndex(first, tensor.shape));
-    const why = hint ? ` ${hint(first, tensor.shape)}` : '';
+    const explained = hint?.(first, tensor.shape);
+    const why = explained ? ` ${explained}` : '';
     throw new ResultError(
       `${fn} output has ${formatNumber(tensor.data[first])} at ${where} (${plural(count, 'non-finite value')} in all).${why}`,
     );

@@ -79,6 +79,16 @@ export function broadcastOffset(maskShape: readonly number[], index: readonly nu
   return offset;
 }
 
+/** The first `n` entries of every row (last dim): the probabilities when V is [identity | more columns]. */
+export function leadingColumns(values: Values, n: number): Values {
+  const cols = values.shape[values.shape.length - 1];
+  if (cols === n) return values;
+  const rows = cols === 0 ? 0 : values.data.length / cols;
+  const data = new Float64Array(rows * n);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < n; c++) data[r * n + c] = values.data[r * cols + c];
+  return { data, shape: [...values.shape.slice(0, -1), n] };
+}
+
 /** Visits every row (last dim) of `probs` with the mask values that apply to it. */
 function forEachRow(
   probs: Values,

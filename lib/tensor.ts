@@ -13,6 +13,13 @@ import type { BinaryOp, ReduceOp, UnaryOp } from './tensorKernels';
 export type DType = 'float32' | 'float64' | 'bool';
 /** Uint8Array holds a bool tensor: 1 is true, 0 is false. */
 export type TensorData = Float32Array | Float64Array | Uint8Array;
+
+/**
+ * What a graded function may return: a Tensor, or any row-major `{ shape, data }` with data a
+ * Float32Array, Float64Array or plain numbers (for causalMask also a Uint8Array or booleans).
+ * The adapters read it and refuse anything else with a message (adapters/normalise.ts).
+ */
+export type TensorLike = Tensor | { shape: readonly number[]; data: TensorData | readonly number[] | readonly boolean[] };
 export type { NestedArray };
 
 const ARRAY_TYPES = { float32: Float32Array, float64: Float64Array, bool: Uint8Array } as const;

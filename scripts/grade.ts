@@ -21,7 +21,7 @@ import { oneLine } from '../lib/text/sanitise';
 import { GRADED_CASES } from '../tests/cases';
 
 const USAGE =
-  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]] [--hidden] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]] [--hidden] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
 const HELP = `Grades a submission on the graded cases of tests/cases.ts: its code runs in a contained child
 process, this one checks the answers and awards the points.
 
@@ -32,6 +32,7 @@ usage: ${USAGE}
   --hidden           include the instructor-only cases
   --json FILE        also write Gradescope's results.json
   --html FILE        also write a page: the score table, and heatmaps of each failed attention case
+  --instructor-view  pages also show hidden tests' expected values (and say so): not for students
   --verbose          also show each test's details (every failing check, the student's stack mapped
                      to its own lines) and what the submission printed
   --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]
@@ -49,7 +50,7 @@ usage error (a flag, a folder that does not exist).`;
 const flags = parseFlags(
   process.argv.slice(2),
   {
-    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string', verbose: 'boolean',
+    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string', 'instructor-view': 'boolean', verbose: 'boolean',
     submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', shard: 'string', timeout: 'number', budget: 'number', memory: 'number',
   },
   USAGE,
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
     timeoutMs: (flags.timeout ?? 10) * 1000,
     budgetMs: (flags.budget ?? 60) * 1000,
     outputCap: 4096,
+    instructorView: Boolean(flags['instructor-view']),
   };
   await checkChildStarts(options.child);
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;

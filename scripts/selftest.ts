@@ -75,6 +75,7 @@ function nodeLinesStep(): void {
 }
 
 count(step('typecheck (tsc)', [bin('typescript', 'bin/tsc'), '-p', '.']));
+count(step('typecheck student/ (tsc)', [bin('typescript', 'bin/tsc'), '-p', 'student']));
 count(step('fixtures --check', [bin('ts-node', 'dist/bin.js'), 'scripts/fixtures.ts', '--check']));
 vitestStep('self-tests (vitest)', 'vitest.selftest.config.mts');
 if (fs.existsSync(CHROMIUM_PATH)) vitestStep('reports in a browser (vitest, Chromium)', 'vitest.browser.config.mts');

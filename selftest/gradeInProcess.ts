@@ -3,11 +3,12 @@
  * evaluate, diagnosis): the self-tests' fast way to hold the catalogue to the suite. The real vitest
  * suite is also run on the reference and the stubs (suite.test.ts).
  */
-import { bindAdapters, type Submission } from '../adapters';
+import { bindAdapters, probeOf, type Submission } from '../adapters';
 import { explain, type Diagnosis } from '../lib/diagnosis/diagnose';
-import { ResultError } from '../lib/errors';
+import { NotImplementedError, ResultError } from '../lib/errors';
 import { evaluateCase } from '../lib/grading/evaluate';
 import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
+import { inProcessContext } from '../lib/grading/inProcess';
 import { invokeCase } from '../lib/grading/invoke';
 import type { Tensor } from '../lib/tensor';
 import { GRADED_CASES, type GradedCase } from '../tests/cases';
@@ -23,20 +24,26 @@ export interface CaseResult {
   diagnosis?: Diagnosis;
 }
 
-export function gradeInProcess(impl: Partial<Submission>, label: string, cases = GRADED_CASES): CaseResult[] {
+export async function gradeInProcess(impl: Partial<Submission>, label: string, cases = GRADED_CASES): Promise<CaseResult[]> {
   const adapters = bindAdapters(impl, label);
-  return cases.map((graded) => {
+  const context = inProcessContext(probeOf(impl, label), adapters);
+  const results: CaseResult[] = [];
+  for (const graded of cases) results.push(await gradeCase(graded));
+  return results;
+
+  async function gradeCase(graded: GradedCase): Promise<CaseResult> {
     const fixture = loadFixture(graded.fixture);
     let output: Tensor;
     try {
       output = invokeCase(graded.fn, fixture, adapters);
     } catch (err) {
       const { name, message } = err instanceof Error ? err : { name: 'thrown', message: String(err) };
-      const { diagnosis } = explain(graded, fixture, { kind: err instanceof ResultError ? 'unreadable' : 'threw', name, message });
+      if (err instanceof NotImplementedError) return { graded, fixture, passed: false, message: `${name}: ${message}` };
+      const { diagnosis } = await explain(graded, fixture, { kind: err instanceof ResultError ? 'unreadable' : 'threw', name, message }, context);
       return { graded, fixture, passed: false, message: `${name}: ${message}`, diagnosis };
     }
     const verdict = evaluateCase(graded, output, fixture);
-    const { diagnosis } = verdict.passed ? {} : explain(graded, fixture, { kind: 'output', output });
+    const { diagnosis } = verdict.passed ? {} : await explain(graded, fixture, { kind: 'output', output }, context);
     return { graded, fixture, passed: verdict.passed, message: verdict.message, output, diagnosis };
-  });
+  }
 }

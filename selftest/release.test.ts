@@ -96,6 +96,13 @@ describe('what the handout holds', () => {
     }
   });
 
+  it('nothing in it computes attention: no code but the tensor kernels takes an exponential', () => {
+    // Every softmax needs exp; the tensor's elementwise exp (lib/tensorKernels.ts) is the student's tool.
+    const code = filesUnder(stubs).filter((file) => file.endsWith('.ts') && !file.startsWith('student/') && file !== 'lib/tensorKernels.ts');
+    expect(code.filter((file) => /Math\.exp\b|\.exp\(\)/.test(read(stubs, file)))).toEqual([]);
+    expect(fs.existsSync(path.join(stubs, 'lib', 'report', 'probabilities.ts'))).toBe(false);
+  });
+
   it('the stubs as committed', () => {
     expect(read(stubs, 'student/index.ts')).toMatch(/throw new NotImplementedError\('scaledDotProductAttention'\)/);
   });
@@ -128,8 +135,10 @@ describe('what the handout holds', () => {
     const text = read(stubs, 'tsconfig.json');
     const include = JSON.parse(/"include":\s*(\[[^\]]*\])/.exec(text)![1]) as string[];
     expect(include.filter((entry) => !fs.existsSync(path.join(stubs, entry)))).toEqual([]);
-    expect(include).toEqual(expect.arrayContaining(['lib', 'student', 'adapters', 'tests', 'scripts']));
+    expect(include).toEqual(expect.arrayContaining(['lib', 'adapters', 'tests', 'scripts']));
     expect(text).toContain('// CommonJS on purpose');
+    // student/ has its own (npm run typecheck checks both), taken with the stubs from the last commit.
+    expect(read(stubs, 'student/tsconfig.json')).toBe(read(PROJECT_ROOT, 'student/tsconfig.json'));
   });
 
   it("a README: title, the student's commands first, then the project's For students section verbatim", () => {
@@ -165,17 +174,19 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
     expect(assertions(report).filter((a) => a.status !== 'passed').map((a) => a.title)).toEqual([]);
   });
 
-  it('npm test with a known mistake: its failures name it (the mistakes\' outputs shipped)', async () => {
+  it('npm test with a known mistake: its failures name it (probing the student\'s own function)', async () => {
     const report = await runSuite(buggy);
     const failed = assertions(report).filter((a) => a.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);
-    for (const a of failed) expect(a.failureMessages.join('\n')).toMatch(/Diagnosis: Your output equals attention without the 1\/√d_k scale/);
+    for (const a of failed) expect(a.failureMessages.join('\n')).toMatch(/Diagnosis: Your scores are not scaled: divide them by √d_k/);
   });
 
-  it('npm run typecheck passes', async () => {
-    const { code, output } = await run(stubs, ['node_modules/typescript/bin/tsc', '-p', '.']);
-    expect(output).toBe('');
-    expect(code).toBe(0);
+  it('npm run typecheck passes, the project and student/', async () => {
+    for (const project of ['.', 'student']) {
+      const { code, output } = await run(stubs, ['node_modules/typescript/bin/tsc', '-p', project]);
+      expect(output).toBe('');
+      expect(code).toBe(0);
+    }
   });
 
   it('npm run grade on the stubs: exit 0, total 0 of the visible points, no hidden case', async () => {

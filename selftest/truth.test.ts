@@ -18,8 +18,7 @@ const oracleRunner: CaseRunner<oracle.Out> = {
   runMultiHeadSelfAttention: oracle.multiHeadSelfAttention,
 };
 
-function disagreement(fixture: LoadedFixture, computed: oracle.Out): string | undefined {
-  const expected = fixture.expected;
+function disagreement(fixture: LoadedFixture, computed: oracle.Out, expected: oracle.Arr = fixture.expected): string | undefined {
   if (computed.shape.join() !== expected.shape.join()) return `shape ${computed.shape} vs ${expected.shape}`;
   for (let i = 0; i < computed.data.length; i++) {
     const err = Math.abs(computed.data[i] - expected.data[i]);
@@ -34,6 +33,20 @@ describe('expected outputs agree with the independent float64 oracle', () => {
   it.each(GRADED_CASES.map((c) => [c.fixture, c] as const))('%s', (_, graded) => {
     const fixture = loadFixture(graded.fixture, { verify: true });
     expect(disagreement(fixture, invokeCase(graded.fn, fixture, oracleRunner))).toBeUndefined();
+  });
+
+  const attentionCases = GRADED_CASES.filter((c) => c.fn === 'scaled_dot_product_attention');
+  it.each(attentionCases.map((c) => [c.fixture, c] as const))('probabilities.npy of %s: the oracle with V = identity', (_, graded) => {
+    const fixture = loadFixture(graded.fixture, { verify: true });
+    const { q, k, mask } = fixture.inputs;
+    const keys = k.shape[k.shape.length - 2];
+    const identity = { data: Float64Array.from({ length: keys * keys }, (_, i) => Number(i % (keys + 1) === 0)), shape: [keys, keys] };
+    // The oracle reads V per batch entry: repeat the identity over the batch dims.
+    const batches = k.data.length / (keys * k.shape[k.shape.length - 1]);
+    const repeated = { data: Float64Array.from({ length: batches * keys * keys }, (_, i) => identity.data[i % (keys * keys)]), shape: [...k.shape.slice(0, -2), keys, keys] };
+    const probabilities = fixture.probabilities();
+    expect(probabilities).toBeDefined();
+    expect(disagreement(fixture, oracle.scaledDotProductAttention(q, k, repeated, mask), probabilities)).toBeUndefined();
   });
 
   it('the comparison catches a 1e-5 relative error in one element', () => {

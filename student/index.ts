@@ -18,10 +18,14 @@
  * There is no softmax, attention or triangular-mask helper: those are yours to write.
  * You may also ignore the methods and loop over `data`/`shape` yourself. You may return a Tensor
  * or any `{ shape: number[], data }` with data a Float32Array, Float64Array or plain number[]
- * (booleans too, for causalMask), in row-major order.
+ * (booleans too, for causalMask), in row-major order: that is `TensorLike`. If yours returns a
+ * Tensor and another function calls it (multiHeadSelfAttention calls your attention), declare the
+ * return type `Tensor` to use its methods.
+ *
+ * Type errors cost no points, and `npm test` does not show them: run `npm run typecheck`.
  */
 import { NotImplementedError } from '../lib/errors';
-import { Tensor } from '../lib/tensor';
+import type { Tensor, TensorLike } from '../lib/tensor';
 
 export interface AttentionWeights {
   qProj: Tensor;
@@ -36,7 +40,7 @@ export interface AttentionWeights {
  * give the same result as x, with no Infinity or NaN (exp(1000) overflows: think about what you
  * can subtract first without changing the result).
  */
-export function softmax(x: Tensor, dim: number): Tensor {
+export function softmax(x: Tensor, dim: number): TensorLike {
   throw new NotImplementedError('softmax');
 }
 
@@ -53,7 +57,7 @@ export function softmax(x: Tensor, dim: number): Tensor {
  * - a query whose keys are ALL masked outputs a row of zeros, never NaN.
  * Scale by √d_k before the softmax, and keep the softmax stable: scores can be in the thousands.
  */
-export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): Tensor {
+export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): TensorLike {
   throw new NotImplementedError('scaledDotProductAttention');
 }
 
@@ -61,7 +65,7 @@ export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?
  * Boolean [seqLen, seqLen] mask for autoregressive attention: entry [i, j] is 1 (true) when query i
  * may attend to key j, that is when j ≤ i (itself and the past), and 0 for the future.
  */
-export function causalMask(seqLen: number): Tensor {
+export function causalMask(seqLen: number): TensorLike {
   throw new NotImplementedError('causalMask');
 }
 
@@ -79,6 +83,6 @@ export function multiHeadSelfAttention(
   weights: AttentionWeights,
   numHeads: number,
   mask?: Tensor,
-): Tensor {
+): TensorLike {
   throw new NotImplementedError('multiHeadSelfAttention');
 }

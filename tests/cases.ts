@@ -66,7 +66,7 @@ export const GRADED_CASES: readonly GradedCase[] = [
     points: 0.5, fixture: 'sdpa_large_scores', what: 'scores near 4096: exp overflows unless the softmax subtracts the row max' }),
   visible({ name: 'test_scaled_dot_product_attention_probabilities', fn: 'scaled_dot_product_attention',
     points: 0.25, fixture: 'sdpa_probabilities', checks: ['rows_sum_to_one', 'masked_are_zero'],
-    what: 'V = identity, so the output is the probability matrix: rows sum to 1, masked entries exactly 0' }),
+    what: 'V = [identity | 3 random columns], so the first n_k output columns are the probabilities: rows sum to 1, masked entries exactly 0' }),
 
   visible({ name: 'test_causal_mask', fn: 'causal_mask', points: 0.5, fixture: 'causal_mask_5',
     tolerance: EXACT, what: 'causalMask(5): 1 where key ≤ query' }),
@@ -88,7 +88,7 @@ export const GRADED_CASES: readonly GradedCase[] = [
     fixture: 'hidden/sdpa_3d', what: 'unseen seeds: Q [3, 7, 32], K and V [3, 9, 32], random mask' }),
   hidden({ name: 'test_4d_scaled_dot_product_attention_hidden', fn: 'scaled_dot_product_attention', points: 0.5,
     fixture: 'hidden/sdpa_4d_2d_mask', checks: ['rows_sum_to_one', 'masked_are_zero'],
-    what: 'unseen seeds: V = identity [2, 3, 8, 8] with a 2-D mask and a fully masked row' }),
+    what: 'unseen seeds: V = [identity | 3 random columns] [2, 3, 8, 11] with a 2-D mask and a fully masked row' }),
   hidden({ name: 'test_causal_mask_hidden', fn: 'causal_mask', points: 0.5, fixture: 'hidden/causal_mask_12',
     tolerance: EXACT, what: 'causalMask(12)' }),
   hidden({ name: 'test_multihead_self_attention_hidden', fn: 'multihead_self_attention', points: 0.5,

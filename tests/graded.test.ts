@@ -8,9 +8,10 @@
 import { test } from 'vitest';
 import * as adapters from '../adapters';
 import { explain } from '../lib/diagnosis/diagnose';
-import { ResultError } from '../lib/errors';
+import { NotImplementedError, ResultError } from '../lib/errors';
 import { evaluateCase } from '../lib/grading/evaluate';
 import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
+import { inProcessContext } from '../lib/grading/inProcess';
 import { invokeCase } from '../lib/grading/invoke';
 import { readManifest, type Manifest } from '../lib/grading/manifest';
 import type { Tensor } from '../lib/tensor';
@@ -25,11 +26,15 @@ class GradeFailure extends Error {
   }
 }
 
-/** What the code threw (or the adapter refused, e.g. NaN), with the known mistake it shows appended. */
-function diagnosed(err: unknown, graded: GradedCase, fixture: LoadedFixture): unknown {
-  if (!(err instanceof Error) || Object.isFrozen(err)) return err;
+// Probes call the submission again, only once a case has failed (lib/diagnosis/probe.ts).
+const context = inProcessContext(adapters.probe, adapters);
+
+/** What the code threw (or the adapter refused, e.g. NaN), with what the diagnosis found appended. */
+async function diagnosed(err: unknown, graded: GradedCase, fixture: LoadedFixture): Promise<unknown> {
+  // A stub's message says it all; the grader diagnoses no not-implemented case either.
+  if (!(err instanceof Error) || Object.isFrozen(err) || err instanceof NotImplementedError) return err;
   const kind = err instanceof ResultError ? 'unreadable' : 'threw';
-  const { note } = explain(graded, fixture, { kind, name: err.name, message: err.message });
+  const { note } = await explain(graded, fixture, { kind, name: err.name, message: err.message }, context);
   if (note) err.message += `\n${note}`;
   return err;
 }
@@ -45,12 +50,12 @@ for (const graded of visibleCases()) {
     try {
       output = await invokeCase(graded.fn, fixture, adapters);
     } catch (err) {
-      throw diagnosed(err, graded, fixture);
+      throw await diagnosed(err, graded, fixture);
     }
     const verdict = evaluateCase(graded, output, fixture);
     if (!verdict.passed) {
-      // Only a failure reads the mistakes' outputs (fixture.mistakes() is lazy).
-      const { note } = explain(graded, fixture, { kind: 'output', output });
+      // Only a failure probes, or reads the mistakes' outputs (fixture.mistakes() is lazy).
+      const { note } = await explain(graded, fixture, { kind: 'output', output }, context);
       throw new GradeFailure(`${graded.name} (${graded.points} pt): ${graded.what}\n${verdict.message}\n${note}`);
     }
   });

@@ -1,23 +1,16 @@
 /**
- * The known mistakes: what a failing test names when a submission's output (or error) is the one
- * a mistake produces. Messages use the course's words (seeds 000–004 and their "common pitfalls").
+ * The known mistakes: what a failing test names when the evidence shows one. Messages use the
+ * course's words (seeds 000–004 and their "common pitfalls").
  *
- * A mistake is recognised in one of two ways. Most change the output: the fixture generator runs
- * the reference with the mistake applied (reference/mistakes.ts) and stores what it outputs on each
- * case, and a failing output is compared with those. Some leave no output to compare (an error,
- * NaN): `recognise` reads the error message or where the NaN is. Recognisers are tried in this
- * order, the first that matches wins, so the specific ones come before the general ones.
+ * Attention and multi-head mistakes are found by probing: the diagnosis calls the student's own
+ * function again on inputs derived from the case (attention.ts, multiHead.ts) and adds what it
+ * measured to the message. Softmax and causal-mask mistakes change the output in one fixed way: the
+ * fixture generator runs the reference with the mistake applied (reference/mistakes.ts) and stores
+ * its output on each case, and a failing output is compared with those; `recognise` reads an error
+ * or where a NaN is instead.
  */
 import type { GradedFunction } from '../../tests/cases';
-import {
-  attentionOverflow,
-  matmulWithUntransposedK,
-  maskNotBroadcast,
-  nanInFullyMaskedRows,
-  shapeErrorWithBatchDims,
-  softmaxOverflow,
-  type Recogniser,
-} from './signatures';
+import { matmulWithUntransposedK, softmaxOverflow, type Recogniser } from './signatures';
 
 export interface Mistake {
   id: string;
@@ -25,6 +18,8 @@ export interface Mistake {
   /** One or two sentences: what the code does, and the fix. */
   message: string;
   recognise?: Recogniser;
+  /** Named from a measurement that many different codes produce (a wrong constant…), rather than one bug. */
+  generic?: boolean;
 }
 
 const SOFTMAX: readonly Mistake[] = [
@@ -39,28 +34,48 @@ const SOFTMAX: readonly Mistake[] = [
 const ATTENTION: readonly Mistake[] = [
   { id: 'k_not_transposed', fn: 'scaled_dot_product_attention', recognise: matmulWithUntransposedK,
     message: "Your scores multiply Q by K itself: don't forget to transpose K when computing scores, Q.matmul(K.transpose(-2, -1)) gives [..., n_q, n_k]." },
-  { id: 'mask_broadcast', fn: 'scaled_dot_product_attention', recognise: maskNotBroadcast,
-    message: 'Your code cannot apply a 2-D [n_q, n_k] mask to batched scores: such a mask applies to every batch entry, so new dims go in front (broadcasting adds them), not after the first dim.' },
-  { id: 'fully_masked_nan', fn: 'scaled_dot_product_attention', recognise: nanInFullyMaskedRows,
-    message: 'A query whose keys are all masked outputs NaN: the softmax of a row of −∞ is 0/0. Handle the NaN (it occurs when an entire row is masked) by setting those probabilities to 0 after the softmax.' },
-  { id: 'unstable_softmax', fn: 'scaled_dot_product_attention', recognise: attentionOverflow,
-    message: "Your attention's softmax overflows on large scores: exp of a score near 4096 is Infinity, so the row turns to NaN (or to zeros once NaN is cleared). Subtract each row's max from the scores before exp." },
-  { id: 'batch_dims', fn: 'scaled_dot_product_attention', recognise: shapeErrorWithBatchDims('q'),
+  { id: 'k_reshaped', fn: 'scaled_dot_product_attention',
+    message: "Your scores read K as [..., d_k, n_k] in row-major order, a reshape, not a transpose: score[i][j] is the dot product of query i with key j, K's row j (K.transpose(-2, -1), or index K[j][c] in a loop)." },
+  { id: 'mask_broadcast', fn: 'scaled_dot_product_attention',
+    message: 'Your code does not apply a 2-D [n_q, n_k] mask to every batch entry: such a mask applies to every batch entry, so new dims go in front (broadcasting adds them), not after the first dim.' },
+  { id: 'batch_dims', fn: 'scaled_dot_product_attention',
     message: 'Your code fails when Q, K and V have more than one batch dim: every dim before the last two is batch-like, so use negative dims (K.transpose(-2, -1)) and a matmul that broadcasts them, not shape[0..2] or bmm-style 3-D reshapes.' },
+  { id: 'batch_first_only', fn: 'scaled_dot_product_attention',
+    message: 'Only the first batch entry is computed: loop over every batch entry (the product of all dims before the last two), offsetting Q, K, V and the output by the entry.' },
+  { id: 'batch_mixed', fn: 'scaled_dot_product_attention',
+    message: "Your batch entries mix: one entry's output depends on another entry's inputs. Every entry b uses only Q[b], K[b], V[b] and its mask: check the offsets of each in your loops or reshapes." },
+  { id: 'nan_before_softmax', fn: 'scaled_dot_product_attention',
+    message: 'Your output is NaN even when every score is 0 (Q and K all zeros, no mask), so the NaN does not come from exp or the mask: a number in your code is NaN or undefined from the start. In TypeScript Q.shape[-1] is undefined (no negative indexing): use Q.shape[Q.shape.length - 1].' },
+  { id: 'fully_masked_nan', fn: 'scaled_dot_product_attention',
+    message: 'A query whose keys are all masked outputs NaN: the softmax of a row of −∞ is 0/0. Handle the NaN (it occurs when an entire row is masked) by setting those probabilities to 0 after the softmax.' },
+  { id: 'unstable_softmax', fn: 'scaled_dot_product_attention',
+    message: "Your attention's softmax overflows on large scores: exp of a score near 4096 is Infinity, so the row turns to NaN (or to zeros once NaN is cleared). Subtract each row's max from the scores before exp." },
+  { id: 'output_zeros', fn: 'scaled_dot_product_attention',
+    message: 'Your output is all zeros: either the result never reaches the array you return, or the probabilities are all 0 (NaN cleared to 0: a NaN scale, e.g. from Q.shape[-1], which is undefined in TypeScript, makes every score NaN). Check both.' },
+  { id: 'returns_probabilities', fn: 'scaled_dot_product_attention',
+    message: 'Your output has the shape of the attention probabilities [..., n_q, n_k]: the output is the probabilities times V, [..., n_q, d_v].' },
   { id: 'scale_missing', fn: 'scaled_dot_product_attention',
-    message: 'Your output equals attention without the 1/√d_k scale: divide the scores by √d_k before the softmax, softmax(Q Kᵀ / √d_k) V.' },
+    message: 'Your scores are not scaled: divide them by √d_k before the softmax, softmax(Q Kᵀ / √d_k) V.' },
   { id: 'scale_by_dk', fn: 'scaled_dot_product_attention',
-    message: 'Your output equals attention with the scores divided by d_k: the scale is 1/√d_k (d_k ** -0.5), not 1/d_k.' },
+    message: 'Your scores are divided by d_k: the scale is 1/√d_k (d_k ** -0.5), not 1/d_k.' },
   { id: 'scale_by_sqrt_dv', fn: 'scaled_dot_product_attention',
-    message: "Your output equals attention scaled by √d_v: d_k is the last dim of the query/key tensors, not of V. Get it from Q's shape, don't hardcode it." },
+    message: "Your scores are scaled by √d_v: d_k is the last dim of the query/key tensors, not of V. Get it from Q's shape, don't hardcode it." },
+  { id: 'scale_rounded', fn: 'scaled_dot_product_attention',
+    message: 'Your scale uses a whole-number √d_k (Math.floor or Math.round): it is right only when d_k is a perfect square. Use Math.sqrt(d_k) as it is.' },
+  { id: 'scale_wrong', fn: 'scaled_dot_product_attention', generic: true,
+    message: "Your scores are scaled by the wrong factor: divide by √d_k, with d_k the last dim of Q (don't hardcode it)." },
   { id: 'scale_after_softmax', fn: 'scaled_dot_product_attention',
-    message: 'Your output equals attention with the 1/√d_k scale applied after the softmax: scale BEFORE softmax (not after!), so that the probabilities still sum to 1.' },
+    message: 'Your probabilities are scaled by 1/√d_k after the softmax: scale BEFORE softmax (not after!), so that the probabilities still sum to 1.' },
+  { id: 'rows_not_normalised', fn: 'scaled_dot_product_attention', generic: true,
+    message: "Your probabilities do not sum to 1 over a query's keys: divide each exp by the sum of its row, and scale only the scores." },
   { id: 'softmax_over_queries', fn: 'scaled_dot_product_attention',
-    message: 'Your output equals attention with the softmax over the queries (dim -2): apply it on the last dimension (dim=-1) to normalize across keys.' },
+    message: 'Your softmax normalises over the queries (dim -2): apply it on the last dimension (dim=-1) to normalize across keys.' },
   { id: 'mask_inverted', fn: 'scaled_dot_product_attention',
-    message: 'Your output equals attention with the mask inverted: 1 means the query may attend to that key and 0 means it must not, so fill the scores where mask == 0 with −∞.' },
+    message: 'Your mask is inverted: 1 means the query may attend to that key and 0 means it must not, so fill the scores where mask == 0 with −∞.' },
   { id: 'mask_ignored', fn: 'scaled_dot_product_attention',
-    message: 'Your output equals attention without the mask: fill the scores where mask == 0 with −∞ before the softmax.' },
+    message: 'Your attention ignores the mask: fill the scores where mask == 0 with −∞ before the softmax.' },
+  { id: 'mask_after_softmax', fn: 'scaled_dot_product_attention',
+    message: "Your masked keys get 0 after the softmax, so the allowed probabilities no longer sum to 1: mask the scores (−∞) BEFORE the softmax, so it renormalises over the allowed keys." },
   { id: 'fully_masked_uniform', fn: 'scaled_dot_product_attention',
     message: 'A query whose keys are all masked outputs the plain average of V instead of zeros: a finite fill (−1e9, −100) makes its keys equally likely. Fill with −∞, then set the rows that became NaN to 0.' },
   { id: 'mask_minus_100', fn: 'scaled_dot_product_attention',
@@ -75,20 +90,28 @@ const CAUSAL: readonly Mistake[] = [
 ];
 
 const MULTI_HEAD: readonly Mistake[] = [
-  { id: 'mhsa_batch_dims', fn: 'multihead_self_attention', recognise: shapeErrorWithBatchDims('x'),
+  { id: 'attention_broken', fn: 'multihead_self_attention',
+    message: 'Your scaledDotProductAttention fails its own tests: multi-head attention that calls it (the usual way) cannot pass before it does, so fix it first (npm test -- -t scaled_dot_product), then run this test again.' },
+  { id: 'mhsa_batch_dims', fn: 'multihead_self_attention',
     message: 'Your multi-head attention fails with more than one batch dim: take seq and dModel from the last two dims of x and keep every leading dim when you split heads (reshape(...batch, seq, numHeads, dHead), transpose(-3, -2)).' },
   { id: 'heads_interleaved', fn: 'multihead_self_attention',
     message: 'Your heads take every numHeads-th feature instead of contiguous blocks: split as [..., seq, numHeads, dHead] then transpose(-3, -2), so head h gets features h·dHead … (h+1)·dHead − 1.' },
+  { id: 'heads_reshaped', fn: 'multihead_self_attention',
+    message: 'Your heads are split by a plain reshape to [..., numHeads, seq, dHead], which mixes positions and features: reshape to [..., seq, numHeads, dHead], then transpose(-3, -2) (and the reverse to merge them).' },
   { id: 'heads_not_split', fn: 'multihead_self_attention',
     message: 'Your output equals a single attention over all dModel features: split the projections into numHeads heads of dModel / numHeads features, attend per head, then concatenate them.' },
   { id: 'projection_not_transposed', fn: 'multihead_self_attention',
     message: 'Your projections compute x W instead of x Wᵀ: the weights are [out, in] like nn.Linear, so project with x.matmul(W.transpose(-2, -1)).' },
   { id: 'output_projection_missing', fn: 'multihead_self_attention',
-    message: 'Your output equals the concatenated heads without the output projection: apply oProj (x Wᵀ) after concatenating the heads.' },
+    message: 'Your output does not use oProj: apply the output projection (x Wᵀ) after concatenating the heads.' },
   { id: 'mhsa_mask_ignored', fn: 'multihead_self_attention',
     message: 'Your multi-head attention ignores the mask: pass it on to the scaled dot-product attention of every head.' },
 ];
 
 export const MISTAKES: readonly Mistake[] = [...SOFTMAX, ...ATTENTION, ...CAUSAL, ...MULTI_HEAD];
+
+/** Functions whose failures are diagnosed by probing; the others by their stored mistake outputs. */
+export const diagnosedByProbing = (fn: GradedFunction): boolean =>
+  fn === 'scaled_dot_product_attention' || fn === 'multihead_self_attention';
 
 export const mistakesOf = (fn: GradedFunction): Mistake[] => MISTAKES.filter((m) => m.fn === fn);

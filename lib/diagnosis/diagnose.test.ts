@@ -2,19 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
 import { loadFixture } from '../grading/fixtures';
 import { Tensor } from '../tensor';
-import { diagnose, summarise, withinTolerance } from './diagnose';
+import { diagnose, summarise } from './diagnose';
+import { withinTolerance, type ProbeContext } from './probe';
+import { fitScale, readMask } from './readProbabilities';
 import { matmulWithUntransposedK } from './signatures';
 
 const tol = { atol: 1e-6, rtol: 1e-4 };
 const t = (data: number[], shape: number[]) => ({ data: Float64Array.from(data), shape });
 const caseOf = (fixture: string) => GRADED_CASES.find((c) => c.fixture === fixture)!;
-
-/** What a mistake outputs on a fixture, as a student's output. */
-function asOutput(fixtureKey: string, mistake: string, scale = 1) {
-  const fixture = loadFixture(fixtureKey);
-  const stored = fixture.mistakes().get(mistake)!;
-  return { fixture, output: { data: Float64Array.from(stored.data, (x) => x * scale), shape: stored.shape } };
-}
+const noProbes: ProbeContext = { probe: async () => ({ kind: 'none', why: 'no probes here' }), attentionFailures: async () => [] };
 
 describe('withinTolerance', () => {
   it('uses atol + rtol·|target|, refuses NaN and another shape', () => {
@@ -25,29 +21,45 @@ describe('withinTolerance', () => {
   });
 });
 
-describe('diagnose an output', () => {
-  it("names the mistake whose stored output it matches, within the case's tolerance", () => {
-    const { fixture, output } = asOutput('sdpa_3d', 'scale_missing', 1 + 5e-5);
-    expect(diagnose(caseOf('sdpa_3d'), fixture, { kind: 'output', output })?.mistake).toBe('scale_missing');
+describe('reading probabilities', () => {
+  // One query, three keys with raw scores 0, 1, 2; probabilities ∝ e^(s/2).
+  const grid = { batches: 1, queries: 1, keys: 3 };
+  const scores = [0, 1, 2];
+  const softmaxOf = (logits: number[]) => logits.map((l) => Math.exp(l) / logits.reduce((a, x) => a + Math.exp(x), 0));
+  const all = Uint8Array.of(1, 1, 1);
+
+  it('fits the scale from log-probability differences, and says when nothing fits', () => {
+    const fit = fitScale(softmaxOf([0, 0.5, 1]), scores, all, grid, 'keys');
+    expect(fit.scale).toBeCloseTo(0.5, 9);
+    expect(fit.misfit).toBeLessThan(1e-9);
+    expect(fitScale([0.2, 0.7, 0.1], scores, all, grid, 'keys').misfit).toBeGreaterThan(0.1);
   });
 
-  it('matches nothing beyond tolerance', () => {
-    const { fixture, output } = asOutput('sdpa_3d', 'scale_missing', 1.01);
-    expect(diagnose(caseOf('sdpa_3d'), fixture, { kind: 'output', output })).toBeUndefined();
+  it('a masked key with a finite fill: its scaled score is read back', () => {
+    const allowed = Uint8Array.of(1, 1, 0);
+    const p = softmaxOf([0, 0.5, -100]);
+    const fit = fitScale(p, scores, allowed, grid, 'keys');
+    const reading = readMask(p, scores, allowed, grid, fit);
+    expect(reading.leaks).toBe(1);
+    expect(reading.ignored).toBe(false);
+    expect(reading.fill).toBeCloseTo(-100, 6);
+  });
+});
+
+describe('diagnose without probes', () => {
+  it('names the softmax mistake whose stored output it matches, within tolerance', async () => {
+    const fixture = loadFixture('softmax_middle_dim');
+    const stored = fixture.mistakes().get('softmax_wrong_dim')!;
+    const output = { data: Float64Array.from(stored.data, (x) => x * (1 + 5e-5)), shape: stored.shape };
+    expect((await diagnose(caseOf('softmax_middle_dim'), fixture, { kind: 'output', output }, noProbes))?.mistake).toBe('softmax_wrong_dim');
+    const far = { data: Float64Array.from(stored.data, (x) => x * 1.01), shape: stored.shape };
+    expect(await diagnose(caseOf('softmax_middle_dim'), fixture, { kind: 'output', output: far }, noProbes)).toBeUndefined();
   });
 
-  it('names every mistake that gives the same output: −100 and −1e9 on fully masked rows', () => {
-    const { fixture, output } = asOutput('sdpa_fully_masked_rows', 'mask_minus_100');
-    const diagnosis = diagnose(caseOf('sdpa_fully_masked_rows'), fixture, { kind: 'output', output });
-    expect(diagnosis?.mistake).toBe('fully_masked_uniform|mask_minus_100');
-    expect(diagnosis?.message).toMatch(/^Your output fits 2 known mistakes\. .* Or: /);
-  });
-
-  it('tells −100 from −1e9 where the output is the probabilities: only −100 leaks beside allowed keys', () => {
-    for (const mistake of ['mask_minus_100', 'fully_masked_uniform']) {
-      const { fixture, output } = asOutput('sdpa_probabilities', mistake);
-      expect(diagnose(caseOf('sdpa_probabilities'), fixture, { kind: 'output', output })?.mistake).toBe(mistake);
-    }
+  it('an attention failure no probe answers has no diagnosis', async () => {
+    const fixture = loadFixture('sdpa_3d');
+    const output = { data: new Float64Array(fixture.expected.size).fill(0.5), shape: fixture.expected.shape };
+    expect(await diagnose(caseOf('sdpa_3d'), fixture, { kind: 'output', output }, noProbes)).toBeUndefined();
   });
 });
 
@@ -72,7 +84,7 @@ describe('recognise an error', () => {
 describe('summarise an output no mistake explains', () => {
   it('the share out of tolerance, the largest error and where', () => {
     expect(summarise(t([0, 1, 2.5, 3], [2, 2]), t([0, 1, 2, 3], [2, 2]), tol)).toBe(
-      'No known mistake gives this output; 25% of the values (1 of 4 values) are out of tolerance, the largest error is 0.5 at [1, 0].',
+      'No known cause shows in what your function returns; 25% of the values (1 of 4 values) are out of tolerance, the largest error is 0.5 at [1, 0].',
     );
   });
   it('a wrong shape', () => {

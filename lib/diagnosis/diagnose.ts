@@ -1,19 +1,24 @@
 /**
- * Names the mistake behind a failing case, for the vitest messages and the grader alike: an output
- * is compared with what each known mistake outputs on the case (stored with the fixture, read only
- * now that the case failed); an error or NaN goes to the mistakes' recognisers. When nothing
- * matches an output, the note says how far off it is instead.
+ * Names the cause of a failing case, for the vitest messages and the grader alike (one path, the
+ * same words): attention and multi-head failures are diagnosed by probing the student's own
+ * functions (attention.ts, multiHead.ts); a softmax or causal-mask output is compared with what
+ * each known mistake outputs on the case (stored with the fixture, read only now that the case
+ * failed), and an error or NaN goes to the mistakes' recognisers. When no evidence shows a cause
+ * the note says so, and how far off the output is, rather than guess.
  */
 import type { GradedCase } from '../../tests/cases';
-import { broadcastOffset, type Tolerance, type Values } from '../compare';
+import type { Tolerance, Values } from '../compare';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
 import type { LoadedFixture } from '../grading/fixtures';
 import { formatShape } from '../shape';
-import { mistakesOf, type Mistake } from './catalogue';
+import { diagnoseAttention, type Finding } from './attention';
+import { diagnosedByProbing, MISTAKES, mistakesOf, type Mistake } from './catalogue';
+import { diagnoseMultiHead } from './multiHead';
+import { withinTolerance, type ProbeContext } from './probe';
 import type { Failure } from './signatures';
 
 export interface Diagnosis {
-  /** The mistake's id in lib/diagnosis/catalogue.ts; ids joined by '|' when several give this same output. */
+  /** The mistake's id in lib/diagnosis/catalogue.ts; ids joined by '|' when several give this same output, by '+' when several show at once. */
   mistake: string;
   message: string;
 }
@@ -23,57 +28,40 @@ export type Outcome = { kind: 'output'; output: Values } | Failure;
 
 export interface Explanation {
   diagnosis?: Diagnosis;
-  /** A line for the student: the diagnosis, or how far off an unrecognised output is; '' when there is nothing to add. */
+  /** A line for the student: the diagnosis, or that no known cause shows (and how far off an output is); '' when there is nothing to add. */
   note: string;
 }
 
-const sameShape = (a: Values, b: Values) => a.shape.length === b.shape.length && a.shape.every((n, i) => n === b.shape[i]);
-
-/** Every value within atol + rtol·|target| of the target, read as float64 (lib/compare.ts's rule). */
-export function withinTolerance(actual: Values, target: Values, tol: Tolerance): boolean {
-  if (!sameShape(actual, target)) return false;
-  for (let i = 0; i < target.data.length; i++) {
-    if (!(Math.abs(actual.data[i] - target.data[i]) <= tol.atol + tol.rtol * Math.abs(target.data[i]))) return false;
-  }
-  return true;
-}
-
-/**
- * Whether a masked key got probability in a row that also has allowed keys: −100 leaks there,
- * −1e9 does not, though both give a fully masked row the same uniform output.
- */
-function leaksBesideAllowedKeys(probs: Values, mask: Values): boolean {
-  const keys = probs.shape[probs.shape.length - 1];
-  for (let row = 0; row * keys < probs.data.length; row++) {
-    const index = unravelIndex(row * keys, probs.shape);
-    let allowed = false;
-    let leaked = false;
-    for (let k = 0; k < keys; k++) {
-      index[index.length - 1] = k;
-      if (mask.data[broadcastOffset(mask.shape, index)] !== 0) allowed = true;
-      else if (probs.data[row * keys + k] !== 0) leaked = true;
-    }
-    if (allowed && leaked) return true;
-  }
-  return false;
-}
-
-function matchOutput(graded: GradedCase, fixture: LoadedFixture, output: Values): Mistake[] {
+/** Softmax and causal-mask mistakes: the stored outputs an output matches, or the recogniser an error fits. */
+function matchStored(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome): Mistake[] {
+  if (outcome.kind !== 'output') return mistakesOf(graded.fn).filter((m) => m.recognise?.(outcome, fixture.inputs)).slice(0, 1);
   const stored = fixture.mistakes();
-  const mask = fixture.inputs.mask;
-  // With V = identity the output is the probabilities: whether masked keys leak is then visible.
-  const leaks = graded.checks.includes('masked_are_zero') && mask ? (v: Values) => leaksBesideAllowedKeys(v, mask) : undefined;
   return mistakesOf(graded.fn).filter((m) => {
     const target = stored.get(m.id);
-    return target !== undefined && withinTolerance(output, target, graded.tolerance) && (!leaks || leaks(output) === leaks(target));
+    return target !== undefined && withinTolerance(outcome.output, target, graded.tolerance);
   });
 }
 
-export function diagnose(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome): Diagnosis | undefined {
-  const matched =
-    outcome.kind === 'output'
-      ? matchOutput(graded, fixture, outcome.output)
-      : mistakesOf(graded.fn).filter((m) => m.recognise?.(outcome, fixture.inputs)).slice(0, 1);
+const messageOf = (id: string) => MISTAKES.find((m) => m.id === id)!.message;
+
+function fromFindings(findings: readonly Finding[]): Diagnosis | undefined {
+  if (findings.length === 0) return undefined;
+  const say = (f: Finding) => (f.evidence ? `${messageOf(f.id)} (${f.evidence})` : messageOf(f.id));
+  return { mistake: findings.map((f) => f.id).join('+'), message: findings.map(say).join(' Also: ') };
+}
+
+async function findingsOf(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<Finding[]> {
+  if (graded.fn === 'multihead_self_attention') return diagnoseMultiHead(graded, fixture, outcome, context);
+  const recognised = outcome.kind === 'output' ? [] : matchStored(graded, fixture, outcome);
+  if (recognised.length) return [{ id: recognised[0].id }];
+  return diagnoseAttention(graded, fixture, outcome, context);
+}
+
+export async function diagnose(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<Diagnosis | undefined> {
+  if (diagnosedByProbing(graded.fn)) {
+    return fromFindings(await findingsOf(graded, fixture, outcome, context));
+  }
+  const matched = matchStored(graded, fixture, outcome);
   if (matched.length === 0) return undefined;
   if (matched.length === 1) return { mistake: matched[0].id, message: matched[0].message };
   return {
@@ -82,11 +70,12 @@ export function diagnose(graded: GradedCase, fixture: LoadedFixture, outcome: Ou
   };
 }
 
+const NO_CAUSE = 'No known cause shows in what your function returns';
+
 /** How far off an output that no known mistake explains is: share out of tolerance, largest error and where. */
 export function summarise(output: Values, expected: Values, tol: Tolerance): string {
-  if (!sameShape(output, expected)) {
-    return `No known mistake gives this output (shape ${formatShape(output.shape)} where ${formatShape(expected.shape)} is expected).`;
-  }
+  const sameShape = output.shape.length === expected.shape.length && output.shape.every((n, i) => n === expected.shape[i]);
+  if (!sameShape) return `${NO_CAUSE} (shape ${formatShape(output.shape)} where ${formatShape(expected.shape)} is expected).`;
   let bad = 0;
   let worst = 0;
   let worstAt = 0;
@@ -95,18 +84,18 @@ export function summarise(output: Values, expected: Values, tol: Tolerance): str
     if (!(err <= tol.atol + tol.rtol * Math.abs(expected.data[i]))) bad++;
     if (!(err <= worst)) [worst, worstAt] = [err, i];
   }
-  if (bad === 0) return 'No known mistake gives this output; every value is within tolerance, so the check above says what is wrong.';
+  if (bad === 0) return `${NO_CAUSE}; every value is within tolerance, so the check above says what is wrong.`;
   const share = Number(((100 * bad) / expected.data.length).toPrecision(2));
   return (
-    `No known mistake gives this output; ${share}% of the values (${bad} of ${plural(expected.data.length, 'value')}) are out of ` +
+    `${NO_CAUSE}; ${share}% of the values (${bad} of ${plural(expected.data.length, 'value')}) are out of ` +
     `tolerance, the largest error is ${formatNumber(worst)} at ${formatIndex(unravelIndex(worstAt, expected.shape))}.`
   );
 }
 
 /** The diagnosis of a failing case with its line for the student (see Explanation). */
-export function explain(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome): Explanation {
-  const diagnosis = diagnose(graded, fixture, outcome);
+export async function explain(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<Explanation> {
+  const diagnosis = await diagnose(graded, fixture, outcome, context);
   if (diagnosis) return { diagnosis, note: `Diagnosis: ${diagnosis.message}` };
-  if (outcome.kind !== 'output') return { note: '' };
+  if (outcome.kind !== 'output') return { note: 'No known cause shows behind this error.' };
   return { note: summarise(outcome.output, fixture.expected, graded.tolerance) };
 }

@@ -23,7 +23,7 @@ import { toGradescope } from '../report/gradescope';
 import { submissionPage } from '../report/submissionPage';
 import { oneLine } from '../text/sanitise';
 import type { SummaryEntry } from '../report/terminal';
-import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, gradeSubmission, withoutRunning, type GradeOptions } from './grade';
+import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, gradeSubmission, typeCheckSubmissions, withoutRunning, type GradeOptions } from './grade';
 import type { SubmissionResult } from './result';
 
 export interface BatchOptions extends GradeOptions {
@@ -110,13 +110,15 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const graded: SubmissionResult[] = [];
   const graderErrors: string[] = [];
   const total = queue.length;
+  // One type-checking program for the whole batch, beside the grading.
+  const typeNotes = typeCheckSubmissions(queue.map(({ name }) => ({ dir: path.join(submissionsDir, name), name })));
   const worker = async () => {
     for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
       const { name } = job;
       let result: SubmissionResult;
       let provenance = job.provenance;
       try {
-        result = await gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html });
+        result = await gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html, typeNotes });
       } catch (err) {
         result = harnessFailure(name, options, err);
         graderErrors.push(name);

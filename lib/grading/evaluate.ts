@@ -8,6 +8,7 @@ import {
   checkMaskedAreZero,
   checkRowsSumToOne,
   checkShape,
+  leadingColumns,
   type CheckOutcome,
   type Values,
 } from '../compare';
@@ -31,10 +32,12 @@ function runChecks(graded: GradedCase, output: Values, { expected, inputs }: Evi
   const outcomes = [
     graded.fn === 'causal_mask' ? checkMaskEqual(output, expected) : checkClose(output, expected, graded.tolerance),
   ];
+  // V is [identity | more columns] in a probability case: the first n_k output columns are the probabilities.
+  const probs = graded.checks.length ? leadingColumns(output, inputs.k.shape[inputs.k.shape.length - 2]) : output;
   for (const check of graded.checks) {
-    if (check === 'rows_sum_to_one') outcomes.push(checkRowsSumToOne(output, inputs.mask));
+    if (check === 'rows_sum_to_one') outcomes.push(checkRowsSumToOne(probs, inputs.mask));
     // A probability case always has a mask: the fixture generator refuses one without.
-    if (check === 'masked_are_zero') outcomes.push(checkMaskedAreZero(output, inputs.mask));
+    if (check === 'masked_are_zero') outcomes.push(checkMaskedAreZero(probs, inputs.mask));
   }
   return outcomes;
 }

@@ -8,7 +8,7 @@ import { FixtureError } from '../errors';
 import { parseNpy, type NpyArray } from '../npy';
 import { displayPath, FIXTURES_DIR } from '../paths';
 import { Tensor } from '../tensor';
-import { EXPECTED_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
+import { EXPECTED_FILE, PROBABILITIES_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
 
 export interface LoadedFixture {
   key: string;
@@ -16,6 +16,8 @@ export interface LoadedFixture {
   /** Keyed by file name without `.npy` (q, k, v, mask, x, q_proj, …). */
   inputs: Record<string, Tensor>;
   expected: Tensor;
+  /** An attention case's expected probabilities (PROBABILITIES_FILE), read on the first call; undefined for other cases. */
+  probabilities(): Tensor | undefined;
   /**
    * Each known mistake's output on this fixture, by mistake id. Read from disk on the first call
    * only: the student loop calls it when a case fails, so a passing test never reads these files.
@@ -64,11 +66,14 @@ export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixtu
   let expected: Tensor | undefined;
   for (const [name, fileEntry] of Object.entries(entry.files)) {
     if (name === EXPECTED_FILE) expected = read(name, fileEntry);
-    else inputs[name.replace(/\.npy$/, '')] = read(name, fileEntry);
+    else if (name !== PROBABILITIES_FILE) inputs[name.replace(/\.npy$/, '')] = read(name, fileEntry);
   }
   if (!expected) throw new FixtureError(`fixtures/${key}: the manifest lists no ${EXPECTED_FILE}; regenerate with \`npm run fixtures\``);
   let mistakes: Map<string, Tensor> | undefined;
   const loadMistakes = () =>
     (mistakes ??= new Map(Object.entries(entry.mistakes).map(([id, fileEntry]) => [id, read(mistakeFile(id), fileEntry)])));
-  return { key, params: entry.params, inputs, expected, mistakes: loadMistakes };
+  let probabilities: Tensor | undefined;
+  const probabilitiesEntry = entry.files[PROBABILITIES_FILE];
+  const loadProbabilities = () => (probabilities ??= probabilitiesEntry && read(PROBABILITIES_FILE, probabilitiesEntry));
+  return { key, params: entry.params, inputs, expected, probabilities: loadProbabilities, mistakes: loadMistakes };
 }

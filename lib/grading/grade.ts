@@ -12,11 +12,13 @@ import { buildChildRuntime } from '../sandbox/build';
 import { childCommand, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler } from '../sandbox/transpilePool';
+import { startTypeCheck, type TypeNotes } from '../typecheck/run';
 import type { GradedCase } from '../../tests/cases';
+import { explainFailures } from './diagnoseInChild';
 import { loadFixture, type LoadedFixture } from './fixtures';
 import { readManifest } from './manifest';
-import { probeAttention } from './probe';
-import { totals, type CaseResult, type SubmissionResult } from './result';
+import { attentionHeatmaps } from './heatmaps';
+import { totals, type SubmissionResult } from './result';
 import { caseResult, fromOutcome, withoutRunning, type CaseVerdict } from './verdict';
 
 export { withoutRunning } from './verdict';
@@ -27,8 +29,12 @@ export interface GradeOptions extends SessionOptions {
   fixtures: ReadonlyMap<string, LoadedFixture>;
   /** Probe each failed attention case for its probabilities (SubmissionResult.heatmaps), after grading. */
   heatmaps?: boolean;
+  /** Heatmaps of hidden cases show their expected probabilities: for a page only instructors see. */
+  instructorView?: boolean;
   /** The whole submission's time budget, every case and probe together (DEFAULT_BUDGET_MS). */
   budgetMs?: number;
+  /** Type errors as unscored notes, checked once for a batch (typeCheckSubmissions); absent: this submission alone. */
+  typeNotes?: TypeNotes;
 }
 
 export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
@@ -70,6 +76,7 @@ export function loadCaseFixtures(cases: readonly GradedCase[]): Map<string, Load
       const fixture = loadFixture(c.fixture, { verify: true, manifest });
       // Read now, not at the first failure: tampering is refused before any student code runs.
       fixture.mistakes();
+      fixture.probabilities();
       return [c.fixture, fixture];
     }),
   );
@@ -86,6 +93,23 @@ export function runOrder(cases: readonly GradedCase[]): GradedCase[] {
   const order: GradedCase[] = [];
   while (order.length < cases.length) for (const queue of queues.values()) if (queue.length) order.push(queue.shift()!);
   return order;
+}
+
+/** The TypeScript files of a submission, for the type check. */
+export const typeCheckFiles = (submission: Submission) =>
+  Object.fromEntries([...submission.files].filter(([file]) => file.endsWith('.ts')));
+
+/** Starts one type check for many submission folders (those the intake refuses are left out). */
+export function typeCheckSubmissions(folders: readonly { dir: string; name: string }[]): TypeNotes {
+  const readable = folders.flatMap(({ dir, name }) => {
+    try {
+      return [{ name, files: typeCheckFiles(takeSubmission(dir, name)) }];
+    } catch (err) {
+      if (err instanceof IntakeError) return [];
+      throw err;
+    }
+  });
+  return startTypeCheck(readable);
 }
 
 /** The submission as the intake reads it, or the result that says why it cannot be graded. */
@@ -105,6 +129,7 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
   const limits = { timeoutMs: options.timeoutMs, budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS };
   const submission = intake(dir, name, options.cases);
   if ('cases' in submission) return submission;
+  const typeNotes = options.typeNotes ?? startTypeCheck([{ name, files: typeCheckFiles(submission) }]);
   const session = new ChildSession(options);
   session.deadline = started + limits.budgetMs;
   session.warmUp();
@@ -126,11 +151,12 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
       return withoutRunning(name, options.cases, 'error', reason, [...feedback, ...prepared.loadErrors], 'graded');
     }
     session.setSubmission(prepared.load);
-    const verdicts = new Map<string, CaseResult>();
+    const verdicts = new Map<string, CaseVerdict>();
+    const runs = new Map<string, { printed: string; durationMs: number }>();
     let loadFailure: CaseVerdict | undefined;
     for (const graded of runOrder(options.cases)) {
       if (loadFailure) {
-        verdicts.set(graded.name, caseResult(graded, loadFailure));
+        verdicts.set(graded.name, loadFailure);
         continue;
       }
       const fixture = options.fixtures.get(graded.fixture)!;
@@ -140,15 +166,18 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
       // A submission that cannot load fails the same way every time: say so once per case, run no more.
       if (outcome.duringLoad) loadFailure = verdict;
       const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
-      verdicts.set(graded.name, caseResult(graded, verdict, printed.filter(Boolean).join('\n'), Date.now() - t0));
+      verdicts.set(graded.name, verdict);
+      runs.set(graded.name, { printed: printed.filter(Boolean).join('\n'), durationMs: Date.now() - t0 });
     }
-    const results = options.cases.map((c) => verdicts.get(c.name)!);
+    // Every verdict is in before the first diagnosis probe: what a probe does changes no points.
+    if (!loadFailure) await explainFailures(session, options.cases, options.fixtures, verdicts);
+    const results = options.cases.map((c) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs));
     const result: SubmissionResult = {
-      name, status: 'graded', feedback, cases: results, executionTimeMs: Date.now() - started, ...totals(results),
+      name, status: 'graded', feedback: [...feedback, ...(await typeNotes(name))], cases: results, executionTimeMs: Date.now() - started, ...totals(results),
     };
     // Every verdict is in before the first probe: a probe that hangs or kills the child changes none.
     if (options.heatmaps && !loadFailure) {
-      result.heatmaps = await probeAttention(session, options.cases, options.fixtures, results);
+      result.heatmaps = await attentionHeatmaps(session, options.cases, options.fixtures, results, options.instructorView);
     }
     return result;
   } finally {

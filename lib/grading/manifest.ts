@@ -38,6 +38,12 @@ export interface Manifest {
 
 export const MANIFEST_NAME = 'manifest.json';
 export const EXPECTED_FILE = 'expected.npy';
+/**
+ * An attention case's expected probabilities softmax(Q Kᵀ/√d_k) with the mask, [...batch, queries,
+ * keys], for the diagnosis and the heatmaps: the handout ships no code that computes attention, and
+ * a hidden case's probabilities stay with its hidden fixture. Never an input of the case.
+ */
+export const PROBABILITIES_FILE = 'probabilities.npy';
 
 /** A mistake's output file, relative to its fixture's folder. */
 export const mistakeFile = (id: string): string => `mistakes/${id}.npy`;

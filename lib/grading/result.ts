@@ -3,7 +3,23 @@
  * lib/report/ turns it into each of those.
  */
 import type { GradedFunction } from '../../tests/cases';
-import type { AttentionHeatmap } from './probe';
+import type { Matrix } from '../report/heatmap';
+
+/** What the HTML report draws for a failed attention case: one batch entry's probabilities. */
+export interface AttentionHeatmap {
+  /** The batch entry shown (the first with a NaN, else the furthest from expected), e.g. [0, 1] for Q [2, 2, 12, 64]. */
+  batchIndex: number[];
+  /** The case is hidden: its expected probabilities are present only on an instructor's page. */
+  hidden: boolean;
+  /** The expected probabilities softmax(Q Kᵀ/√d_k) with the mask, from the fixture. */
+  expected?: Matrix;
+  /** What the submission's function gave with V = identity; absent when the probe gave nothing usable. */
+  actual?: Matrix;
+  /** 1 where the query may attend the key; absent when the case has no mask. */
+  allowed?: Matrix;
+  /** Why there is no `actual`, in a sentence. */
+  problem?: string;
+}
 
 /**
  * passed: the parent verified the output. failed: an output came and a check refused it.

@@ -1,10 +1,11 @@
 /**
  * The verdict on one case from what its call produced (an answer, an error, a timeout, a crash):
- * the status, the one-line reason a student acts on, and the diagnosis when the failure shows a
- * known mistake. Runs in the grading process; the answer's values are judged by evaluate.ts.
+ * the status and the one-line reason a student acts on, and what the diagnosis should look at. The
+ * diagnosis itself comes later (explainFailures in diagnoseInChild.ts): it probes the submission,
+ * so it runs once every verdict is in. Runs in the grading process; values are judged by evaluate.ts.
  */
 import { readResult } from '../../adapters';
-import { explain, type Diagnosis, type Explanation } from '../diagnosis/diagnose';
+import type { Diagnosis, Explanation, Outcome } from '../diagnosis/diagnose';
 import { ResultError } from '../errors';
 import { PROJECT_ROOT } from '../paths';
 import type { ErrorInfo } from '../sandbox/protocol';
@@ -30,16 +31,17 @@ export interface CaseVerdict {
   reason: string;
   details: string;
   diagnosis?: Diagnosis;
+  /** What a failure produced, for the diagnosis; absent when there is nothing to diagnose (passed, timeout, crash, stub). */
+  evidence?: Outcome;
 }
 
 /** What the function returned is not a tensor, or not a finite one: adapters/normalise.ts said why, in the child or here. */
-function unreadable(message: string, graded: GradedCase, fixture: LoadedFixture): CaseVerdict {
-  const failure = { kind: 'unreadable', name: 'ResultError', message } as const;
-  return withExplanation({ status: 'error', reason: message, details: '' }, explain(graded, fixture, failure));
+function unreadable(message: string): CaseVerdict {
+  return { status: 'error', reason: message, details: '', evidence: { kind: 'unreadable', name: 'ResultError', message } };
 }
 
-/** A recognised mistake leads the reason, the line every report shows; otherwise how far off the output is joins the details. */
-function withExplanation(verdict: CaseVerdict, { diagnosis, note }: Explanation): CaseVerdict {
+/** A recognised mistake leads the reason, the line every report shows; otherwise what the diagnosis says joins the details. */
+export function withExplanation(verdict: CaseVerdict, { diagnosis, note }: Explanation): CaseVerdict {
   if (diagnosis) return { ...verdict, reason: `${diagnosis.message} — ${verdict.reason}`, diagnosis };
   return note ? { ...verdict, details: [verdict.details, note].filter(Boolean).join('\n') } : verdict;
 }
@@ -69,14 +71,14 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
     case 'load_failed':
     case 'threw': {
       const { error } = outcome;
-      if (outcome.kind === 'threw' && outcome.unreadable) return unreadable(error.message, graded, fixture);
+      if (outcome.kind === 'threw' && outcome.unreadable) return unreadable(error.message);
       const prefix = outcome.kind === 'load_failed' ? 'the submission failed to load: ' : '';
       // A stub's message says it all ("softmax is not implemented yet: edit student/index.ts").
       if (error.notImplemented) return { status: 'not_implemented', reason: `${prefix}${error.message}`, details: studentStack(error, prepared) };
       const memory = OUT_OF_MEMORY.test(error.message) ? 'memory limit exceeded: ' : '';
       const verdict: CaseVerdict = { status: 'error', reason: `${prefix}${memory}${error.name}: ${error.message}`, details: studentStack(error, prepared) };
       if (outcome.kind === 'load_failed' || outcome.duringLoad) return verdict;
-      return withExplanation(verdict, explain(graded, fixture, { kind: 'threw', name: error.name, message: error.message }));
+      return { ...verdict, evidence: { kind: 'threw', name: error.name, message: error.message } };
     }
     case 'value': {
       let output;
@@ -84,12 +86,12 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
         output = readResult(graded.fn, outcome.value, fixture.inputs.mask);
       } catch (err) {
         if (!(err instanceof ResultError)) throw err;
-        return unreadable(err.message, graded, fixture);
+        return unreadable(err.message);
       }
       const verdict = evaluateCase(graded, output, fixture);
       if (verdict.passed) return { status: 'passed', reason: '', details: '' };
       const [first, ...rest] = verdict.message.split('\n');
-      return withExplanation({ status: 'failed', reason: first, details: rest.join('\n') }, explain(graded, fixture, { kind: 'output', output }));
+      return { status: 'failed', reason: first, details: rest.join('\n'), evidence: { kind: 'output', output } };
     }
   }
 }

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import type { CaseStatus, SubmissionResult } from '../grading/result';
-import { formatPoints } from './csv';
+import { formatPoints } from './words';
 import { flatten } from '../text/sanitise';
 
 /**

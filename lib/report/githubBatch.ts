@@ -4,7 +4,7 @@
  * submission's name or text reaches the summary, so nothing a student wrote needs escaping here.
  */
 import { scoreBins } from './batchReport';
-import { formatPoints } from './csv';
+import { formatPoints } from './words';
 import type { SummaryEntry } from './terminal';
 
 const BAR_WIDTH = 30;

@@ -36,6 +36,14 @@ const mixed = submission([
 ]);
 
 describe('toGradescope', () => {
+  it('a thrown Error reads once: "Error: oops", not "Error: Error: oops"', () => {
+    const doc = toGradescope(submission([
+      caseResult('test_softmax_last_dim', { fn: 'softmax', status: 'error', reason: 'Error: oops' }),
+      caseResult('test_causal_mask', { fn: 'causal_mask', status: 'error', reason: 'TypeError: x is undefined' }),
+    ]));
+    expect(doc.tests.map((t) => t.output)).toEqual(['Error: oops', 'Error: TypeError: x is undefined']);
+  });
+
   it('all passed: full score, every test passed and visible', () => {
     const result = submission([
       caseResult('test_softmax_last_dim', { fn: 'softmax', maxPoints: 0.25 }),
@@ -96,7 +104,7 @@ describe('toGradescope', () => {
       caseResult('test_causal_mask', { fn: 'causal_mask', status: 'failed', reason: '1 of 25 values differ' }),
     ]);
     const expected = { rows: 1, cols: 1, data: Float64Array.of(1) };
-    const doc = toGradescope({ ...result, heatmaps: new Map([['test_scaled_dot_product_attention', { batchIndex: [0], expected }]]) });
+    const doc = toGradescope({ ...result, heatmaps: new Map([['test_scaled_dot_product_attention', { batchIndex: [0], hidden: false, expected }]]) });
     expectValid(doc);
     expect(doc.extra_data.diagnoses).toEqual({
       test_scaled_dot_product_attention: 'scale_missing',

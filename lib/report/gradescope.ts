@@ -12,7 +12,7 @@
  */
 import type { Provenance } from '../batch/provenance';
 import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
-import { formatPoints, statusSummary } from './csv';
+import { formatPoints, statusSummary } from './words';
 
 export type GradescopeStatus = 'passed' | 'failed';
 export type GradescopeVisibility = 'hidden' | 'after_due_date' | 'after_published' | 'visible';
@@ -115,8 +115,15 @@ function submissionOutput(result: SubmissionResult): string {
   return [headline, ...result.feedback].join('\n');
 }
 
+/** The status word, then the reason, unless the reason already starts with it ("Error: oops", not "Error: Error: oops"). */
+function headlineOf(c: CaseResult): string {
+  const word = STATUS_WORDS[c.status];
+  if (!c.reason) return word;
+  return c.reason.startsWith(`${word}: `) ? c.reason : `${word}: ${c.reason}`;
+}
+
 function caseOutput(c: CaseResult): string {
-  const parts = [c.reason ? `${STATUS_WORDS[c.status]}: ${c.reason}` : STATUS_WORDS[c.status]];
+  const parts = [headlineOf(c)];
   if (c.details) parts.push(c.details);
   if (c.output) parts.push(`What your code printed:\n${c.output}`);
   return parts.join('\n\n');

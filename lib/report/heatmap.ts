@@ -31,6 +31,8 @@ export interface HeatmapOptions {
   annotate?: boolean;
   rowLabel?: string;
   colLabel?: string;
+  /** 1 where the query may attend the key: the other cells are masked, drawn grey when 0 and crossed by a diagonal always. */
+  allowed?: Matrix;
 }
 
 export const DEFAULT_CAP = 32;
@@ -40,6 +42,7 @@ const NAN_COLOR = '#ff3eb5';
 const VIRIDIS = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'];
 const DIVERGING = ['#2166ac', '#67a9cf', '#d1e5f0', '#f7f7f7', '#fddbc7', '#ef8a62', '#b2182b'];
 const BINARY = { allowed: '#2c728e', blocked: '#dcdfe5' };
+const MASKED_LINE = '#8a8f99';
 
 function mix(stops: readonly string[], t: number): string {
   const x = Math.min(1, Math.max(0, t)) * (stops.length - 1);
@@ -134,14 +137,21 @@ export function heatmapSvg(m: Matrix, options: HeatmapOptions): string {
     parts.push(`<text x="${MARGIN.left - 4}" y="${MARGIN.top + (i + 0.5) * cell + 3}" font-size="9" text-anchor="end">${i}</text>`);
   }
   let nans = 0;
+  let masked = 0;
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
       const value = m.data[i * m.cols + j];
       if (Number.isNaN(value)) nans++;
-      const fill = colorOf(value, options.scale);
+      // A masked 0 is not a tiny probability: it gets its own colour, and every masked cell a diagonal.
+      const isMasked = options.allowed !== undefined && options.allowed.data[i * options.allowed.cols + j] === 0;
+      if (isMasked) masked++;
+      const fill = isMasked && value === 0 ? BINARY.blocked : colorOf(value, options.scale);
       const [x, y] = [MARGIN.left + j * cell, MARGIN.top + i * cell];
-      parts.push(`<rect class="cell" x="${x}" y="${y}" width="${cell}" height="${cell}" fill="${fill}">` +
-        `<title>${rowLabel} ${i}, ${colLabel} ${j}: ${escapeHtml(formatNumber(value))}</title></rect>`);
+      parts.push(`<rect class="cell${isMasked ? ' masked' : ''}" x="${x}" y="${y}" width="${cell}" height="${cell}" fill="${fill}">` +
+        `<title>${rowLabel} ${i}, ${colLabel} ${j}${isMasked ? ' (masked)' : ''}: ${escapeHtml(formatNumber(value))}</title></rect>`);
+      if (isMasked) {
+        parts.push(`<path d="M${x} ${y + cell}L${x + cell} ${y}" stroke="${MASKED_LINE}" stroke-width="1" pointer-events="none"/>`);
+      }
       if (options.annotate) {
         const text = options.scale.kind === 'binary' ? String(value) : Number.isNaN(value) ? 'NaN' : value.toFixed(2);
         parts.push(`<text x="${x + cell / 2}" y="${y + cell / 2 + 3.5}" font-size="${Math.min(11, Math.floor(cell * 0.3))}" ` +
@@ -153,6 +163,7 @@ export function heatmapSvg(m: Matrix, options: HeatmapOptions): string {
   const notes: string[] = [];
   if (rows < m.rows || cols < m.cols) notes.push(`first ${rows} of ${m.rows} ${plural(rowName)}, ${cols} of ${m.cols} ${plural(colName)}`);
   if (nans > 0) notes.push(`${nans} NaN (pink)`);
+  if (masked > 0) notes.push(`${masked} masked (crossed; grey when 0)`);
   const title = escapeHtml(options.title);
   return [
     '<figure class="heatmap-figure">',

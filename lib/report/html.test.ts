@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { scaledDotProductAttention } from '../../reference';
 import { GRADED_CASES } from '../../tests/cases';
-import { loadFixture } from '../grading/fixtures';
-import type { AttentionHeatmap } from '../grading/probe';
-import type { CaseResult, SubmissionResult } from '../grading/result';
-import { Tensor } from '../tensor';
+import type { AttentionHeatmap, CaseResult, SubmissionResult } from '../grading/result';
 import { batchReportHtml, pageFile } from './batchReport';
 import { niceTicks } from './charts';
 import { toGradescope } from './gradescope';
 import { colorOf, heatmapSvg, type Matrix } from './heatmap';
 import { escapeHtml, fileHref } from './html';
-import { attentionProbabilities } from './probabilities';
 import { submissionPage } from './submissionPage';
 import { caseResult, submission as sampleSubmission } from './sampleResults';
 
@@ -66,28 +61,9 @@ describe('niceTicks', () => {
   });
 });
 
-describe('attentionProbabilities (the report\'s own float64 softmax)', () => {
-  const sdpaCases = GRADED_CASES.filter((c) => c.fn === 'scaled_dot_product_attention');
-  it.each(sdpaCases.map((c) => c.fixture))('equals the reference with V = identity on the first batch entry: %s', (key) => {
-    const { q, k, mask } = loadFixture(key).inputs;
-    const [rows, cols] = [q.shape[q.ndim - 2], k.shape[k.ndim - 2]];
-    const identity = Tensor.eye(cols, 'float64').reshape(...q.shape.slice(0, -2).map(() => 1), cols, cols);
-    const reference = scaledDotProductAttention(q.astype('float64'), k.astype('float64'), identity, mask);
-    const ours = attentionProbabilities(q, k, mask);
-    expect([ours.rows, ours.cols]).toEqual([rows, cols]);
-    const worst = Math.max(...Array.from(ours.data, (x, i) => Math.abs(x - reference.data[i])));
-    expect(worst).toBeLessThan(1e-9);
-  });
-  it('a fully masked query gets zeros, not NaN', () => {
-    const q = new Tensor(Float64Array.of(1, 0, 0, 1), [2, 2]);
-    const mask = new Tensor(Uint8Array.of(1, 1, 0, 0), [2, 2]);
-    expect(Array.from(attentionProbabilities(q, q, mask).data.slice(2))).toEqual([0, 0]);
-  });
-});
-
 describe('submissionPage', () => {
   const heatmap = (over: Partial<AttentionHeatmap> = {}): AttentionHeatmap =>
-    ({ batchIndex: [0], expected: matrix(3, 4, () => 0.25), ...over });
+    ({ batchIndex: [0], hidden: false, expected: matrix(3, 4, () => 0.25), ...over });
   const failed = caseResult('test_scaled_dot_product_attention', {
     status: 'failed', reason: `Your output equals … — ${HOSTILE}`, details: HOSTILE, output: HOSTILE,
     diagnosis: { mistake: 'scale_missing', message: 'Your output equals …' },
@@ -114,6 +90,27 @@ describe('submissionPage', () => {
     const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ problem: 'with V = identity the function threw' })]]) });
     expect(cellCount(page)).toBe(12);
     expect(page).toContain('No heatmap of yours:</strong> with V = identity the function threw');
+  });
+
+  it('masked cells are marked, a masked 0 drawn grey rather than as a tiny probability', () => {
+    const allowed = matrix(3, 4, (_, j) => (j < 3 ? 1 : 0));
+    const actual = matrix(3, 4, (i, j) => (j === 3 ? (i === 0 ? 1e-44 : 0) : 1 / 3));
+    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ actual, allowed })]]) });
+    expect((page.match(/<rect class="cell masked"/g) ?? []).length).toBe(3 * 3);
+    expect(page).toContain('3 masked (crossed; grey when 0)');
+    expect(page).toMatch(/<rect class="cell masked"[^>]*fill="#dcdfe5"><title>query 1, key 3 \(masked\)/);
+  });
+
+  it('a hidden case shows no expected values; an instructor view does, and says so at the top', () => {
+    const actual = matrix(3, 4, () => 0.25);
+    const student = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ hidden: true, expected: undefined, actual })]]) });
+    expect(cellCount(student)).toBe(12);
+    expect(student).not.toContain('>expected probabilities<');
+    expect(student).toContain('its expected values are not shown');
+    expect(student).not.toContain("Instructor's view");
+    const instructor = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ hidden: true, actual })]]) });
+    expect(cellCount(instructor)).toBe(3 * 12);
+    expect(instructor).toContain("Instructor&#39;s view: this page shows the expected values of hidden tests");
   });
 
   it('no heatmaps asked for: the score table alone', () => {

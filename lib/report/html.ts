@@ -42,6 +42,7 @@ td.test { white-space: nowrap; font-family: ui-monospace, "DejaVu Sans Mono", mo
 .panels { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; margin-top: 8px; }
 figure { margin: 0; } figcaption { font-weight: 600; font-size: 13px; margin-bottom: 2px; }
 .aside { flex: 1 1 200px; min-width: 200px; max-width: 420px; background: var(--bg-alt); border-radius: 6px; padding: 8px 12px; }
+.warning { border: 1px solid #d9822b; background: #fff4e5; border-radius: 6px; padding: 8px 10px; }
 .missing { width: 260px; min-height: 120px; border: 1px dashed #c9ced8; border-radius: 6px; padding: 10px; color: var(--muted); }
 svg text { font-family: system-ui, "DejaVu Sans", "Liberation Sans", sans-serif; fill: #333; }
 a { color: #1a56c4; }

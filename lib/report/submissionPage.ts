@@ -1,16 +1,17 @@
 /**
  * One submission as a page (`npm run grade -- --html FILE`, and each `<name>.html` of a batch): the
  * score table, then for each failed attention case the expected and the submission's attention
- * probabilities and their difference as heatmaps, with the diagnosis beside them.
+ * probabilities and their difference as heatmaps, with the diagnosis beside them. A hidden case's
+ * expected probabilities appear only on an instructor's page (`--instructor-view`), which says so
+ * at the top; otherwise its heatmap shows the submission's probabilities alone.
  *
  * Names, reasons, details and printed output are the student's text: all of it is escaped.
  */
-import type { AttentionHeatmap } from '../grading/probe';
-import type { CaseResult, SubmissionResult } from '../grading/result';
+import type { AttentionHeatmap, CaseResult, SubmissionResult } from '../grading/result';
 import { formatIndex } from '../format';
 import { GRADED_CASES } from '../../tests/cases';
-import { formatPoints, statusSummary } from './csv';
-import { difference, heatmapSvg, sharedScale } from './heatmap';
+import { formatPoints, statusSummary } from './words';
+import { difference, heatmapSvg, sharedScale, type ColorScale, type Matrix } from './heatmap';
 import { escapeHtml, htmlPage } from './html';
 
 const anchor = (caseName: string) => `heatmaps-${caseName.replace(/[^\w-]/g, '_')}`;
@@ -75,27 +76,27 @@ const SIZE = 192;
 
 function caseSection(c: CaseResult, heatmap: AttentionHeatmap): string {
   const what = GRADED_CASES.find((g) => g.name === c.name)?.what ?? '';
-  const { expected, actual } = heatmap;
+  const { expected, actual, allowed } = heatmap;
+  const draw = (m: Matrix, title: string, scale: ColorScale) => heatmapSvg(m, { title, scale, size: SIZE, allowed });
   const figures: string[] = [];
+  if (expected) figures.push(draw(expected, 'expected probabilities', sharedScale(expected, ...(actual ? [actual] : []))));
   if (actual) {
-    const scale = sharedScale(expected, actual);
-    const diff = difference(actual, expected);
-    figures.push(
-      heatmapSvg(expected, { title: 'expected probabilities', scale, size: SIZE }),
-      heatmapSvg(actual, { title: 'your probabilities', scale, size: SIZE }),
-      heatmapSvg(diff.matrix, { title: `yours − expected (max |Δ| ${diff.maxAbs.toPrecision(3)})`, scale: diff.scale, size: SIZE }),
-    );
+    figures.push(draw(actual, 'your probabilities', sharedScale(...(expected ? [expected] : []), actual)));
+    if (expected) {
+      const diff = difference(actual, expected);
+      figures.push(draw(diff.matrix, `yours − expected (max |Δ| ${diff.maxAbs.toPrecision(3)})`, diff.scale));
+    }
   } else {
-    figures.push(
-      heatmapSvg(expected, { title: 'expected probabilities', scale: sharedScale(expected), size: SIZE }),
-      `<div class="missing"><strong>No heatmap of yours:</strong> ${escapeHtml(heatmap.problem ?? 'the probe gave nothing')}.</div>`,
-    );
+    figures.push(`<div class="missing"><strong>No heatmap of yours:</strong> ${escapeHtml(heatmap.problem ?? 'the probe gave nothing')}.</div>`);
   }
+  if (!expected) figures.push('<div class="missing">A hidden test: its expected values are not shown.</div>');
+  const shape = expected ?? actual;
   const entry = heatmap.batchIndex.length ? `batch entry ${formatIndex(heatmap.batchIndex)}` : 'the only batch entry';
+  const size = shape ? `, ${shape.rows} queries × ${shape.cols} keys` : '';
   return [
     `<section class="case" id="${anchor(c.name)}">`,
     `<h3>${escapeHtml(c.name)}</h3>`,
-    `<p class="muted">${escapeHtml(what)} · ${entry}, ${expected.rows} queries × ${expected.cols} keys</p>`,
+    `<p class="muted">${escapeHtml(what)} · ${entry}${size}</p>`,
     `<div class="panels">${figures.join('\n')}\n${aside(c)}</div>`,
     '</section>',
   ].join('\n');
@@ -104,11 +105,17 @@ function caseSection(c: CaseResult, heatmap: AttentionHeatmap): string {
 const PROBE_NOTE =
   'Attention probabilities are not part of the graded output, so your function was called once more per ' +
   'failed case, with V replaced by the identity (Q, K and the mask unchanged): its output is then the probability ' +
-  'matrix. These calls award no points. A mistake that depends on V’s shape (scaling by √d_v) shows as it ' +
-  'would with d_v = n_k. The expected probabilities are computed by the grader from the same inputs. Hover a cell for its value.';
+  'matrix. These calls award no points. Each heatmap shows the batch entry with a NaN, or else the one furthest ' +
+  'from the expected ones; masked cells are crossed. Hover a cell for its value.';
+
+const INSTRUCTOR_NOTE =
+  "Instructor's view: this page shows the expected values of hidden tests. Do not give it to students; " +
+  'grade without --instructor-view for a page they may see.';
 
 export function submissionPage(result: SubmissionResult): string {
-  const body = [`<h1>Attention assignment: ${escapeHtml(result.name)}</h1>`, `<p>${headline(result)}</p>`];
+  const body = [`<h1>Attention assignment: ${escapeHtml(result.name)}</h1>`];
+  if ([...(result.heatmaps?.values() ?? [])].some((h) => h.hidden && h.expected)) body.push(`<p class="warning">${escapeHtml(INSTRUCTOR_NOTE)}</p>`);
+  body.push(`<p>${headline(result)}</p>`);
   const notes = result.feedback.filter((f) => f.trim() !== '');
   if (notes.length) body.push(`<pre class="feedback">${escapeHtml(notes.join('\n'))}</pre>`);
   body.push('<h2>Tests</h2>', scoreTable(result));

@@ -6,7 +6,7 @@
  * workflow commands are broken (see github.ts) before any of it is printed.
  */
 import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
-import { formatPoints } from './csv';
+import { formatPoints } from './words';
 import { oneLine, printableLines, truncate } from '../text/sanitise';
 
 /** Table lines fit a 100-column terminal. */

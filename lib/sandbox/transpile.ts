@@ -34,9 +34,9 @@ export interface PreparedSubmission {
   notes: string[];
 }
 
-type Resolved = { kind: 'harness'; name: string } | { kind: 'file'; name: string } | { kind: 'missing' } | { kind: 'outside' };
+export type Resolved = { kind: 'harness'; name: string } | { kind: 'file'; name: string } | { kind: 'missing' } | { kind: 'outside' };
 
-function resolveImport(files: Record<string, string>, from: string, specifier: string): Resolved {
+export function resolveImport(files: Record<string, string>, from: string, specifier: string): Resolved {
   const harness = harnessModuleOf(specifier);
   if (harness) return { kind: 'harness', name: harness };
   if (!specifier.startsWith('./') && !specifier.startsWith('../')) return { kind: 'outside' };

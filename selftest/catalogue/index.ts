@@ -15,14 +15,18 @@ export interface CatalogueEntry {
   breaks?: GradedFunction;
   /** Its mistake's id in lib/diagnosis/catalogue.ts (the bug's name unless given): what its failing tests must name. */
   mistake?: string;
+  /** Multi-head attention built on the broken attention function: its tests fail too, and must say so (attention_broken). */
+  breaksMultiHead?: boolean;
 }
 
-const bug = (name: string, breaks: GradedFunction, mistake = name): CatalogueEntry => ({
+const bug = (name: string, breaks: GradedFunction, mistake = name, more: Partial<CatalogueEntry> = {}): CatalogueEntry => ({
   name,
   file: path.join(__dirname, 'bugs', `${name}.ts`),
   breaks,
   mistake,
+  ...more,
 });
+const sdpa = (name: string, mistake = name) => bug(name, 'scaled_dot_product_attention', mistake);
 const correct = (name: string, file: string): CatalogueEntry => ({ name, file });
 
 export const CORRECT: readonly CatalogueEntry[] = [
@@ -31,6 +35,7 @@ export const CORRECT: readonly CatalogueEntry[] = [
   correct('float32_loops', path.join(__dirname, 'correct', 'float32_loops.ts')),
   correct('float64_minus_1e9', path.join(__dirname, 'correct', 'minus_1e9.ts')),
   correct('plain_loops_number_arrays', path.join(__dirname, 'correct', 'plain_loops.ts')),
+  correct('loops_float64', path.join(__dirname, 'correct', 'loops_correct.ts')),
 ];
 
 export const BUGS: readonly CatalogueEntry[] = [
@@ -51,6 +56,24 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('k_not_transposed', 'scaled_dot_product_attention'),
   bug('batch_dims_3d_only', 'scaled_dot_product_attention', 'batch_dims'),
   bug('mask_2d_unsqueezed_wrong', 'scaled_dot_product_attention', 'mask_broadcast'),
+  sdpa('k_reshaped'),
+  sdpa('shape_negative_index', 'nan_before_softmax'),
+  sdpa('returns_probabilities'),
+  sdpa('mask_after_softmax'),
+  sdpa('scale_hardcoded', 'scale_wrong'),
+  sdpa('output_zeros_loop', 'output_zeros'),
+  sdpa('k_reshaped_loop', 'k_reshaped'),
+  sdpa('batch_first_only_loop', 'batch_first_only'),
+  sdpa('batch_mixed_loop', 'batch_mixed'),
+  sdpa('scale_rounded_loop', 'scale_rounded'),
+  sdpa('scale_missing_loop', 'scale_missing'),
+  sdpa('scale_by_dk_loop', 'scale_by_dk'),
+  sdpa('mask_inverted_loop', 'mask_inverted'),
+  sdpa('mask_2d_loop', 'mask_broadcast'),
+  sdpa('mask_minus_100_loop', 'mask_minus_100'),
+  sdpa('fully_masked_nan_loop', 'fully_masked_nan'),
+  sdpa('unstable_softmax_loop', 'unstable_softmax'),
+  bug('mhsa_on_broken_attention', 'scaled_dot_product_attention', 'k_reshaped', { breaksMultiHead: true }),
   bug('causal_off_by_one', 'causal_mask'),
   bug('causal_upper', 'causal_mask'),
   bug('heads_interleaved', 'multihead_self_attention'),
@@ -59,4 +82,7 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('mhsa_mask_ignored', 'multihead_self_attention'),
   bug('mhsa_no_head_split', 'multihead_self_attention', 'heads_not_split'),
   bug('mhsa_batch_dims_3d_only', 'multihead_self_attention', 'mhsa_batch_dims'),
+  bug('heads_reshaped', 'multihead_self_attention'),
+  bug('projection_not_transposed_loop', 'multihead_self_attention', 'projection_not_transposed'),
+  bug('heads_interleaved_loop', 'multihead_self_attention', 'heads_interleaved'),
 ];

@@ -7,7 +7,9 @@ let options: GradeOptions | undefined;
 
 export function gradeOptions(overrides: Partial<GradeOptions> = {}): GradeOptions {
   const cases = visibleCases();
-  options ??= { cases, fixtures: loadCaseFixtures(cases), child: prepareChild(), timeoutMs: 5000, outputCap: 4096 };
+  // No type check per grading: dozens of concurrent checking processes would only slow these
+  // tests down; typeNotes.test.ts checks the notes through the grader.
+  options ??= { cases, fixtures: loadCaseFixtures(cases), child: prepareChild(), timeoutMs: 5000, outputCap: 4096, typeNotes: async () => [] };
   return { ...options, ...overrides };
 }
 

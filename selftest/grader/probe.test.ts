@@ -1,14 +1,15 @@
 /**
- * The report's probes (lib/grading/probe.ts): one extra call per failed attention case, with V the
- * identity, after grading. They must leave every verdict as it was, show what the submission's
- * probabilities are, and turn a probe that throws or hangs into a sentence instead of a heatmap.
+ * The probes (lib/grading/heatmaps.ts, lib/grading/diagnoseInChild.ts): extra calls per failed case
+ * after grading, e.g. with V the identity. They must leave every verdict as it was, show what the
+ * submission's probabilities are, and turn a probe that throws or hangs into a sentence instead of
+ * a heatmap.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../../lib/grading/fixtures';
-import { attentionProbabilities } from '../../lib/report/probabilities';
 import { submissionPage } from '../../lib/report/submissionPage';
 import { visibleCases } from '../../tests/cases';
+import * as oracle from '../oracle';
 import { grade, stable } from './harness';
 import { materialize, tempDir } from './materialize';
 
@@ -26,13 +27,16 @@ describe('probes for the heatmaps', () => {
     expect(withoutHeatmaps(probed)).toEqual(stable(plain));
     expect([...probed.heatmaps!.keys()]).toEqual(failedAttention(plain));
     expect(probed.heatmaps!.size).toBe(visibleCases('scaled_dot_product_attention').length);
-    for (const [name, { actual, expected, problem }] of probed.heatmaps!) {
+    for (const [name, { actual, expected, problem, batchIndex }] of probed.heatmaps!) {
       expect(problem, name).toBeUndefined();
-      expect([actual!.rows, actual!.cols], name).toEqual([expected.rows, expected.cols]);
+      expect([actual!.rows, actual!.cols], name).toEqual([expected!.rows, expected!.cols]);
       // softmax(Q Kᵀ) is softmax(Q' Kᵀ/√d_k) with Q' = √d_k·Q: what this submission computes.
       const { q, k, mask } = loadFixture(visibleCases().find((c) => c.name === name)!.fixture).inputs;
-      const unscaled = attentionProbabilities({ shape: q.shape, data: q.data.map((x) => x * Math.sqrt(q.shape[q.ndim - 1])) }, k, mask);
-      const worst = Math.max(...Array.from(actual!.data, (x, i) => Math.abs(x - unscaled.data[i])));
+      const keys = k.shape[k.ndim - 2];
+      const identity = { shape: [...k.shape.slice(0, -2), keys, keys], data: Float64Array.from({ length: k.size / k.shape[k.ndim - 1] * keys }, (_, i) => Number(i % keys === Math.floor(i / keys) % keys)) };
+      const unscaled = oracle.scaledDotProductAttention({ shape: q.shape, data: q.data.map((x) => x * Math.sqrt(q.shape[q.ndim - 1])) }, k, identity, mask);
+      const entry = batchIndex.reduce((acc, i, d) => acc * q.shape[d] + i, 0);
+      const worst = Math.max(...Array.from(actual!.data, (x, i) => Math.abs(x - unscaled.data[entry * actual!.data.length + i])));
       expect(worst, name).toBeLessThan(1e-5);
     }
   });

@@ -1,7 +1,7 @@
 /**
  * The grader and the vitest suite must reach the same verdict on every visible case, for the
- * reference, the stubs and every submission of the mistake catalogue: one definition of what is
- * graded, two ways to run it.
+ * reference, the stubs and every submission of the mistake catalogue, and name the same
+ * diagnosis in the same words: one definition of what is graded, two ways to run it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,8 +14,11 @@ import { materialize, tempDir } from './materialize';
 
 const work = tempDir('verdicts');
 
-/** Passed/failed per test name from a real `vitest run` of the graded suite on `dir`. */
-function vitestVerdicts(dir: string, name: string): Promise<Record<string, boolean>> {
+/** What a test ended with: passed, and the diagnosis a failure names (its message), if any. */
+type Ending = { passed: boolean; diagnosis?: string };
+
+/** Each test's ending from a real `vitest run` of the graded suite on `dir`. */
+function vitestVerdicts(dir: string, name: string): Promise<Record<string, Ending>> {
   const report = path.join(work, `${name}.vitest.json`);
   const vitest = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
   const child = spawn(process.execPath, [vitest, 'run', '--reporter=json', `--outputFile=${report}`], {
@@ -27,9 +30,12 @@ function vitestVerdicts(dir: string, name: string): Promise<Record<string, boole
     child.on('error', reject);
     child.on('exit', () => {
       const json = JSON.parse(fs.readFileSync(report, 'utf8')) as {
-        testResults: { assertionResults: { title: string; status: string }[] }[];
+        testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
       };
-      const verdicts = json.testResults.flatMap((f) => f.assertionResults).map((a) => [a.title, a.status === 'passed']);
+      const verdicts = json.testResults.flatMap((f) => f.assertionResults).map((a) => {
+        const diagnosis = /^Diagnosis: (.*)$/m.exec(a.failureMessages.join('\n'))?.[1];
+        return [a.title, { passed: a.status === 'passed', ...(diagnosis && { diagnosis }) }];
+      });
       resolve(Object.fromEntries(verdicts));
     });
   });
@@ -47,7 +53,9 @@ describe('grader and vitest agree', () => {
   it.concurrent.each(submissions)('%s', async (name, dir) => {
     const folder = dir();
     const [graded, tested] = await Promise.all([grade(folder, name), vitestVerdicts(folder, name)]);
-    const fromGrader = Object.fromEntries(graded.cases.map((c) => [c.name, c.status === 'passed']));
+    const fromGrader = Object.fromEntries(
+      graded.cases.map((c) => [c.name, { passed: c.status === 'passed', ...(c.diagnosis && { diagnosis: c.diagnosis.message }) }]),
+    );
     expect(fromGrader).toEqual(tested);
   });
 });

@@ -1,22 +1,23 @@
 /**
- * Forgets the scale like the catalogue's scale_missing, and turns on the report's probes: given
- * V = the identity (what a probe sends) it hangs when Q is 3-D and throws otherwise. The graded
- * probabilities case sends an identity too, so that case times out on its own.
+ * Forgets the scale like the catalogue's scale_missing, and turns on the probes: given a V that
+ * starts with the identity (what a probe for the probabilities sends) it hangs when Q is 3-D and
+ * throws otherwise. The graded probabilities case sends [identity | more columns] too, so that
+ * case times out on its own.
  */
 import type { Tensor } from '../../../lib/tensor';
 import { softmax } from './base';
 
 export { causalMask, multiHeadSelfAttention, softmax } from './base';
 
-function isIdentity(V: Tensor): boolean {
-  const n = V.shape[V.ndim - 1];
-  if (V.shape[V.ndim - 2] !== n) return false;
-  for (let i = 0; i < n * n; i++) if (V.data[i] !== (i % (n + 1) === 0 ? 1 : 0)) return false;
+function startsWithIdentity(V: Tensor): boolean {
+  const [n, cols] = V.shape.slice(-2);
+  if (cols < n) return false;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (V.data[i * cols + j] !== (i === j ? 1 : 0)) return false;
   return true;
 }
 
 export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): Tensor {
-  if (isIdentity(V)) {
+  if (startsWithIdentity(V)) {
     if (Q.ndim === 3) for (;;) if (Q.size < 0) break;
     throw new Error('no probing me');
   }

@@ -1,0 +1,274 @@
+/**
+ * Diagnoses a failing scaledDotProductAttention case by calling the student's function again on
+ * inputs derived from the case: the same inputs with one batch dim or an explicitly broadcast mask
+ * (structure), small scores or zero Q and K (where a NaN comes from), batch entries in reverse
+ * (mixing), and V = identity (the probabilities themselves, read by readProbabilities.ts). Each
+ * finding rests on what a probe showed; when none does, there is no finding.
+ */
+import type { Values } from '../compare';
+import type { LoadedFixture } from '../grading/fixtures';
+import { formatNumber } from '../format';
+import { Tensor } from '../tensor';
+import type { GradedCase } from '../../tests/cases';
+import { hasNaN, isAllZero, probeOutput, withinTolerance, type Probe, type ProbeContext } from './probe';
+import { columnsSumToOne, fitScale, FITS, rawScores, readMask, type Grid } from './readProbabilities';
+import type { Failure } from './signatures';
+
+/** A mistake the evidence shows: its id in catalogue.ts, and what the probes measured, if anything. */
+export interface Finding {
+  id: string;
+  evidence?: string;
+}
+
+interface Case {
+  q: Tensor;
+  k: Tensor;
+  v: Tensor;
+  mask?: Tensor;
+  grid: Grid;
+  dK: number;
+  dV: number;
+  batch: number[];
+}
+
+function caseOf(inputs: Record<string, Tensor>): Case {
+  const { q, k, v, mask } = inputs;
+  const batch = q.shape.slice(0, -2);
+  const [queries, dK] = q.shape.slice(-2);
+  const grid = { batches: batch.reduce((a, b) => a * b, 1), queries, keys: k.shape[k.ndim - 2] };
+  return { q, k, v, mask, grid, dK, dV: v.shape[v.ndim - 1], batch };
+}
+
+const call = (context: ProbeContext, inputs: Record<string, Tensor>) =>
+  probeOutput(context, 'scaled_dot_product_attention', { params: {}, inputs });
+
+/** The mask as a [batches, queries, keys] array of 0/1, whatever its broadcast shape. */
+function allowedGrid(c: Case): Uint8Array {
+  const out = new Uint8Array(c.grid.batches * c.grid.queries * c.grid.keys).fill(1);
+  if (!c.mask) return out;
+  return Uint8Array.from(broadcastMask(c).data);
+}
+
+function broadcastMask(c: Case): Tensor {
+  return Tensor.ones([...c.batch, c.grid.queries, c.grid.keys], 'bool').logicalAnd(c.mask!);
+}
+
+/** V = identity [n_k, n_k] padded with zero columns to d_v (when d_v ≥ n_k), so the scale's d_v is the case's. */
+function identityValues(c: Case): Tensor {
+  const { batches, keys } = c.grid;
+  const cols = Math.max(keys, c.dV);
+  const data = new Float64Array(batches * keys * cols);
+  for (let b = 0; b < batches; b++) for (let j = 0; j < keys; j++) data[(b * keys + j) * cols + j] = 1;
+  return new Tensor(data, [...c.batch, keys, cols]);
+}
+
+/** The first n_k columns of each row. */
+function columns(out: Values, n: number): Float64Array {
+  const cols = out.shape[out.shape.length - 1];
+  const rows = out.data.length / cols;
+  return Float64Array.from({ length: rows * n }, (_, i) => out.data[Math.floor(i / n) * cols + (i % n)]);
+}
+
+/** Entry b of a [...batch, rows, cols] tensor, flat. */
+function entry(t: Values, b: number, per: number): ArrayLike<number> {
+  return Array.prototype.slice.call(t.data, b * per, (b + 1) * per) as number[];
+}
+
+/** How a structural probe fixes the case: with one batch dim, or with the mask broadcast explicitly. */
+async function structure(c: Case, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
+  const fixed = (out: Tensor | undefined) => withinTolerance(out, fixture.expected, graded.tolerance);
+  if (c.mask && c.mask.ndim < c.q.ndim && fixed(await call(context, { q: c.q, k: c.k, v: c.v, mask: broadcastMask(c) }))) {
+    return { id: 'mask_broadcast', evidence: `With the mask broadcast to ${shapeText([...c.batch, c.grid.queries, c.grid.keys])} before the call, your output is right.` };
+  }
+  if (c.batch.length > 1) {
+    const flat = (t: Tensor) => t.reshape(-1, ...t.shape.slice(-2));
+    const mask = c.mask && flat(broadcastMask(c));
+    const out = await call(context, { q: flat(c.q), k: flat(c.k), v: flat(c.v), ...(mask && { mask }) });
+    if (out && out.size === fixture.expected.size && fixed(out.reshape(...fixture.expected.shape))) {
+      return { id: 'batch_dims', evidence: `With the ${c.batch.length} batch dims flattened into one, your output is right.` };
+    }
+  }
+  return undefined;
+}
+
+const shapeText = (shape: readonly number[]) => `[${shape.join(', ')}]`;
+
+/** Where a NaN comes from: zero scores (so no exp can overflow), or scores scaled down. */
+async function nanSource(c: Case, out: Tensor, context: ProbeContext): Promise<Finding | undefined> {
+  const zeros = await call(context, { q: Tensor.zeros(c.q.shape, 'float64'), k: Tensor.zeros(c.k.shape, 'float64'), v: c.v });
+  if (zeros && hasNaN(zeros)) return { id: 'nan_before_softmax' };
+  if (c.mask && nanOnlyInFullyMaskedRows(c, out)) return { id: 'fully_masked_nan' };
+  return overflow(c, context);
+}
+
+function nanOnlyInFullyMaskedRows(c: Case, out: Values): boolean {
+  const allowed = allowedGrid(c);
+  const { keys } = c.grid;
+  const cols = out.shape[out.shape.length - 1];
+  let fullyMasked = 0;
+  for (let row = 0; row * cols < out.data.length; row++) {
+    const masked = !allowed.subarray(row * keys, (row + 1) * keys).some((a) => a);
+    const nan = Array.prototype.some.call(entry(out, row, cols), (x: number) => !Number.isFinite(x));
+    if (masked !== nan) return false;
+    if (masked) fullyMasked++;
+  }
+  return fullyMasked > 0;
+}
+
+/** Scores large enough to overflow exp, and the same inputs with Q scaled down give a sound answer. */
+async function overflow(c: Case, context: ProbeContext): Promise<Finding | undefined> {
+  const scores = rawScores(c.q.data, c.k.data, c.grid, c.dK);
+  const largest = Math.max(...Array.from(scores, Math.abs)) / Math.sqrt(c.dK);
+  if (!(largest > 88)) return undefined;
+  const small = await call(context, { q: c.q.astype('float64').mul(8 / largest), k: c.k, v: c.v, ...(c.mask && { mask: c.mask }) });
+  if (!small || hasNaN(small) || isAllZero(small)) return undefined;
+  return { id: 'unstable_softmax', evidence: `With the scores scaled down to at most 8 your function gives finite values; at ${formatNumber(largest)} it does not.` };
+}
+
+/** An all-zero output: with zero scores (Q, K all zeros, no mask) attention is the mean of V, never zeros. */
+async function zeros(c: Case, context: ProbeContext): Promise<Finding> {
+  const zeroScores = await call(context, { q: Tensor.zeros(c.q.shape, 'float64'), k: Tensor.zeros(c.k.shape, 'float64'), v: c.v });
+  if (zeroScores && isAllZero(zeroScores)) return { id: 'output_zeros', evidence: 'It is zeros even when every score is 0, where the output is the mean of V.' };
+  return { id: 'output_zeros' };
+}
+
+/** Batch entries that are right, wrong and zero, or that depend on another entry. */
+async function batchEntries(c: Case, out: Tensor, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
+  const { batches, queries } = c.grid;
+  if (batches < 2 || out.shape.join() !== fixture.expected.shape.join()) return undefined;
+  const per = queries * out.shape[out.shape.length - 1];
+  const slice = (t: Values, b: number) => ({ data: entry(t, b, per), shape: [per] });
+  const right = Array.from({ length: batches }, (_, b) => withinTolerance(slice(out, b), slice(fixture.expected, b), graded.tolerance));
+  if (right.every(Boolean) || !right.some(Boolean)) return reversedBatch(c, out, graded, context);
+  const zero = right.map((ok, b) => !ok && isAllZero(slice(out, b)));
+  if (right[0] && right.every((ok, b) => ok || zero[b])) {
+    return { id: 'batch_first_only', evidence: `${zero.filter(Boolean).length} of ${batches} batch entries are all zeros; the others are right.` };
+  }
+  return reversedBatch(c, out, graded, context);
+}
+
+/** Attention treats batch entries independently: reversing their order must reverse the output's. */
+async function reversedBatch(c: Case, out: Tensor, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
+  const { batches } = c.grid;
+  if (batches < 2) return undefined;
+  const reverse = (t: Tensor) => {
+    const per = t.data.length / batches;
+    const data = new Float64Array(t.data.length);
+    for (let b = 0; b < batches; b++) data.set(Array.from(entry(t, batches - 1 - b, per)), b * per);
+    return new Tensor(data, t.shape);
+  };
+  const mask = c.mask && reverse(broadcastMask(c)).ne(0);
+  const probed = await call(context, { q: reverse(c.q), k: reverse(c.k), v: reverse(c.v), ...(mask && { mask }) });
+  if (!probed || hasNaN(probed) || hasNaN(out) || withinTolerance(reverse(probed), out, graded.tolerance)) return undefined;
+  return { id: 'batch_mixed', evidence: 'With the batch entries given in reverse order, your output is not the same entries reversed.' };
+}
+
+const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 299)}…` : text);
+
+/**
+ * The student's attention probabilities [...batch, queries, keys]: their function's output with
+ * V = identity (Q, K and the mask of the case), NaN kept; a sentence when it gave none.
+ */
+export async function probeProbabilities(probe: Probe, inputs: Record<string, Tensor>): Promise<Tensor | string> {
+  const c = caseOf(inputs);
+  const answer = await probe('scaled_dot_product_attention', { params: {}, inputs: { q: c.q, k: c.k, v: identityValues(c), ...(c.mask && { mask: c.mask }) } });
+  if (answer.kind === 'threw') return `with V = identity the function threw ${cut(`${answer.name}: ${answer.message}`)}`;
+  if (answer.kind === 'none') return `with V = identity ${answer.why}`;
+  const out = answer.output;
+  const want = [...c.batch, c.grid.queries];
+  if (out.ndim !== want.length + 1 || want.some((n, i) => out.shape[i] !== n) || out.shape[out.ndim - 1] < c.grid.keys) {
+    return `with V = identity the output should start with the probabilities [${[...want, c.grid.keys].join(', ')}], but it had shape [${out.shape.join(', ')}]`;
+  }
+  return new Tensor(columns(out, c.grid.keys), [...want, c.grid.keys]);
+}
+
+/** What the probabilities (V = identity) show: normalisation, masking and the scale. */
+async function probabilities(c: Case, context: ProbeContext): Promise<Finding[] | undefined> {
+  const probed = await probeProbabilities(context.probe, { q: c.q, k: c.k, v: c.v, ...(c.mask && { mask: c.mask }) });
+  if (typeof probed === 'string' || hasNaN(probed)) return undefined;
+  const p = probed.data;
+  const allowed = allowedGrid(c);
+  const scores = rawScores(c.q.data, c.k.data, c.grid, c.dK);
+  const fit = fitScale(p, scores, allowed, c.grid, 'keys');
+  if (fit.misfit > FITS) {
+    if (fitScale(p, rawScores(c.q.data, c.k.data, c.grid, c.dK, false), allowed, c.grid, 'keys').misfit <= FITS) return [{ id: 'k_reshaped' }];
+    if (columnsSumToOne(p, allowed, c.grid) && fitScale(p, scores, allowed, c.grid, 'queries').misfit <= FITS) return [{ id: 'softmax_over_queries' }];
+    const mask = readMask(p, scores, allowed, c.grid, fit);
+    return mask.inverted ? [{ id: 'mask_inverted' }] : undefined;
+  }
+  const findings: Finding[] = [];
+  const mask = readMask(p, scores, allowed, c.grid, fit);
+  const sums = [...mask.fullSums, ...mask.partialSums];
+  const expectedScale = 1 / Math.sqrt(c.dK);
+  if (mask.inverted) findings.push({ id: 'mask_inverted' });
+  else if (mask.ignored) findings.push({ id: 'mask_ignored' });
+  else if (mask.fill !== undefined) findings.push({ id: 'mask_minus_100', evidence: `Your masked keys get probability: their scores are about ${formatNumber(mask.fill)} after scaling, not −∞.` });
+  else if (mask.uniform > 0) findings.push({ id: 'fully_masked_uniform' });
+  const sumsTo = (target: number, list: number[]) => list.length > 0 && list.every((s) => Math.abs(s - target) <= 1e-5 * Math.max(1, target));
+  if (!sumsTo(1, sums) && sumsTo(sums[0], sums)) {
+    if (Math.abs(sums[0] - expectedScale) < 1e-5 && Math.abs(fit.scale - 1) < 1e-3) return [...findings, { id: 'scale_after_softmax' }];
+    return [...findings, { id: 'rows_not_normalised', evidence: `Every query's probabilities sum to ${formatNumber(sums[0])}, not 1.` }];
+  }
+  if ((mask.fullSums.length === 0 || sumsTo(1, mask.fullSums)) && mask.partialSums.length > 0 && mask.partialSums.every((s) => s < 1 - 1e-5) && mask.leaks === 0) {
+    findings.push({ id: 'mask_after_softmax' });
+  }
+  if (!mask.ignored && !mask.inverted) {
+    const scale = scaleFinding(fit.scale, c);
+    if (scale) findings.push(scale);
+  }
+  return findings.length ? findings : undefined;
+}
+
+/** The fitted scale against 1/√d_k, named when it is a known wrong one. */
+function scaleFinding(scale: number, c: Case): Finding | undefined {
+  const near = (x: number) => Math.abs(scale / x - 1) < 1e-3;
+  if (near(1 / Math.sqrt(c.dK))) return undefined;
+  const evidence = `Your scores are scaled by 1/${(1 / scale).toFixed(2)}; expected 1/√${c.dK} = 1/${Math.sqrt(c.dK).toFixed(2)}.`;
+  if (near(1)) return { id: 'scale_missing', evidence };
+  if (near(1 / c.dK)) return { id: 'scale_by_dk', evidence };
+  if (c.dV !== c.dK && near(1 / Math.sqrt(Math.max(c.dV, c.grid.keys)))) return { id: 'scale_by_sqrt_dv', evidence };
+  if (near(1 / Math.floor(Math.sqrt(c.dK))) || near(1 / Math.round(Math.sqrt(c.dK)))) return { id: 'scale_rounded', evidence };
+  return { id: 'scale_wrong', evidence };
+}
+
+/** Findings for a failing attention case; empty when no probe shows a cause. */
+export async function diagnoseAttention(
+  graded: GradedCase, fixture: LoadedFixture, outcome: Failure | { kind: 'output'; output: Values }, context: ProbeContext,
+): Promise<Finding[]> {
+  const c = caseOf(fixture.inputs);
+  // An output within tolerance failed a property check only: no probe can fix what is not wrong.
+  const valuesWrong = outcome.kind !== 'output' || !withinTolerance(outcome.output, fixture.expected, graded.tolerance);
+  const structural = valuesWrong ? await structure(c, fixture, graded, context) : undefined;
+  if (structural) return [structural];
+  const out = outcome.kind === 'output' ? new Tensor(Float64Array.from(outcome.output.data), outcome.output.shape)
+    : await call(context, { ...fixture.inputs });
+  if (!out) return [];
+  const expectedShape = fixture.expected.shape;
+  if (out.shape.join() !== expectedShape.join()) {
+    const probs = fixture.probabilities();
+    if (probs && out.shape.join() === probs.shape.join() && c.dV !== c.grid.keys) return [{ id: 'returns_probabilities' }];
+    return [];
+  }
+  if (hasNaN(out)) {
+    const source = await nanSource(c, out, context);
+    return source ? [source] : [];
+  }
+  if (isAllZero(out)) return [(await overflow(c, context)) ?? (await zeros(c, context))];
+  const batch = await batchEntries(c, out, fixture, graded, context);
+  if (batch) return [batch];
+  const found = await probabilities(c, context);
+  if (found) return found;
+  // NaN cleared to 0 after an overflow leaves rows of zeros where a query has keys to attend to.
+  const cleared = zeroRowWithKeys(c, out) ? await overflow(c, context) : undefined;
+  return cleared ? [cleared] : [];
+}
+
+function zeroRowWithKeys(c: Case, out: Values): boolean {
+  const allowed = allowedGrid(c);
+  const { keys } = c.grid;
+  const cols = out.shape[out.shape.length - 1];
+  for (let row = 0; row * cols < out.data.length; row++) {
+    if (allowed.subarray(row * keys, (row + 1) * keys).some((a) => a) && isAllZero({ data: entry(out, row, cols), shape: [cols] })) return true;
+  }
+  return false;
+}

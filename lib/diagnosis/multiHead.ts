@@ -1,0 +1,105 @@
+/**
+ * Diagnoses a failing multiHeadSelfAttention case by calling the student's functions again: first
+ * whether their own scaledDotProductAttention fails its tests (multi-head attention is built on
+ * it), then inputs under which a known mistake would give the expected output (weights transposed,
+ * features reordered, one batch dim), then what the output ignores (numHeads, the mask, oProj), and
+ * last a split without the transpose, simulated with the student's own attention function.
+ */
+import type { Values } from '../compare';
+import type { LoadedFixture } from '../grading/fixtures';
+import { Tensor } from '../tensor';
+import type { GradedCase } from '../../tests/cases';
+import type { Finding } from './attention';
+import { probeOutput, withinTolerance, type ProbeContext } from './probe';
+import type { Failure } from './signatures';
+
+interface Weights {
+  q_proj: Tensor;
+  k_proj: Tensor;
+  v_proj: Tensor;
+  o_proj: Tensor;
+}
+
+type Inputs = Weights & { x: Tensor; mask?: Tensor };
+
+const call = (context: ProbeContext, inputs: Inputs, numHeads: number) =>
+  probeOutput(context, 'multihead_self_attention', { params: { numHeads }, inputs: { ...inputs } });
+
+/** Rows (output features) of a weight reordered so head h's feature i sits at i·numHeads + h, as an interleaved split reads it. */
+function interleaveRows(w: Tensor, numHeads: number): Tensor {
+  const [dOut, dIn] = w.shape;
+  const dHead = dOut / numHeads;
+  const data = new Float64Array(w.size);
+  for (let h = 0; h < numHeads; h++) {
+    for (let i = 0; i < dHead; i++) data.set(Array.from(w.data.subarray((h * dHead + i) * dIn, (h * dHead + i + 1) * dIn)), (i * numHeads + h) * dIn);
+  }
+  return new Tensor(data, w.shape);
+}
+
+const transposed = (w: Tensor) => w.transpose(0, 1);
+
+/** Weights under which each mistake computes exactly the expected output. */
+function fixingInputs(inputs: Inputs, numHeads: number): [string, Inputs][] {
+  const { q_proj, k_proj, v_proj, o_proj } = inputs;
+  const interleaved = {
+    q_proj: interleaveRows(q_proj, numHeads), k_proj: interleaveRows(k_proj, numHeads), v_proj: interleaveRows(v_proj, numHeads),
+    o_proj: transposed(interleaveRows(transposed(o_proj), numHeads)),
+  };
+  return [
+    ['projection_not_transposed', { ...inputs, q_proj: transposed(q_proj), k_proj: transposed(k_proj), v_proj: transposed(v_proj), o_proj: transposed(o_proj) }],
+    ['projection_not_transposed', { ...inputs, q_proj: transposed(q_proj), k_proj: transposed(k_proj), v_proj: transposed(v_proj) }],
+    ['projection_not_transposed', { ...inputs, o_proj: transposed(o_proj) }],
+    ['heads_interleaved', { ...inputs, ...interleaved }],
+  ];
+}
+
+/** The student's multi-head output if heads were split by a plain reshape to [..., numHeads, seq, dHead], attended by their own function. */
+async function reshapedHeads(inputs: Inputs, numHeads: number, context: ProbeContext, transposeBack: boolean): Promise<Tensor | undefined> {
+  const { x, mask } = inputs;
+  const [seq, dModel] = x.shape.slice(-2);
+  const lead = x.shape.slice(0, -2);
+  const project = (w: Tensor) => x.astype('float64').matmul(transposed(w)).reshape(...lead, numHeads, seq, dModel / numHeads);
+  const heads = await probeOutput(context, 'scaled_dot_product_attention', {
+    params: {}, inputs: { q: project(inputs.q_proj), k: project(inputs.k_proj), v: project(inputs.v_proj), ...(mask && { mask }) },
+  });
+  if (!heads || heads.shape.join() !== [...lead, numHeads, seq, dModel / numHeads].join()) return undefined;
+  const merged = (transposeBack ? heads.transpose(-3, -2) : heads).reshape(...lead, seq, dModel);
+  return merged.matmul(transposed(inputs.o_proj));
+}
+
+export async function diagnoseMultiHead(
+  graded: GradedCase, fixture: LoadedFixture, outcome: Failure | { kind: 'output'; output: Values }, context: ProbeContext,
+): Promise<Finding[]> {
+  if (outcome.kind === 'output' && withinTolerance(outcome.output, fixture.expected, graded.tolerance)) return [];
+  const failing = await context.attentionFailures();
+  if (failing.length) {
+    const names = failing.length > 3 ? `${failing.slice(0, 3).join(', ')} …` : failing.join(', ');
+    return [{ id: 'attention_broken', evidence: `It fails ${failing.length} of its tests (${names}).` }];
+  }
+  const inputs = fixture.inputs as unknown as Inputs;
+  const numHeads = fixture.params.numHeads;
+  const expected = fixture.expected;
+  const right = (out: Tensor | undefined) => withinTolerance(out, expected, graded.tolerance);
+  if (inputs.x.ndim > 3) {
+    const flat = (await call(context, { ...inputs, x: inputs.x.reshape(-1, ...inputs.x.shape.slice(-2)) }, numHeads));
+    if (flat && flat.size === expected.size && right(flat.reshape(...expected.shape))) {
+      return [{ id: 'mhsa_batch_dims', evidence: `With x reshaped to one batch dim, your output is right.` }];
+    }
+  }
+  for (const [id, fixing] of fixingInputs(inputs, numHeads)) {
+    if (right(await call(context, fixing, numHeads))) return [{ id }];
+  }
+  const out = outcome.kind === 'output' ? outcome.output : await call(context, inputs, numHeads);
+  if (!out) return [];
+  const same = (probe: Tensor | undefined) => withinTolerance(probe, out, graded.tolerance);
+  if (numHeads > 1 && same(await call(context, inputs, 1))) return [{ id: 'heads_not_split', evidence: 'With numHeads = 1 your output is the same.' }];
+  const { mask, ...unmasked } = inputs;
+  if (mask && same(await call(context, unmasked, numHeads))) return [{ id: 'mhsa_mask_ignored', evidence: 'Without the mask your output is the same.' }];
+  if (same(await call(context, { ...inputs, o_proj: inputs.o_proj.mul(2) }, numHeads))) {
+    return [{ id: 'output_projection_missing', evidence: 'With oProj doubled your output is the same.' }];
+  }
+  for (const transposeBack of [false, true]) {
+    if (same(await reshapedHeads(inputs, numHeads, context, transposeBack))) return [{ id: 'heads_reshaped' }];
+  }
+  return [];
+}

@@ -1,0 +1,76 @@
+/**
+ * The attention probabilities behind each failed attention case, for the HTML report's heatmaps.
+ * The graded output is softmax(Q Kᵀ/√d_k) V, so the probabilities are not in it: the diagnosis's
+ * probe with V = identity returns them (lib/diagnosis/attention.ts), in the same contained child,
+ * after every case has its verdict; what it returns is only drawn, never judged. The expected
+ * probabilities come with the fixture (probabilities.npy); a hidden case's are drawn only on an
+ * instructor's page.
+ */
+import { probeProbabilities } from '../diagnosis/attention';
+import type { Matrix } from '../report/heatmap';
+import type { ChildSession } from '../sandbox/session';
+import { unravelIndex } from '../format';
+import { Tensor } from '../tensor';
+import type { GradedCase } from '../../tests/cases';
+import { childProbe } from './diagnoseInChild';
+import type { LoadedFixture } from './fixtures';
+import type { AttentionHeatmap, CaseResult, CaseStatus } from './result';
+
+/** The statuses where the function ran and answered wrongly: a probe can show how. */
+const PROBED: readonly CaseStatus[] = ['failed', 'error'];
+
+/** Entry b of a [...batch, rows, cols] tensor as a matrix. */
+function matrixAt(t: Tensor, b: number): Matrix {
+  const [rows, cols] = t.shape.slice(-2);
+  return { rows, cols, data: Float64Array.from(t.data.subarray(b * rows * cols, (b + 1) * rows * cols)) };
+}
+
+/** The batch entry worth showing: the first with a NaN, else the one furthest from the expected probabilities. */
+export function entryToShow(actual: Tensor | undefined, expected: Tensor): number {
+  if (!actual) return 0;
+  const per = expected.shape.slice(-2).reduce((a, b) => a * b, 1);
+  let [worst, worstEntry] = [-1, 0];
+  for (let i = 0; i < expected.data.length; i++) {
+    const error = Math.abs(actual.data[i] - expected.data[i]);
+    if (Number.isNaN(error)) return Math.floor(i / per);
+    if (error > worst) [worst, worstEntry] = [error, Math.floor(i / per)];
+  }
+  return worstEntry;
+}
+
+async function heatmapOf(session: ChildSession, graded: GradedCase, fixture: LoadedFixture, instructorView: boolean): Promise<AttentionHeatmap> {
+  const expected = fixture.probabilities()!;
+  const probed = await probeProbabilities(childProbe(session), fixture.inputs);
+  const actual = typeof probed === 'string' ? undefined : probed;
+  const entry = entryToShow(actual, expected);
+  const batch = expected.shape.slice(0, -2);
+  const { mask } = fixture.inputs;
+  const allowed = mask && matrixAt(Tensor.ones(expected.shape, 'bool').logicalAnd(mask), entry);
+  return {
+    batchIndex: batch.length ? unravelIndex(entry, batch) : [],
+    hidden: graded.hidden,
+    ...(instructorView || !graded.hidden ? { expected: matrixAt(expected, entry) } : {}),
+    ...(actual ? { actual: matrixAt(actual, entry) } : { problem: probed as string }),
+    ...(allowed && { allowed }),
+  };
+}
+
+/**
+ * One heatmap per failed attention case, by case name. Run after grading: the results are final.
+ * `instructorView`: hidden cases show their expected probabilities too (the page says so).
+ */
+export async function attentionHeatmaps(
+  session: ChildSession,
+  cases: readonly GradedCase[],
+  fixtures: ReadonlyMap<string, LoadedFixture>,
+  results: readonly CaseResult[],
+  instructorView = false,
+): Promise<Map<string, AttentionHeatmap>> {
+  const heatmaps = new Map<string, AttentionHeatmap>();
+  for (const graded of cases) {
+    const result = results.find((r) => r.name === graded.name);
+    if (graded.fn !== 'scaled_dot_product_attention' || !result || !PROBED.includes(result.status)) continue;
+    heatmaps.set(graded.name, await heatmapOf(session, graded, fixtures.get(graded.fixture)!, instructorView));
+  }
+  return heatmaps;
+}

@@ -1,0 +1,29 @@
+/**
+ * The diagnosis's context when the submission runs in this process (the vitest suite, the
+ * self-tests): probes call it directly, and a multi-head failure asks how its attention function
+ * does on the visible attention cases.
+ */
+import type { ProbeContext, Probe } from '../diagnosis/probe';
+import type { Tensor } from '../tensor';
+import { visibleCases } from '../../tests/cases';
+import { evaluateCase } from './evaluate';
+import { loadFixture } from './fixtures';
+import { invokeCase, type CaseRunner } from './invoke';
+
+export function inProcessContext(probe: Probe, run: CaseRunner<Tensor | Promise<Tensor>>): ProbeContext {
+  let failures: Promise<string[]> | undefined;
+  const attentionFailures = async () => {
+    const failed: string[] = [];
+    for (const graded of visibleCases('scaled_dot_product_attention')) {
+      const fixture = loadFixture(graded.fixture);
+      try {
+        if (evaluateCase(graded, await invokeCase(graded.fn, fixture, run), fixture).passed) continue;
+      } catch {
+        // It threw or returned something unreadable: failed as well.
+      }
+      failed.push(graded.name);
+    }
+    return failed;
+  };
+  return { probe, attentionFailures: () => (failures ??= attentionFailures()) };
+}

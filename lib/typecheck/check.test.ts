@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../paths';
+import { STUDENT_RULES, typeErrors } from './check';
+import { startTypeCheck } from './run';
+
+const typed = `import { Tensor } from '../lib/tensor';
+export function softmax(x: Tensor, dim: number): Tensor { return x.sum(dim, true); }
+`;
+const wrong = `import { Tensor } from '../lib/tensor';
+import { helper } from './helper';
+export function softmax(x: Tensor, dim: string): Tensor { return x.max(dim, true) + helper; }
+`;
+
+describe('type errors of many submissions in one program', () => {
+  it('per submission, relative to its folder; harness imports resolve; an unused local is no error', () => {
+    const errors = typeErrors([
+      { name: 'good', files: { 'student/index.ts': `${typed}const unused = 1;\n` } },
+      { name: 'bad', files: { 'student/index.ts': wrong, 'student/helper.ts': 'export const helper: number = "x";\n' } },
+    ]);
+    expect(errors.get('good')).toEqual([]);
+    const bad = errors.get('bad')!;
+    expect(bad.some((e) => e.startsWith('student/index.ts(3,'))).toBe(true);
+    expect(bad.some((e) => /^student\/helper\.ts\(1,14\): error TS2322: Type 'string' is not assignable to type 'number'/.test(e))).toBe(true);
+  });
+
+  it('reads no file outside the submission, lib/ and the declaration files', () => {
+    const reference = path.join(PROJECT_ROOT, 'reference', 'index.ts');
+    const errors = typeErrors([{ name: 'nosy', files: { 'student/index.ts': `/// <reference path="${reference}" />\nimport data from '../../package.json';\nexport const x: number = data;\n` } }]);
+    const text = errors.get('nosy')!.join('\n');
+    expect(text).toMatch(/student\/index\.ts\(1,\d+\): error TS6053: File '.*reference\/index\.ts' not found/);
+    expect(text).toMatch(/error TS2307: Cannot find module '\.\.\/\.\.\/package\.json'/);
+  });
+
+  it("the student's rules are student/tsconfig.json's", () => {
+    const config = ts.parseConfigFileTextToJson('tsconfig.json', fs.readFileSync(path.join(PROJECT_ROOT, 'student', 'tsconfig.json'), 'utf8'));
+    expect(config.config.compilerOptions).toEqual(STUDENT_RULES);
+  });
+
+  it('in a process of its own: the note for a submission, none for a clean one', async () => {
+    const notes = startTypeCheck([{ name: 'good', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } }, { name: 'bad', files: { 'index.ts': wrong } }]);
+    expect(await notes('good')).toEqual([]);
+    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nindex\.ts\(2,/);
+  });
+});

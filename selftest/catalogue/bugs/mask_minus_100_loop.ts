@@ -1,0 +1,9 @@
+/** Gives masked keys the score −100 instead of −∞, in loops. */
+import type { Tensor } from '../../../lib/tensor';
+import { loopAttention } from './loops';
+
+export { causalMask, multiHeadSelfAttention, softmax } from './base';
+
+export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) {
+  return loopAttention(Q, K, V, mask, { fill: -100, guardEmptyRows: false });
+}

@@ -1,0 +1,9 @@
+/** Divides the scores by d_k, not √d_k, in loops. */
+import type { Tensor } from '../../../lib/tensor';
+import { loopAttention } from './loops';
+
+export { causalMask, multiHeadSelfAttention, softmax } from './base';
+
+export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) {
+  return loopAttention(Q, K, V, mask, { divisor: (dK) => dK });
+}
