@@ -25,6 +25,7 @@ import { oneLine } from '../text/sanitise';
 import type { SummaryEntry } from '../report/terminal';
 import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, gradeSubmission, typeCheckSubmissions, withoutRunning, type GradeOptions } from './grade';
 import type { SubmissionResult } from './result';
+import type { TypeNotes } from '../typecheck/run';
 
 export interface BatchOptions extends GradeOptions {
   jobs: number;
@@ -75,6 +76,8 @@ function harnessFailure(name: string, options: GradeOptions, err: unknown): Subm
   return withoutRunning(name, options.cases, 'error', reason, [reason]);
 }
 
+const NO_NOTES: TypeNotes = async () => [];
+
 export async function gradeBatch(submissionsDir: string, outDir: string, options: BatchOptions): Promise<BatchOutcome> {
   const everyone = listSubmissions(submissionsDir);
   const shard = options.shard ?? WHOLE;
@@ -112,30 +115,43 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const total = queue.length;
   // One type-checking program for the whole batch, beside the grading.
   const typeNotes = typeCheckSubmissions(queue.map(({ name }) => ({ dir: path.join(submissionsDir, name), name })));
+  const provenances = new Map<string, Provenance>();
+  const write = (name: string, result: SubmissionResult, provenance: Provenance) => {
+    const written = toGradescope(result);
+    written.extra_data.graded_with = provenance;
+    // The page before the JSON: the JSON marks the submission done, so a stop in between regrades it.
+    if (options.html) writeFileAtomic(path.join(outDir, pageFile(name)), submissionPage(result));
+    writeFileAtomic(path.join(outDir, resultsFile(name)), `${JSON.stringify(written, null, 2)}\n`);
+    results.set(name, written);
+  };
   const worker = async () => {
     for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
       const { name } = job;
       let result: SubmissionResult;
       let provenance = job.provenance;
       try {
-        result = await gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html, typeNotes });
+        // No result waits on the type check: its notes are added when it is done, below.
+        result = await gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html, typeNotes: NO_NOTES });
       } catch (err) {
         result = harnessFailure(name, options, err);
         graderErrors.push(name);
         // The grader failed, not the submission: no record that would keep this result next time.
         provenance = { ...provenance, submission: null };
       }
-      const written = toGradescope(result);
-      written.extra_data.graded_with = provenance;
-      // The page before the JSON: the JSON marks the submission done, so a stop in between regrades it.
-      if (options.html) writeFileAtomic(path.join(outDir, pageFile(name)), submissionPage(result));
-      writeFileAtomic(path.join(outDir, resultsFile(name)), `${JSON.stringify(written, null, 2)}\n`);
-      results.set(name, written);
+      write(name, result, provenance);
+      provenances.set(name, provenance);
       graded.push(result);
       options.onDone?.(result, graded.length, total);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.jobs) }, worker));
+  // The type check of the whole batch ran beside the grading: its notes join the results now.
+  for (const result of graded) {
+    const notes = await typeNotes(result.name);
+    if (notes.length === 0) continue;
+    result.feedback.push(...notes);
+    write(result.name, result, provenances.get(result.name)!);
+  }
 
   const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
   writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(rows, options.cases.map((c) => c.name)));
