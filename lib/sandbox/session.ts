@@ -8,6 +8,7 @@
  * the channel of the child that is running now. Anything else kills the child, and the case says why.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraderError } from '../errors';
 import type { CaseInputs } from '../grading/invoke';
@@ -90,11 +91,19 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/**
+ * Request ids are drawn at random, not counted: a child that could guess the next id could queue
+ * answers for cases it has not been asked yet, and one that arrives after the request is sent
+ * would be taken as its answer (a race the stale-id attack won under load).
+ */
+function requestId(): number {
+  return randomInt(1, 2 ** 47);
+}
+
 export class ChildSession {
   private running?: Running;
   private pending?: Pending;
   private loaded?: Promise<CallOutcome | undefined>;
-  private nextId = 1;
   private readonly capture: Capture;
   private load?: LoadMessage;
   /** When the submission's whole time budget ends (ms since the epoch); no call runs past it. */
@@ -238,7 +247,7 @@ export class ChildSession {
     if (!this.load) throw new Error('ChildSession: setSubmission() before call()');
     this.warmUp();
     await this.running!.ready; // a GraderError here is the harness's failure, not the student's
-    const outcome = await this.request({ ...this.load, outputCap: this.options.outputCap, id: this.nextId++ });
+    const outcome = await this.request({ ...this.load, outputCap: this.options.outputCap, id: requestId() });
     return outcome === LOADED ? undefined : outcome;
   }
 
@@ -255,7 +264,7 @@ export class ChildSession {
       this.kill();
       return { ...loadProblem, duringLoad: true };
     }
-    return this.request({ type: 'case', id: this.nextId++, fn, inputs });
+    return this.request({ type: 'case', id: requestId(), fn, inputs });
   }
 
   kill(): void {
