@@ -99,7 +99,7 @@ const MULTI_HEAD: readonly Mistake[] = [
   { id: 'heads_reshaped', fn: 'multihead_self_attention',
     message: 'Your heads are split by a plain reshape to [..., numHeads, seq, dHead], which mixes positions and features: reshape to [..., seq, numHeads, dHead], then transpose(-3, -2) (and the reverse to merge them).' },
   { id: 'heads_not_split', fn: 'multihead_self_attention',
-    message: 'Your output equals a single attention over all dModel features: split the projections into numHeads heads of dModel / numHeads features, attend per head, then concatenate them.' },
+    message: 'Your output does not depend on numHeads, as if the heads were never split: split the projections into numHeads heads of dModel / numHeads features, attend per head, then concatenate them.' },
   { id: 'projection_not_transposed', fn: 'multihead_self_attention',
     message: 'Your projections compute x W instead of x Wᵀ: the weights are [out, in] like nn.Linear, so project with x.matmul(W.transpose(-2, -1)).' },
   { id: 'output_projection_missing', fn: 'multihead_self_attention',

@@ -92,12 +92,15 @@ export async function diagnoseMultiHead(
   const out = outcome.kind === 'output' ? outcome.output : await call(context, inputs, numHeads);
   if (!out) return [];
   const same = (probe: Tensor | undefined) => withinTolerance(probe, out, graded.tolerance);
-  if (numHeads > 1 && same(await call(context, inputs, 1))) return [{ id: 'heads_not_split', evidence: 'With numHeads = 1 your output is the same.' }];
+  // Each is a fact the probe shows; an output that ignores several inputs gets each named.
+  const ignored: Finding[] = [];
+  if (numHeads > 1 && same(await call(context, inputs, 1))) ignored.push({ id: 'heads_not_split', evidence: 'With numHeads = 1 your output is the same.' });
   const { mask, ...unmasked } = inputs;
-  if (mask && same(await call(context, unmasked, numHeads))) return [{ id: 'mhsa_mask_ignored', evidence: 'Without the mask your output is the same.' }];
+  if (mask && same(await call(context, unmasked, numHeads))) ignored.push({ id: 'mhsa_mask_ignored', evidence: 'Without the mask your output is the same.' });
   if (same(await call(context, { ...inputs, o_proj: inputs.o_proj.mul(2) }, numHeads))) {
-    return [{ id: 'output_projection_missing', evidence: 'With oProj doubled your output is the same.' }];
+    ignored.push({ id: 'output_projection_missing', evidence: 'With oProj doubled your output is the same.' });
   }
+  if (ignored.length) return ignored;
   for (const transposeBack of [false, true]) {
     if (same(await reshapedHeads(inputs, numHeads, context, transposeBack))) return [{ id: 'heads_reshaped' }];
   }

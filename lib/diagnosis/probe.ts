@@ -7,7 +7,7 @@
  */
 import type { Tolerance, Values } from '../compare';
 import type { CaseInputs } from '../grading/invoke';
-import { Tensor } from '../tensor';
+import type { Tensor } from '../tensor';
 import type { GradedFunction } from '../../tests/cases';
 
 export type ProbeAnswer =
@@ -44,8 +44,6 @@ export function withinTolerance(actual: Values | undefined, target: Values, tol:
   }
   return true;
 }
-
-export const float64 = (v: Values): Tensor => new Tensor(Float64Array.from(v.data), v.shape);
 
 export const isAllZero = (v: Values): boolean => Array.prototype.every.call(v.data, (x: number) => x === 0);
 

@@ -96,7 +96,7 @@ export function runOrder(cases: readonly GradedCase[]): GradedCase[] {
 }
 
 /** The TypeScript files of a submission, for the type check. */
-export const typeCheckFiles = (submission: Submission) =>
+const typeCheckFiles = (submission: Submission) =>
   Object.fromEntries([...submission.files].filter(([file]) => file.endsWith('.ts')));
 
 /** Starts one type check for many submission folders (those the intake refuses are left out). */
