@@ -22,6 +22,8 @@ const COPIED: readonly { path: string; skip?: RegExp }[] = [
   // page (it runs the reference) and a course's fetch and merge (scripts/fetch-submissions.ts, merge.ts) are instructor-only.
   { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/report\/(sampleResults|githubBatch)\.ts$|^lib\/batch\/(fetch|merge)\.ts$|^lib\/(bench|gradescope|explore)\// },
   { path: 'scripts/grade.ts' },
+  // tsconfig.json names it as ts-node's transpiler: without it no script of the handout starts.
+  { path: 'scripts/cachedTranspiler.js' },
   { path: 'vitest.config.mts' },
   // Copied unchanged with package.json's dependencies, so `npm ci` installs exactly these versions.
   { path: 'package-lock.json' },

@@ -98,7 +98,7 @@ describe('the bundle', () => {
     expect([...new Set(names().map((n) => n.split('/')[0]))].sort()).toEqual(TOP_LEVEL);
     expect(names().filter((n) => /^(reference|selftest|\.ci|docs|student)\//.test(n) || n.endsWith('.test.ts') && !n.startsWith('tests/')))
       .toEqual([]);
-    expect(names().filter((n) => n.startsWith('scripts/')).sort()).toEqual(['scripts/autograde.ts', 'scripts/grade.ts']);
+    expect(names().filter((n) => n.startsWith('scripts/')).sort()).toEqual(['scripts/autograde.ts', 'scripts/cachedTranspiler.js', 'scripts/grade.ts']);
     const manifest = fs.readFileSync(path.join(PROJECT_ROOT, 'fixtures', 'manifest.json'));
     expect(entries.find((e) => e.name === 'fixtures/manifest.json')!.data.equals(manifest)).toBe(true);
     const listed = Object.entries((JSON.parse(manifest.toString('utf8')) as Manifest).fixtures).flatMap(([key, entry]) =>
