@@ -24,7 +24,7 @@ import type { BatchOutcome } from '../lib/grading/batch';
 import type { CaseStatus, SubmissionResult } from '../lib/grading/result';
 import { toGradescope } from '../lib/report/gradescope';
 import { buildChildRuntime } from '../lib/sandbox/build';
-import { FIXTURES_DIR, PROJECT_ROOT } from '../lib/paths';
+import { FIXTURES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
 import { GRADED_CASES, visibleCases, type GradedFunction } from '../tests/cases';
 import { LAYOUTS, makeOutside, type Layout, type LayoutContext } from './attacks/layouts';
 import { grade, gradeOptions } from './grader/harness';
@@ -268,7 +268,7 @@ function layout(name: string, parent: string): string {
 function isolated<T>(args: string[]): Promise<{ value?: T; failure?: string }> {
   return new Promise((resolve) => {
     const [file, ...rest] = inOwnPidNamespace([
-      process.execPath, path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), path.join(ATTACKS_DIR, 'runner.ts'), ...args,
+      process.execPath, TS_NODE_BIN, path.join(ATTACKS_DIR, 'runner.ts'), ...args,
     ]);
     const runner = spawn(file, rest, { cwd: process.cwd(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASK_SEQ } from '../../lib/explore/experiments';
 import { loadFixture } from '../../lib/grading/fixtures';
-import { PROJECT_ROOT } from '../../lib/paths';
+import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { DEFAULT_CAP } from '../../lib/report/heatmap';
 import { visibleCases } from '../../tests/cases';
 import { materialize, tempDir } from '../grader/materialize';
@@ -39,7 +39,7 @@ const files = {
 
 function run(script: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), script, ...args],
+    execFile(process.execPath, [TS_NODE_BIN, script, ...args],
       { cwd: PROJECT_ROOT, encoding: 'utf8' }, (err, stdout, stderr) => (err ? reject(new Error(`${script}: ${stderr || stdout}`)) : resolve()));
   });
 }

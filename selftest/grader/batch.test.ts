@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeBatch } from '../../lib/grading/batch';
-import { PROJECT_ROOT } from '../../lib/paths';
+import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { escapeHtml, fileHref } from '../../lib/report/html';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
@@ -90,7 +90,7 @@ describe('batch grading', () => {
     const out = path.join(root, 'cli-out');
     const run = spawnSync(
       process.execPath,
-      [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), 'scripts/grade.ts',
+      [TS_NODE_BIN, 'scripts/grade.ts',
         '--submissions', submissions, '--out', out, '--jobs', '2', '--timeout', '0.7'],
       { cwd: PROJECT_ROOT, encoding: 'utf8' },
     );
@@ -104,7 +104,7 @@ describe('batch grading', () => {
   it('refuses a missing submissions folder in one line, exit 2 (the command is wrong)', () => {
     const run = spawnSync(
       process.execPath,
-      [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), 'scripts/grade.ts',
+      [TS_NODE_BIN, 'scripts/grade.ts',
         '--submissions', path.join(root, 'nope'), '--out', path.join(root, 'x')],
       { cwd: PROJECT_ROOT, encoding: 'utf8' },
     );

@@ -7,13 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/paths';
+import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import schema from '../../lib/report/gradescope.schema.json';
 import { tempDir } from './materialize';
 
 const work = tempDir('cli');
 const grade = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), 'scripts/grade.ts', ...args], {
+  spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', ...args], {
     cwd: PROJECT_ROOT,
     encoding: 'utf8',
     env: { ...process.env, GITHUB_ACTIONS: '', ...env },

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeBatch, type BatchOptions } from '../../lib/grading/batch';
 import { loadCaseFixtures } from '../../lib/grading/grade';
-import { PROJECT_ROOT } from '../../lib/paths';
+import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
@@ -88,7 +88,7 @@ describe('resuming a batch', () => {
   it('from the command line, a fully resumed run closes with the summary', () => {
     const grade = () => spawnSync(
       process.execPath,
-      [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), 'scripts/grade.ts',
+      [TS_NODE_BIN, 'scripts/grade.ts',
         '--submissions', submissions, '--out', path.join(root, 'cli'), '--timeout', '30'],
       { cwd: PROJECT_ROOT, encoding: 'utf8' },
     );

@@ -11,7 +11,7 @@ import { MergeError, mergeShards } from '../../lib/batch/merge';
 import { RECORD_FILE, type BatchRecord } from '../../lib/batch/record';
 import { gradeBatch, type BatchOptions } from '../../lib/grading/batch';
 import { loadCaseFixtures } from '../../lib/grading/grade';
-import { PROJECT_ROOT } from '../../lib/paths';
+import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { GRADED_CASES } from '../../tests/cases';
 import { gradeOptions } from './harness';
@@ -40,7 +40,6 @@ const root = tempDir('shards');
 const submissions = path.join(root, 'submissions');
 const out = (name: string) => path.join(root, name);
 const shardDirs = [1, 2, 3].map((i) => out(`shard-${i}`));
-const TS_NODE = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
 
 let options: BatchOptions;
 
@@ -166,7 +165,7 @@ describe('a merge refuses, naming the culprit', () => {
 
   it('from the command line: one line and exit 1 when refused; exit 0, the summary and a job summary when merged', () => {
     const merge = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-      spawnSync(process.execPath, [TS_NODE, 'scripts/merge.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+      spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/merge.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
     const refused = merge([shardDirs[0], shardDirs[1], '--out', out('cli-refused')]);
     expect(refused.status).toBe(1);
     expect(refused.stderr.trim().split('\n')).toEqual(['merge: refused: shard 3/3 is missing: grade it with --shard and pass its --out folder too']);

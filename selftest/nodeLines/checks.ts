@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../lib/paths';
+import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import type { CaseStatus } from '../../lib/grading/result';
 import type { GradescopeResults } from '../../lib/report/gradescope';
 import { visibleCases, type GradedFunction } from '../../tests/cases';
@@ -78,7 +78,7 @@ function runUnder(binDir: string, args: string[], env: NodeJS.ProcessEnv = {}, p
   return { status: run.status, stdout: run.stdout ?? '', stderr: `${run.stderr ?? ''}${run.error ? String(run.error) : ''}` };
 }
 
-const gradeArgs = (...flags: string[]) => [path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), 'scripts/grade.ts', ...flags];
+const gradeArgs = (...flags: string[]) => [TS_NODE_BIN, 'scripts/grade.ts', ...flags];
 const tail = (run: Run) => `exit ${run.status}; ${`${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-3).join(' | ').slice(0, 600)}`;
 
 function checkReference(binDir: string, _work: string): CheckResult {
