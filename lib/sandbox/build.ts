@@ -64,6 +64,8 @@ function build(): ChildRuntime {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, ts.transpileModule(text, { compilerOptions: COMPILER_OPTIONS, fileName: file }).outputText);
   }
+  // Node looks for the nearest package.json of every module it loads: this one ends each search here.
+  fs.writeFileSync(path.join(staging, 'package.json'), '{ "type": "commonjs" }\n');
   try {
     fs.renameSync(staging, root);
   } catch {

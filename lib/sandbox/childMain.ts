@@ -4,8 +4,8 @@
  * vitest uses (adapters/normalise.ts). It decides nothing; the parent checks the value and awards
  * the points. It talks to the parent over fd 3 in frames (frames.ts), never Node's IPC channel.
  */
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import vm from 'node:vm';
 import { normaliseReturn, notExported } from '../../adapters/normalise';
@@ -19,9 +19,21 @@ import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireTensor } 
 import { HARNESS_MODULES } from './protocol';
 
 const harness: Record<string, unknown> = { tensor: tensorModule, errors };
-// Opened before student code runs; student code never gets a reference to it.
-const channel = new net.Socket({ fd: 3, readable: true, writable: true });
-const send = (message: ChildMessage) => channel.write(encodeFrame(message));
+/**
+ * The channel: fd 3, this end of a socket pair the parent made, blocking on this side. It is read
+ * and written with fs, which Node has loaded before any script runs, rather than a net.Socket:
+ * loading net and its streams took about 10 ms of every child's start.
+ */
+const CHANNEL_FD = 3;
+// Taken now, before student code runs: whatever it does to the fs module later changes no message of ours.
+const { read, writeSync } = fs;
+/** Read size: a case's inputs come in a few reads, each into a buffer of its own (the decoder keeps them). */
+const READ_BYTES = 256 * 1024;
+/** Whole frames, in order: an answer is small beside the socket's buffer, and the parent always reads. */
+function send(message: ChildMessage): void {
+  const frame = encodeFrame(message);
+  for (let at = 0; at < frame.length; ) at += writeSync(CHANNEL_FD, frame, at);
+}
 /** The parent is trusted: its frames may be as large as a case's inputs need. */
 const PARENT_FRAME_BYTES = 1024 ** 3;
 /** Reads a property of something student code threw: getters may throw, recurse or lie. */
@@ -69,13 +81,27 @@ function capture(chunk: unknown): void {
   printed.text += text.slice(0, room);
   printed.dropped += text.length - Math.min(room, text.length);
 }
-for (const stream of [process.stdout, process.stderr]) {
-  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+/**
+ * process.stdout and process.stderr are capture streams of our own, put in place before anything
+ * reads them: Node builds the real ones on first use, and for a pipe that loads net and its
+ * streams (about 10 ms of every child's start) only to have their write replaced.
+ */
+function captureStream(fd: number): NodeJS.WriteStream {
+  const write = (chunk: unknown, ...rest: unknown[]) => {
     capture(chunk);
     const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
     callback?.();
     return true;
-  }) as typeof stream.write;
+  };
+  const stream = Object.assign(new EventEmitter(), {
+    fd, isTTY: false, writable: true, write, end: (...args: unknown[]) => (args.length && typeof args[0] !== 'function' ? write(...(args as [unknown])) : true),
+    cork: () => undefined, uncork: () => undefined,
+  });
+  return stream as unknown as NodeJS.WriteStream;
+}
+for (const [name, fd] of [['stdout', 1], ['stderr', 2]] as const) {
+  const stream = captureStream(fd);
+  Object.defineProperty(process, name, { configurable: true, enumerable: true, get: () => stream });
 }
 // On process.exit the answer never comes: hand what was printed to the parent's pipe instead.
 process.on('exit', () => fs.writeSync(1, takePrinted()));
@@ -177,10 +203,15 @@ function receive(message: ParentMessage): void {
 }
 
 const decoder = new FrameDecoder(PARENT_FRAME_BYTES);
-channel.on('data', (chunk: Buffer) => {
-  for (const message of decoder.push(chunk)) receive(message as ParentMessage);
-});
-// Without the grader there is nobody to answer: leave rather than linger.
-channel.on('end', () => process.exit(0));
-channel.on('error', () => process.exit(0));
+/** One read at a time, on libuv's thread pool: the event loop (student code's timers too) runs meanwhile, as with a socket. */
+function readChannel(): void {
+  const chunk = Buffer.allocUnsafe(READ_BYTES);
+  read(CHANNEL_FD, chunk, 0, READ_BYTES, null, (err, bytes) => {
+    // Without the grader there is nobody to answer: leave rather than linger.
+    if (err || bytes === 0) process.exit(0);
+    for (const message of decoder.push(chunk.subarray(0, bytes))) receive(message as ParentMessage);
+    readChannel();
+  });
+}
 send({ type: 'ready' });
+readChannel();
