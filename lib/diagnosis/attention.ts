@@ -71,7 +71,9 @@ function columns(out: Values, n: number): Float64Array {
 
 /** Entry b of a [...batch, rows, cols] tensor, flat. */
 function entry(t: Values, b: number, per: number): ArrayLike<number> {
-  return Array.prototype.slice.call(t.data, b * per, (b + 1) * per) as number[];
+  // A view of a typed array (a tensor's data always is): a generic slice reads it element by element.
+  const { data } = t;
+  return ArrayBuffer.isView(data) ? (data as Float64Array).subarray(b * per, (b + 1) * per) : Array.prototype.slice.call(data, b * per, (b + 1) * per);
 }
 
 /** How a structural probe fixes the case: with one batch dim, or with the mask broadcast explicitly. */
@@ -154,7 +156,7 @@ async function reversedBatch(c: Case, out: Tensor, graded: GradedCase, context: 
   const reverse = (t: Tensor) => {
     const per = t.data.length / batches;
     const data = new Float64Array(t.data.length);
-    for (let b = 0; b < batches; b++) data.set(Array.from(entry(t, batches - 1 - b, per)), b * per);
+    for (let b = 0; b < batches; b++) data.set(entry(t, batches - 1 - b, per), b * per);
     return new Tensor(data, t.shape);
   };
   const mask = c.mask && reverse(broadcastMask(c)).ne(0);

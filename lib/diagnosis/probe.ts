@@ -45,6 +45,13 @@ export function withinTolerance(actual: Values | undefined, target: Values, tol:
   return true;
 }
 
-export const isAllZero = (v: Values): boolean => Array.prototype.every.call(v.data, (x: number) => x === 0);
+// Plain loops: Array.prototype.every/some called on a typed array take the generic, slow path.
+export function isAllZero({ data }: Values): boolean {
+  for (let i = 0; i < data.length; i++) if (data[i] !== 0) return false;
+  return true;
+}
 
-export const hasNaN = (v: Values): boolean => Array.prototype.some.call(v.data, (x: number) => !Number.isFinite(x));
+export function hasNaN({ data }: Values): boolean {
+  for (let i = 0; i < data.length; i++) if (!Number.isFinite(data[i])) return true;
+  return false;
+}

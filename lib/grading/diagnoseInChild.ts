@@ -3,19 +3,39 @@
  * every case has its verdict, so a probe that hangs, crashes or lies changes no points (a probe
  * that gives no answer is simply no evidence). What the probes print is nobody's feedback.
  */
+import { createHash } from 'node:crypto';
 import { explain } from '../diagnosis/diagnose';
-import type { Probe, ProbeContext } from '../diagnosis/probe';
+import type { Probe, ProbeAnswer, ProbeContext } from '../diagnosis/probe';
+import type { CaseInputs } from './invoke';
 import type { ChildSession } from '../sandbox/session';
 import { Tensor } from '../tensor';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase, GradedFunction } from '../../tests/cases';
 import type { LoadedFixture } from './fixtures';
 import { withExplanation, type CaseVerdict } from './verdict';
 
-/** Probes through the child; after one that gets no answer (a hang, a crash) the rest give none at once, so a submission that fights probes costs one time limit, not one per probe. */
+/** A probe's call and inputs, by content: the heatmaps ask again for what the diagnosis already probed. */
+function probeKey(fn: string, { params, inputs }: CaseInputs): string {
+  const hash = createHash('sha256').update(`${fn}\0${JSON.stringify(params)}`);
+  for (const [name, t] of Object.entries(inputs)) {
+    hash.update(`\0${name}:${t.dtype}:${t.shape.join(',')}\0`).update(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+  }
+  return hash.digest('hex');
+}
+
+/** What each session's submission answered to each probe, by probeKey. */
+const answered = new WeakMap<ChildSession, Map<string, ProbeAnswer>>();
+
+/**
+ * Probes through the child. The same call with the same inputs is asked once per session (its
+ * first answer is the evidence: the heatmaps reuse what the diagnosis probed); after one that gets
+ * no answer (a hang, a crash) the rest of this probe's new calls give none at once, so a
+ * submission that fights probes costs one time limit, not one per probe.
+ */
 export function childProbe(session: ChildSession): Probe {
+  const answers = answered.get(session) ?? new Map<string, ProbeAnswer>();
+  answered.set(session, answers);
   let givenUp: string | undefined;
-  return async (fn, inputs) => {
-    if (givenUp) return { kind: 'none', why: givenUp };
+  const ask = async (fn: GradedFunction, inputs: CaseInputs): Promise<ProbeAnswer> => {
     const outcome = await session.call(fn, inputs);
     session.takeOutput();
     if (outcome.kind === 'value') return { kind: 'value', output: new Tensor(outcome.value.data, outcome.value.shape) };
@@ -23,6 +43,15 @@ export function childProbe(session: ChildSession): Probe {
     givenUp = outcome.kind === 'timeout' ? 'the function did not finish within the time limit'
       : outcome.kind === 'crashed' ? `the process running the submission ${outcome.how}` : 'the submission failed to load';
     return { kind: 'none', why: givenUp };
+  };
+  return async (fn, inputs) => {
+    const key = probeKey(fn, inputs);
+    const known = answers.get(key);
+    if (known) return known;
+    if (givenUp) return { kind: 'none', why: givenUp };
+    const answer = await ask(fn, inputs);
+    answers.set(key, answer);
+    return answer;
   };
 }
 
