@@ -6,9 +6,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadCaseFixtures, prepareChild, runOrder } from '../grading/grade';
+import { takeSubmission } from '../intake/intake';
 import { PROJECT_ROOT } from '../paths';
 import { buildChildRuntime } from '../sandbox/build';
 import { childCommand } from '../sandbox/containment';
+import { ChildSession } from '../sandbox/session';
+import { transpileSubmission } from '../sandbox/transpile';
+import { GRADED_CASES } from '../../tests/cases';
 import { elapsedMs, timeNode } from './measure';
 
 export const BATCH_TARGET = 10;
@@ -27,6 +32,14 @@ export interface BatchResult {
   startCount: number;
   startSeconds: number;
   startRate: number;
+  /**
+   * Contained children that each load the reference and answer the graded calls of a batch run
+   * (the visible cases), nothing checked, nothing written, `jobs` at a time: what running the
+   * cases costs in fresh processes, before any grading.
+   */
+  callsCount: number;
+  callsSeconds: number;
+  callsRate: number;
 }
 
 const bin = (pkg: string, file: string) => path.join(PROJECT_ROOT, 'node_modules', pkg, file);
@@ -78,6 +91,37 @@ async function timeContainedStarts(count: number, jobs: number): Promise<number>
   return elapsedMs(start) / 1000;
 }
 
+/**
+ * `count` contained children, `jobs` at a time, each loading the reference (transpiled once) and
+ * answering every visible case's call once; the answers are read and dropped.
+ */
+async function timeCallsOnly(count: number, jobs: number): Promise<number> {
+  const child = prepareChild();
+  const cases = runOrder(GRADED_CASES.filter((c) => !c.hidden));
+  const fixtures = loadCaseFixtures(cases);
+  const reference = takeSubmission(path.join(PROJECT_ROOT, 'reference'));
+  const { load } = transpileSubmission({ files: Object.fromEntries(reference.files), entry: reference.entry, label: 'reference' });
+  const start = process.hrtime.bigint();
+  let left = count;
+  const worker = async () => {
+    for (; left > 0; left--) {
+      const session = new ChildSession({ child, timeoutMs: 10_000, outputCap: 4096 });
+      session.setSubmission(load);
+      try {
+        for (const graded of cases) {
+          const fixture = fixtures.get(graded.fixture)!;
+          const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
+          if (outcome.kind !== 'value') throw new Error(`bench: the reference did not answer ${graded.name} (${outcome.kind})`);
+        }
+      } finally {
+        session.kill();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, worker));
+  return elapsedMs(start) / 1000;
+}
+
 export interface BatchOptions {
   /** A folder with one subfolder per submission. */
   submissions: string;
@@ -96,10 +140,14 @@ export async function measureBatch({ submissions, out, jobs, vitestCount }: Batc
   const vitestSeconds = await timeVitest(sample, jobs);
   const startCount = names.length;
   const startSeconds = await timeContainedStarts(startCount, jobs);
+  const callsSeconds = await timeCallsOnly(startCount, jobs);
   return {
     startCount,
     startSeconds,
     startRate: startCount / startSeconds,
+    callsCount: startCount,
+    callsSeconds,
+    callsRate: startCount / callsSeconds,
     jobs,
     graderCount: names.length,
     graderSeconds,
@@ -120,10 +168,18 @@ export function batchTable(r: BatchResult): string[] {
       `${r.vitestSeconds.toFixed(2)} s | ${r.vitestRate.toFixed(1)} |`,
     `| a contained child running an empty script (as \`node -e 0\`), ${r.jobs} at a time | ${r.startCount} | ` +
       `${r.startSeconds.toFixed(2)} s | ${r.startRate.toFixed(1)} |`,
+    `| a contained child loading the reference and answering the visible cases' calls, nothing checked, ${r.jobs} at a time | ` +
+      `${r.callsCount} | ${r.callsSeconds.toFixed(2)} s | ${r.callsRate.toFixed(1)} |`,
     '',
     `Batch rate over contained-start rate: **${(r.graderRate / r.startRate).toFixed(2)}** (target ≥ ${START_RATIO_TARGET}: ` +
       `${r.graderRate / r.startRate >= START_RATIO_TARGET ? 'met' : 'not met'}). Each submission needs at least one contained child, ` +
       'so this ratio is what the grading itself (intake, transpiling, the cases, the checks, the reports) costs on top of the floor.',
+    '',
+    `Only answering the cases' calls, with the reference's code, in fresh contained children and with nothing checked, ` +
+      `reaches **${(r.callsRate / r.startRate).toFixed(2)}** of the contained-start rate: a grader that runs each submission ` +
+      `in a fresh process cannot do better on these cases. The grader reaches **${(r.graderRate / r.callsRate).toFixed(2)}** ` +
+      'of that rate: the rest is transpiling, checking, diagnosing failures, the type check and the reports, and code of ' +
+      'the catalogue\'s that is slower than the reference\'s (a third of its bugs are written in plain loops).',
     '',
     `Ratio grader / one vitest process per submission, in this run: **${(r.graderRate / r.vitestRate).toFixed(1)}×** ` +
       `(${r.graderRate.toFixed(1)} against ${r.vitestRate.toFixed(1)} submissions/s on this machine; target ≥ ${BATCH_TARGET} ` +
