@@ -209,8 +209,12 @@ function readChannel(): void {
   read(CHANNEL_FD, chunk, 0, READ_BYTES, null, (err, bytes) => {
     // Without the grader there is nobody to answer: leave rather than linger.
     if (err || bytes === 0) process.exit(0);
-    for (const message of decoder.push(chunk.subarray(0, bytes))) receive(message as ParentMessage);
-    readChannel();
+    try {
+      for (const message of decoder.push(chunk.subarray(0, bytes))) receive(message as ParentMessage);
+    } finally {
+      // Even after a throw (reported as uncaught), the next request is read: the parent decides when this child ends.
+      readChannel();
+    }
   });
 }
 send({ type: 'ready' });
