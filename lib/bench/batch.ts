@@ -49,22 +49,25 @@ function timeGrader(submissions: string, out: string, jobs: number): number {
   return timeNode(args, PROJECT_ROOT) / 1000;
 }
 
-/** One `vitest run` per submission folder, `jobs` at a time; returns the wall time in seconds. */
-async function timeVitest(folders: readonly string[], jobs: number): Promise<number> {
+/** Runs `task(i)` for i = 0 … count − 1, `jobs` at a time; returns the wall time in seconds. */
+async function timeInParallel(count: number, jobs: number, task: (i: number) => Promise<unknown>): Promise<number> {
   const start = process.hrtime.bigint();
-  const queue = [...folders];
+  let next = 0;
   const worker = async () => {
-    for (let folder = queue.shift(); folder; folder = queue.shift()) {
-      await new Promise((resolve) => {
-        const child = spawn(process.execPath, [bin('vitest', 'vitest.mjs'), 'run'], {
-          cwd: PROJECT_ROOT, stdio: 'ignore', env: { ...process.env, ATTENTION_SUBMISSION: folder },
-        });
-        child.on('exit', resolve);
-      });
-    }
+    while (next < count) await task(next++);
   };
   await Promise.all(Array.from({ length: jobs }, worker));
   return elapsedMs(start) / 1000;
+}
+
+/** One `vitest run` per submission folder, `jobs` at a time; returns the wall time in seconds. */
+async function timeVitest(folders: readonly string[], jobs: number): Promise<number> {
+  return timeInParallel(folders.length, jobs, (i) => new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin('vitest', 'vitest.mjs'), 'run'], {
+      cwd: PROJECT_ROOT, stdio: 'ignore', env: { ...process.env, ATTENTION_SUBMISSION: folders[i] },
+    });
+    child.on('exit', resolve);
+  }));
 }
 
 /**
@@ -77,18 +80,10 @@ async function timeContainedStarts(count: number, jobs: number): Promise<number>
   const empty = path.join(runtime.root, 'empty.js');
   fs.writeFileSync(empty, '');
   const command = childCommand({ runtimeRoot: runtime.root, childEntry: empty, memoryBytes: 2 * 1024 ** 3, hide: [] });
-  const start = process.hrtime.bigint();
-  let left = count;
-  const worker = async () => {
-    for (; left > 0; left--) {
-      await new Promise((resolve) => {
-        const child = spawn(command.file, command.args, { stdio: 'ignore', env: {}, detached: command.ownSession ?? false });
-        child.on('exit', resolve);
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: jobs }, worker));
-  return elapsedMs(start) / 1000;
+  return timeInParallel(count, jobs, () => new Promise((resolve) => {
+    const child = spawn(command.file, command.args, { stdio: 'ignore', env: {}, detached: command.ownSession ?? false });
+    child.on('exit', resolve);
+  }));
 }
 
 /**
@@ -101,25 +96,19 @@ async function timeCallsOnly(count: number, jobs: number): Promise<number> {
   const fixtures = loadCaseFixtures(cases);
   const reference = takeSubmission(path.join(PROJECT_ROOT, 'reference'));
   const { load } = transpileSubmission({ files: Object.fromEntries(reference.files), entry: reference.entry, label: 'reference' });
-  const start = process.hrtime.bigint();
-  let left = count;
-  const worker = async () => {
-    for (; left > 0; left--) {
-      const session = new ChildSession({ child, timeoutMs: 10_000, outputCap: 4096 });
-      session.setSubmission(load);
-      try {
-        for (const graded of cases) {
-          const fixture = fixtures.get(graded.fixture)!;
-          const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
-          if (outcome.kind !== 'value') throw new Error(`bench: the reference did not answer ${graded.name} (${outcome.kind})`);
-        }
-      } finally {
-        session.kill();
+  return timeInParallel(count, jobs, async () => {
+    const session = new ChildSession({ child, timeoutMs: 10_000, outputCap: 4096 });
+    session.setSubmission(load);
+    try {
+      for (const graded of cases) {
+        const fixture = fixtures.get(graded.fixture)!;
+        const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
+        if (outcome.kind !== 'value') throw new Error(`bench: the reference did not answer ${graded.name} (${outcome.kind})`);
       }
+    } finally {
+      session.kill();
     }
-  };
-  await Promise.all(Array.from({ length: jobs }, worker));
-  return elapsedMs(start) / 1000;
+  });
 }
 
 export interface BatchOptions {
