@@ -10,7 +10,7 @@ import { loadCaseFixtures, prepareChild, runOrder } from '../grading/grade';
 import { takeSubmission } from '../intake/intake';
 import { PROJECT_ROOT } from '../paths';
 import { buildChildRuntime } from '../sandbox/build';
-import { childCommand } from '../sandbox/containment';
+import { childCommand, launchCommand } from '../sandbox/containment';
 import { ChildSession } from '../sandbox/session';
 import { transpileSubmission } from '../sandbox/transpile';
 import { GRADED_CASES } from '../../tests/cases';
@@ -72,7 +72,7 @@ async function timeVitest(folders: readonly string[], jobs: number): Promise<num
 
 /**
  * `count` contained children that run an empty script, `jobs` at a time, with the containment a
- * grading run as this user gets (namespaces and a separate user when root): the floor under any
+ * grading run as this user gets (whatever setting this machine allows): the floor under any
  * grading rate, since each submission needs at least one such child.
  */
 async function timeContainedStarts(count: number, jobs: number): Promise<number> {
@@ -81,8 +81,12 @@ async function timeContainedStarts(count: number, jobs: number): Promise<number>
   fs.writeFileSync(empty, '');
   const command = childCommand({ runtimeRoot: runtime.root, childEntry: empty, memoryBytes: 2 * 1024 ** 3, hide: [] });
   return timeInParallel(count, jobs, () => new Promise((resolve) => {
-    const child = spawn(command.file, command.args, { stdio: 'ignore', env: {}, detached: command.ownSession ?? false });
-    child.on('exit', resolve);
+    const launched = launchCommand(command);
+    const child = spawn(launched.file, launched.args, { stdio: 'ignore', env: {}, detached: command.ownSession ?? false, cwd: command.cwd });
+    child.on('exit', () => {
+      launched.release();
+      resolve(undefined);
+    });
   }));
 }
 

@@ -12,7 +12,7 @@ import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraderError } from '../errors';
 import type { CaseInputs } from '../grading/invoke';
-import type { ChildCommand } from './containment';
+import { launchCommand, type ChildCommand } from './containment';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import type { GradedFunction } from '../../tests/cases';
 import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireTensor } from './protocol';
@@ -138,12 +138,17 @@ export class ChildSession {
   }
 
   private spawn(): Running {
-    const child = spawn(this.options.child.file, this.options.child.args, {
+    const launched = launchCommand(this.options.child);
+    const child = spawn(launched.file, launched.args, {
       // Nothing of the grader's environment (CI tokens, paths) is the student's business.
       env: {},
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       detached: this.options.child.ownSession ?? false,
+      cwd: this.options.child.cwd,
     });
+    // The child's uid (when it has one of its own) goes back to the pool once the child is gone.
+    child.on('exit', launched.release);
+    child.on('error', launched.release);
     const channel = child.stdio[3] as Socket;
     let started: () => void = () => {};
     let failed: (err: Error) => void = () => {};
