@@ -15,7 +15,9 @@ import { checkChildStarts, gradeSubmission, loadCaseFixtures, prepareChild, type
 import { PROJECT_ROOT } from '../lib/paths';
 import { writeGithubOutputs } from '../lib/report/github';
 import { toGradescope } from '../lib/report/gradescope';
+import { containmentBlock, containmentLine } from '../lib/report/containment';
 import { submissionPage } from '../lib/report/submissionPage';
+import { containmentReport } from '../lib/sandbox/containment';
 import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
 import { oneLine } from '../lib/text/sanitise';
 import { GRADED_CASES } from '../tests/cases';
@@ -34,7 +36,7 @@ usage: ${USAGE}
   --html FILE        also write a page: the score table, and heatmaps of each failed attention case
   --instructor-view  pages also show hidden tests' expected values (and say so): not for students
   --verbose          also show each test's details (every failing check, the student's stack mapped
-                     to its own lines) and what the submission printed
+                     to its own lines), what the submission printed, and the containment in force
   --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]
                      batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/<name>.json,
                      DIR2/<name>.html, DIR2/report.html and DIR2/batch.json (what it was graded
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   // On a grading server (root) a missing layer of containment is worth a line; on a laptop it is expected.
   if (process.getuid?.() === 0) for (const gap of options.child.missing) console.error(`grade: running without ${gap}`);
+  const containment = containmentReport(options.child);
 
   if (flags.submissions) {
     const outcome = await gradeBatch(path.resolve(flags.submissions), path.resolve(flags.out!), {
@@ -131,6 +134,7 @@ async function main(): Promise<void> {
     if ([...outcome.regraded.values()].some((why) => why !== 'new')) console.log(regradeLine(outcome.regraded));
     if (shard) console.log(`shard ${flags.shard}: ${outcome.rows.length} submission(s)`);
     console.log(formatBatchSummary(outcome.entries));
+    console.log(containmentLine(containment));
     console.log(`wrote ${path.join(flags.out!, 'grades.csv')} (${outcome.rows.length} rows) and ${path.join(flags.out!, 'report.html')}`);
     if (outcome.graderErrors.length) {
       // Their rows say so, but a gradebook with the grader's own failures in it is not a finished run.
@@ -144,6 +148,7 @@ async function main(): Promise<void> {
   const name = flags.reference ? 'reference' : path.basename(dir);
   const result = await gradeSubmission(dir, name, { ...options, heatmaps: Boolean(flags.html) });
   console.log(formatTable(result, { color, verbose: Boolean(flags.verbose) }));
+  if (flags.verbose) console.log(containmentBlock(containment).join('\n'));
   if (flags.json) writeFileAtomic(path.resolve(flags.json), `${JSON.stringify(toGradescope(result), null, 2)}\n`);
   if (flags.html) {
     fs.mkdirSync(path.dirname(path.resolve(flags.html)), { recursive: true });

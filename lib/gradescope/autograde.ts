@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../fsAtomic';
 import { checkChildStarts, DEFAULT_MEMORY_BYTES, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../grading/grade';
+import { containmentBlock } from '../report/containment';
 import { toGradescope } from '../report/gradescope';
+import { containmentReport } from '../sandbox/containment';
 import { formatTable } from '../report/terminal';
 import { GRADED_CASES } from '../../tests/cases';
 import { autograderErrorResults } from './errorResults';
@@ -44,7 +46,7 @@ async function grade(root: string) {
   fs.mkdirSync(path.join(root, 'results'), { recursive: true });
   const child = prepareChild(DEFAULT_MEMORY_BYTES, hide);
   // Gradescope shows this log to instructors only.
-  for (const gap of child.missing) console.log(`autograde: running without ${gap}`);
+  for (const line of containmentBlock(containmentReport(child))) console.log(`autograde: ${line}`);
   // A child that cannot start is the autograder's failure (an "Autograder error" result), not the student's crash.
   await checkChildStarts(child);
   const options: GradeOptions = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES), child, timeoutMs: TIMEOUT_MS, outputCap: OUTPUT_CAP };

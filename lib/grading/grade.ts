@@ -9,7 +9,7 @@
 import os from 'node:os';
 import { IntakeError, takeSubmission, type Submission } from '../intake/intake';
 import { buildChildRuntime } from '../sandbox/build';
-import { childCommand, type ChildCommand } from '../sandbox/containment';
+import { childCommand, containmentReport, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler } from '../sandbox/transpilePool';
 import { startTypeCheck, type TypeNotes } from '../typecheck/run';
@@ -125,6 +125,12 @@ function intake(dir: string, name: string, cases: readonly GradedCase[]): Submis
 }
 
 export async function gradeSubmission(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
+  const result = await gradeContained(dir, name, options);
+  // Said of every result whose code ran: the same code is contained differently on another machine.
+  return result.cases.some((c) => c.status !== 'refused') ? { ...result, containment: containmentReport(options.child) } : result;
+}
+
+async function gradeContained(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
   const started = Date.now();
   const limits = { timeoutMs: options.timeoutMs, budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS };
   const submission = intake(dir, name, options.cases);

@@ -4,6 +4,7 @@
  */
 import type { GradedFunction } from '../../tests/cases';
 import type { Matrix } from '../report/heatmap';
+import type { ContainmentReport } from '../sandbox/containmentReport';
 
 /** What the HTML report draws for a failed attention case: one batch entry's probabilities. */
 export interface AttentionHeatmap {
@@ -63,6 +64,8 @@ export interface SubmissionResult {
    * only when GradeOptions.heatmaps asked for them. Kept in memory: no serializer writes them.
    */
   heatmaps?: ReadonlyMap<string, AttentionHeatmap>;
+  /** The containment its code ran under (absent when none of it ran). */
+  containment?: ContainmentReport;
 }
 
 export function totals(cases: readonly CaseResult[]): { score: number; maxScore: number } {

@@ -12,6 +12,7 @@
  */
 import type { Provenance } from '../batch/provenance';
 import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
+import type { ContainmentReport } from '../sandbox/containmentReport';
 import { formatPoints, statusSummary } from './words';
 
 export type GradescopeStatus = 'passed' | 'failed';
@@ -41,6 +42,8 @@ export interface GradescopeExtraData {
   diagnoses: Record<string, string>;
   /** What a batch graded it with (lib/batch/provenance.ts), so a rerun knows whether to keep it. */
   graded_with?: Provenance;
+  /** The containment the code ran under on the grading machine: its setting, the layers in force and those missing. */
+  containment?: ContainmentReport;
 }
 
 export interface GradescopeResults {
@@ -97,6 +100,7 @@ export function toGradescope(result: SubmissionResult): GradescopeResults {
       feedback: [...result.feedback],
       cases: Object.fromEntries(result.cases.map((c) => [c.name, c.status])),
       diagnoses: Object.fromEntries(result.cases.flatMap((c) => (c.diagnosis ? [[c.name, c.diagnosis.mistake]] : []))),
+      ...(result.containment ? { containment: result.containment } : {}),
     },
   };
 }
