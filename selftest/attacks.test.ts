@@ -11,8 +11,10 @@
  * of its own (attacks/runner.ts), and so is the batch.
  * Whatever an attack manages to change is put back after it is reported, so that a failure of
  * containment does not leave the project broken.
+ *
+ * The expectations are those of the containment setting this machine gives the grader
+ * (attacks/expectations.ts); attacks/settings.test.ts grades the same attacks in the other settings.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -21,153 +23,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
 import { readManifest, sha256 } from '../lib/grading/manifest';
 import type { BatchOutcome } from '../lib/grading/batch';
-import type { CaseStatus, SubmissionResult } from '../lib/grading/result';
+import type { SubmissionResult } from '../lib/grading/result';
 import { toGradescope } from '../lib/report/gradescope';
 import { buildChildRuntime } from '../lib/sandbox/build';
-import { FIXTURES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
-import { GRADED_CASES, visibleCases, type GradedFunction } from '../tests/cases';
-import { LAYOUTS, makeOutside, type Layout, type LayoutContext } from './attacks/layouts';
+import { FIXTURES_DIR, PROJECT_ROOT } from '../lib/paths';
+import { containmentReport } from '../lib/sandbox/containment';
+import { GRADED_CASES, visibleCases } from '../tests/cases';
+import {
+  BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, OUTPUT_CAP, problems, SECRET, TIMEOUT_MS, type Expectation,
+} from './attacks/expectations';
+import { LAYOUTS, makeOutside, type LayoutContext } from './attacks/layouts';
+import { attackFolder, layoutFolder, runIsolated } from './attacks/folders';
+import { inOwnPidNamespace } from './attacks/ownPidNamespace';
 import { grade, gradeOptions } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
 
-const ATTACKS_DIR = path.join(__dirname, 'attacks');
-const TIMEOUT_MS = 2000;
-/** The grader's own cap (prepareChild), set low enough that a memory bomb hits it well within the timeout. */
-const MEMORY_BYTES = 256 * 1024 ** 2;
-const OUTPUT_CAP = 4096;
 const JOBS = 2;
 
-interface Expectation {
-  /** Functions the submission computes honestly: all their tests must pass. */
-  honest: readonly GradedFunction[];
-  /** How every other test must end; it earns nothing. */
-  statuses: readonly CaseStatus[];
-  /** Their reasons must match this… */
-  reason?: RegExp;
-  /** …and never this: the attack says so in its error when it got through. */
-  notReason?: RegExp;
-  /**
-   * Graded alone, after the others: it changes files the others read, or it must reach the memory
-   * cap before the timeout and so needs the cores to itself.
-   */
-  alone?: true;
-  /** Graded in a process of its own: it kills its grader's process. */
-  ownProcess?: true;
-  /** Graded on the hidden cases as well (one at a time). */
-  hidden?: true;
-  /** Honest functions whose tests may also end as timeouts of the submission's budget, spent by the others. */
-  budgeted?: readonly GradedFunction[];
-}
-
-const FUNCTIONS: readonly GradedFunction[] = ['softmax', 'scaled_dot_product_attention', 'causal_mask', 'multihead_self_attention'];
-const allBut = (...attacked: GradedFunction[]) => FUNCTIONS.filter((f) => !attacked.includes(f));
-const WRONG: readonly CaseStatus[] = ['failed', 'error'];
-const REFUSED = { honest: [], statuses: ['refused'], reason: /may not use/ } as const;
-
-const EXPECTED: Record<string, Expectation> = {
-  exit_at_import: { honest: [], statuses: ['crashed'], reason: /while loading/ },
-  hang_at_import: { honest: [], statuses: ['timeout'], reason: /time limit/ },
-  hang_in_causal_mask: { honest: allBut('causal_mask'), statuses: ['timeout'], reason: /time limit/ },
-  memory_bomb_typed_arrays: { honest: allBut('causal_mask'), statuses: ['crashed', 'error'], reason: /memory|allocat/i, alone: true },
-  memory_bomb_heap: { honest: allBut('causal_mask'), statuses: ['crashed', 'error'], reason: /memory|allocat/i, alone: true },
-  stack_overflow: { honest: allBut('softmax'), statuses: ['error'], reason: /call stack/ },
-  patch_math: { honest: [], statuses: WRONG },
-  patch_number_checks: { honest: [], statuses: WRONG },
-  patch_prototypes: { honest: [], statuses: WRONG },
-  throw_null: { honest: allBut('softmax', 'causal_mask'), statuses: ['error'], reason: /null|undefined/ },
-  throw_unprintable: { honest: allBut('softmax', 'causal_mask'), statuses: ['error'] },
-  lying_result: { honest: [], statuses: WRONG },
-  proxy_result: { honest: [], statuses: WRONG },
-  flood_output: { honest: FUNCTIONS, statuses: [] },
-  kill_parent: { honest: allBut('causal_mask'), statuses: ['crashed', 'error'], ownProcess: true },
-  import_reference_static: REFUSED,
-  require_reference_literal: REFUSED,
-  static_node_imports: REFUSED,
-  reference_at_runtime: { honest: [], statuses: WRONG },
-  read_expected_from_disk: { honest: [], statuses: WRONG, hidden: true },
-  overwrite_fixtures: { honest: FUNCTIONS, statuses: [], alone: true },
-  forge_results: { honest: [], statuses: WRONG },
-  spawn_process: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /spawned a process|started a worker/ },
-  open_socket: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /connected to/ },
-  print_environment: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /ATTACK_GRADER_SECRET/ },
-  channel_garbage: { honest: allBut('causal_mask'), statuses: ['crashed'], reason: /channel/, notReason: /lived/ },
-  // A child that is still writing when its limit comes is a timeout: refused either way, never read.
-  channel_forged_fields: { honest: [], statuses: ['crashed', 'timeout'], reason: /sent the grader|channel|time limit|time budget/, notReason: /not refused/ },
-  channel_stale_ids: { honest: allBut('causal_mask'), statuses: ['crashed', 'failed', 'error', 'timeout'] },
-  kill_everyone: { honest: allBut('causal_mask'), statuses: ['error'], reason: /kill\(-1\) succeeded 0 times/ },
-  probe_siblings: { honest: allBut('causal_mask'), statuses: ['error'], reason: /probe found nothing/ },
-  hang_in_softmax: { honest: [], budgeted: ['causal_mask'], statuses: ['timeout'], reason: /time limit|time budget/ },
-  control_characters: { honest: allBut('causal_mask'), statuses: ['error'] },
-};
-
-// A separate user and network namespace are applied only when the grader runs as root (as on
-// Gradescope and CI); graded by an ordinary user, a child may signal it and use loopback.
-// PID and mount namespaces too: without them kill(-1) reaches the grader's other children and
-// the folders beside a submission can be seen.
+/** The containment this machine gives the grader's children, found as the grader finds it. */
+const CHILD = prepareChild(MEMORY_BYTES);
+const SETTING = containmentReport(CHILD).setting;
+const EXPECTED = expectationsFor(SETTING);
+// Attacks that would kill the grader itself in this setting are graded nowhere (docs/security.md says so).
+for (const name of KILLS_THE_GRADER[SETTING] ?? []) delete EXPECTED[name];
 const IS_ROOT = process.getuid?.() === 0;
-if (!IS_ROOT) {
-  delete EXPECTED.kill_parent;
-  delete EXPECTED.open_socket;
-  delete EXPECTED.kill_everyone;
-  delete EXPECTED.probe_siblings;
-}
 const LAYOUT_NAMES = Object.keys(LAYOUTS).filter((name) => IS_ROOT || !LAYOUTS[name].root);
-/** A submission's whole time budget in these tests: well past what an honest submission needs, well short of the default. */
-const BUDGET_MS = 30_000;
-
-/** Set in the grader's process: stands for the tokens and keys a grading machine's environment holds. */
-const SECRET = { ATTACK_GRADER_SECRET: 'not-for-students' };
-
-/** What no result may hold: the grader's environment, a file outside the submission, raw control characters. */
-function leaks(result: SubmissionResult): string[] {
-  const text = JSON.stringify(result);
-  const found: string[] = [];
-  if (text.includes(SECRET.ATTACK_GRADER_SECRET)) found.push("the grader's environment reached the result");
-  if (text.includes('outside-the-submission')) found.push('a file outside the submission reached the result');
-  if (result.executionTimeMs > BUDGET_MS + 5000) found.push(`took ${result.executionTimeMs} ms, past its budget of ${BUDGET_MS} ms`);
-  return found;
-}
-
-/** Everything wrong with a graded result, as sentences; [] when the grader did its job. */
-function problems(result: SubmissionResult, expected: Expectation): string[] {
-  const found: string[] = leaks(result);
-  if (result.status !== 'graded') found.push(`submission status ${result.status}: ${result.feedback[0]}`);
-  let honestPoints = 0;
-  for (const c of result.cases) {
-    const where = `${c.name} (${c.status}: ${c.reason.slice(0, 300) || 'no reason'})`;
-    if (c.points !== (c.status === 'passed' ? c.maxPoints : 0)) found.push(`${where}: ${c.points} points for status ${c.status}`);
-    if (c.output.length > 2 * OUTPUT_CAP + 200) found.push(`${c.name}: kept ${c.output.length} characters of output`);
-    if (expected.honest.includes(c.fn)) {
-      honestPoints += c.maxPoints;
-      if (c.status !== 'passed') found.push(`${where}: an honest function, expected passed`);
-      continue;
-    }
-    if (expected.budgeted?.includes(c.fn)) {
-      if (c.status === 'passed') honestPoints += c.maxPoints;
-      else if (!/time budget/.test(c.reason)) found.push(`${where}: an honest function, expected passed or out of budget`);
-      continue;
-    }
-    if (c.points !== 0) found.push(`${where}: earned ${c.points} without computing it`);
-    if (!expected.statuses.includes(c.status)) found.push(`${where}: expected ${expected.statuses.join(' or ')}`);
-    if (c.reason.trim() === '') found.push(`${c.name}: lost its points without a reason`);
-    else if (expected.reason && !expected.reason.test(c.reason)) found.push(`${where}: reason should match ${expected.reason}`);
-    if (expected.notReason?.test(c.reason)) found.push(`${where}: the attack got through`);
-  }
-  if (Math.abs(result.score - honestPoints) > 1e-9) found.push(`score ${result.score}, expected ${honestPoints}`);
-  return found;
-}
-
-/** For a layout attack: nothing ran, every test refused or failed to load, with the reason. */
-function layoutProblems(result: SubmissionResult, layout: Layout): string[] {
-  const found = leaks(result);
-  if (result.score !== 0) found.push(`score ${result.score}, expected 0`);
-  const statuses = new Set(result.cases.map((c) => c.status));
-  if (statuses.size !== 1 || !statuses.has(layout.status)) found.push(`statuses ${[...statuses].join(', ')}, expected ${layout.status}`);
-  const reasons = [...new Set(result.cases.map((c) => c.reason))];
-  if (!reasons.every((r) => layout.reason.test(r))) found.push(`reason ${reasons[0]?.slice(0, 300)} should match ${layout.reason}`);
-  if (result.executionTimeMs > 15_000) found.push(`took ${result.executionTimeMs} ms`);
-  return found;
-}
 
 // ── What an attack may change besides its grade: snapshots taken before, checked and put back after ──
 
@@ -227,10 +107,11 @@ const probeProblems = () => {
   return found;
 };
 
+/** What each attack may have changed besides its grade; an attack this setting cannot contain is expected to get through. */
 const SIDE_EFFECTS: Record<string, () => string[]> = {
   overwrite_fixtures: fixtureChanges,
   forge_results: forgedFiles,
-  open_socket: probeProblems,
+  open_socket: () => (EXPECTED.open_socket?.mayPass ? (probeProblems(), []) : probeProblems()),
 };
 
 // ── Submissions on disk, and grading in a process of its own ──
@@ -239,53 +120,10 @@ const root = tempDir('attacks'); // forge_results guesses batch output folders u
 let options: Partial<GradeOptions>;
 let outside: LayoutContext;
 
-/** An attack as a submission folder: index.ts, base.ts, the shared kit.ts and probe.ts with the real port. */
-function submission(name: string, parent: string): string {
-  const dir = materialize(path.join(ATTACKS_DIR, `${name}.ts`), parent);
-  fs.copyFileSync(path.join(ATTACKS_DIR, 'kit.ts'), path.join(dir, 'kit.ts'));
-  const { port } = probe.server.address() as net.AddressInfo;
-  fs.writeFileSync(path.join(dir, 'probe.ts'), `export const PROBE_PORT: number = ${port};\n`);
-  return dir;
-}
-
-/**
- * A command in a PID namespace of its own when root (so that a failure of containment, a kill(-1)
- * that gets out, reaches nothing else on this machine), else as it is.
- */
-export function inOwnPidNamespace(command: string[]): string[] {
-  return IS_ROOT ? ['unshare', '--pid', '--fork', '--kill-child=SIGKILL', '--mount-proc', '--', ...command] : command;
-}
-
-/** A layout attack's folder (attacks/layouts.ts). */
-function layout(name: string, parent: string): string {
-  const dir = path.join(parent, name);
-  fs.mkdirSync(dir, { recursive: true });
-  LAYOUTS[name].build(dir, outside);
-  return dir;
-}
-
-/** Runs attacks/runner.ts in its own process group (and PID namespace); afterwards whatever is left of the group is killed. */
-function isolated<T>(args: string[]): Promise<{ value?: T; failure?: string }> {
-  return new Promise((resolve) => {
-    const [file, ...rest] = inOwnPidNamespace([
-      process.execPath, TS_NODE_BIN, path.join(ATTACKS_DIR, 'runner.ts'), ...args,
-    ]);
-    const runner = spawn(file, rest, { cwd: process.cwd(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    runner.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    runner.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    runner.on('close', (code, signal) => {
-      try {
-        process.kill(-runner.pid!, 'SIGKILL'); // grading children the dead runner could not stop
-      } catch {
-        // the group is already gone
-      }
-      if (code === 0) resolve({ value: JSON.parse(Buffer.concat(out).toString('utf8')) as T });
-      else resolve({ failure: `the grader process ${signal ? `was killed by ${signal}` : `exited with code ${code}`}: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}` });
-    });
-  });
-}
+const port = () => (probe.server.address() as net.AddressInfo).port;
+const submission = (name: string, parent: string) => attackFolder(name, parent, port());
+const layout = (name: string, parent: string) => layoutFolder(name, parent, outside);
+const isolated = <T>(args: string[]) => runIsolated<T>(args, inOwnPidNamespace([]));
 
 beforeAll(async () => {
   fixtures = take(filesUnder(FIXTURES_DIR));
@@ -300,7 +138,7 @@ beforeAll(async () => {
   // Fixtures are loaded (and verified) before any attack runs, as a grading run does.
   gradeOptions();
   forged = take(forgeTargets(buildChildRuntime().entry));
-  options = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS, outputCap: OUTPUT_CAP, child: prepareChild(MEMORY_BYTES) };
+  options = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS, outputCap: OUTPUT_CAP, child: CHILD };
   outside = makeOutside(root);
   probe.server.on('connection', (socket) => {
     probe.connections++;
@@ -386,7 +224,7 @@ describe('all attacks in one batch, beside a correct submission', () => {
     for (const name of LAYOUT_NAMES) layout(name, submissions);
     written = take(filesUnder(submissions));
     batch = await isolated<BatchOutcome>(['batch', submissions, out, String(TIMEOUT_MS), String(MEMORY_BYTES), String(JOBS), String(BUDGET_MS)]);
-    sideEffects = [...fixtureChanges(), ...forgedFiles(), ...probeProblems(), ...changesPutBack(written, submissions)];
+    sideEffects = [...fixtureChanges(), ...forgedFiles(), ...SIDE_EFFECTS.open_socket(), ...changesPutBack(written, submissions)];
   });
 
   const result = (name: string) => batch.value?.graded.find((r) => r.name === name);
@@ -454,7 +292,7 @@ describe('all attacks in one batch, beside a correct submission', () => {
 describe('without containment (a bare node child) the same checks fail: the attacks are real', () => {
   const bare = path.join(root, 'bare');
   // print_environment is left out: the session gives every child an empty environment, bare or not.
-  const harmless = ['read_expected_from_disk', 'reference_at_runtime', 'spawn_process', 'open_socket'].filter((n) => n in EXPECTED);
+  const harmless = ['read_expected_from_disk', 'reference_at_runtime', 'spawn_process', 'open_socket'].filter((n) => n in EXPECTED && !EXPECTED[n].mayPass);
   it.concurrent.for(harmless)('%s', async (name, { expect }) => {
     const child = { file: process.execPath, args: [buildChildRuntime().entry], missing: [] };
     const result = await grade(submission(name, bare), name, { ...options, child });

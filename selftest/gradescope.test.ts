@@ -24,6 +24,7 @@ import { linkNodeModules } from './linkNodeModules';
 interface Results {
   score: number;
   output: string;
+  extra_data?: { containment?: { setting: string; missing: string[] } };
   tests: { name: string; score: number; max_score: number; status: string; output: string; visibility: string }[];
 }
 
@@ -61,11 +62,12 @@ function autograderRoot(name: string, files: Record<string, string>, sourceDir =
 }
 
 /** Runs run_autograder as Gradescope does and returns the results.json it left, checked against the schema. */
-function runAutograder(root: string): Promise<{ results: Results; log: string }> {
+function runAutograder(root: string, prefix: readonly string[] = []): Promise<{ results: Results; log: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, AUTOGRADER_ROOT: root };
   delete env.GITHUB_ACTIONS;
+  const [file, ...args] = [...prefix, 'bash', path.join(root, 'source', 'run_autograder')];
   return new Promise((resolve, reject) => {
-    execFile('bash', [path.join(root, 'source', 'run_autograder')], { env, encoding: 'utf8' }, (_err, stdout, stderr) => {
+    execFile(file, args, { env, encoding: 'utf8' }, (_err, stdout, stderr) => {
       const file = path.join(root, 'results', 'results.json');
       if (!fs.existsSync(file)) return reject(new Error(`no results.json:\n${stdout}${stderr}`));
       const results = JSON.parse(fs.readFileSync(file, 'utf8')) as Results;
@@ -202,5 +204,40 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     expect(results).toEqual(JSON.parse(fs.readFileSync(path.join(bare, 'autograder-error.json'), 'utf8')));
     expect(results.tests[0]).toMatchObject({ name: AUTOGRADER_ERROR_TEST, score: 0, visibility: 'visible' });
     expect(results.tests[1].output).toContain('setup.sh');
+  });
+});
+
+/** Docker's default for root: no CAP_SYS_ADMIN, so `unshare` and `mount` fail (Gradescope's own container). */
+const WITHOUT_SYS_ADMIN = ['setpriv', '--bounding-set', '-sys_admin', '--inh-caps', '-sys_admin', '--'];
+const catalogue = (...parts: string[]) => fs.readFileSync(path.join(PROJECT_ROOT, 'selftest', ...parts), 'utf8');
+
+describe.runIf(process.getuid?.() === 0).concurrent('run_autograder as root without CAP_SYS_ADMIN, as in Gradescope\'s container', () => {
+  const helpers = { 'base.ts': catalogue('catalogue', 'bugs', 'base.ts'), 'loops.ts': catalogue('catalogue', 'bugs', 'loops.ts') };
+
+  it('the reference: full marks, graded with a uid and a root folder of its own per child, and the log says so', async () => {
+    const { results, log } = await runAutograder(autograderRoot('docker_reference', { 'index.ts': fs.readFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), 'utf8') }), WITHOUT_SYS_ADMIN);
+    expect(results.score, log).toBe(FULL_MARKS);
+    expect(results.extra_data?.containment?.setting).toBe('own-uids');
+    expect(log).toMatch(/autograde: Containment: root without namespaces/);
+  });
+
+  it('a buggy submission (scale missing): it loses the attention points and keeps the others', async () => {
+    const files = { ...helpers, 'index.ts': catalogue('catalogue', 'bugs', 'scale_missing.ts') };
+    const { results } = await runAutograder(autograderRoot('docker_buggy', files), WITHOUT_SYS_ADMIN);
+    const byName = new Map(results.tests.map((t) => [t.name, t]));
+    for (const c of GRADED_CASES) {
+      const test = byName.get(c.name)!;
+      if (c.fn === 'softmax' || c.fn === 'causal_mask') expect(test.score, c.name).toBe(c.points);
+    }
+    expect(byName.get('test_scaled_dot_product_attention')!.score).toBe(0);
+    expect(results.score).toBeLessThan(FULL_MARKS);
+  });
+
+  it('a hostile submission (forges results.json and grades.csv): no more than it earns, and the results are the grader\'s', async () => {
+    const files = { ...helpers, 'index.ts': catalogue('attacks', 'forge_results.ts'), 'kit.ts': catalogue('attacks', 'kit.ts') };
+    const { results } = await runAutograder(autograderRoot('docker_hostile', files), WITHOUT_SYS_ADMIN);
+    expect(results.score).toBe(0);
+    expect(results.tests.map((t) => t.name)).toEqual(GRADED_CASES.map((c) => c.name));
+    for (const t of results.tests) expect(t.status, t.name).toBe('failed');
   });
 });

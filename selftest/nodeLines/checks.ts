@@ -1,7 +1,8 @@
 /**
  * What must hold under every supported Node line, run with that line's own `node` (the grader's
  * children run the same binary, so the permission flags and containment are that line's):
- * the reference gets full marks from `npm run grade -- --reference`; a batch of unseen correct
+ * the reference gets full marks from `npm run grade -- --reference` (as root, also without
+ * CAP_SYS_ADMIN, as in Docker); a batch of unseen correct
  * solutions, realistic bugs and hostile submissions is graded as each expects (BATCH); the students'
  * `npm test -- -t scaled_dot_product` passes on the reference, and `npm test` on an unseen correct
  * submission; and a child that cannot start for a reason of the grader's own is a grader error
@@ -67,8 +68,9 @@ interface Run {
   stderr: string;
 }
 
-function runUnder(binDir: string, args: string[], env: NodeJS.ProcessEnv = {}, pathFirst: string[] = []): Run {
-  const run = spawnSync(path.join(binDir, 'node'), args, {
+function runUnder(binDir: string, args: string[], env: NodeJS.ProcessEnv = {}, pathFirst: string[] = [], prefix: string[] = []): Run {
+  const [file, ...rest] = [...prefix, path.join(binDir, 'node'), ...args];
+  const run = spawnSync(file, rest, {
     cwd: PROJECT_ROOT,
     encoding: 'utf8',
     timeout: 180_000,
@@ -85,6 +87,18 @@ function checkReference(binDir: string, _work: string): CheckResult {
   const run = runUnder(binDir, gradeArgs('--reference'));
   const ok = run.status === 0 && run.stdout.trimEnd().endsWith(`Total: ${VISIBLE_MAX}/${VISIBLE_MAX}`);
   return { name: 'npm run grade -- --reference: full marks', ok, detail: ok ? '' : tail(run) };
+}
+
+/**
+ * As root without CAP_SYS_ADMIN, as in Docker: the grader finds no namespaces and gives each child
+ * a uid and a root folder of its own, built around this line's own binary (lib/sandbox/jail.ts).
+ */
+function checkReferenceWithoutSysAdmin(binDir: string, work: string): CheckResult {
+  const json = path.join(work, 'without-sys-admin.json');
+  const run = runUnder(binDir, gradeArgs('--reference', '--json', json), {}, [], ['setpriv', '--bounding-set', '-sys_admin', '--inh-caps', '-sys_admin', '--']);
+  const written = fs.existsSync(json) ? (JSON.parse(fs.readFileSync(json, 'utf8')) as GradescopeResults) : undefined;
+  const ok = run.status === 0 && written?.score === VISIBLE_MAX && written.extra_data.containment?.setting === 'own-uids';
+  return { name: 'npm run grade -- --reference as root without CAP_SYS_ADMIN (Docker): full marks, own uids', ok, detail: ok ? '' : tail(run) };
 }
 
 /** Everything wrong with one graded batch entry, as sentences. */
@@ -156,28 +170,38 @@ function checkUnseenCorrect(binDir: string, work: string): CheckResult {
 }
 
 /**
- * A `prlimit` that refuses to run anything stands for any containment tool or Node flag this
- * machine rejects: the run must stop with one line and exit 1, before any result is written.
+ * A missing layer makes the grader use a weaker sound set (lib/sandbox/containment.ts); when none
+ * is left it must stop before the first student. As root, a `setpriv` that refuses everything
+ * leaves no way to run student code as anyone but root (nor to make namespaces): the run must stop
+ * with one line and exit 1, before any result is written. Not root, the same setpriv starts no
+ * child at all, which must end the run the same way.
  */
 function checkChildCannotStart(binDir: string, work: string): CheckResult {
   const tools = path.join(work, 'broken-tools');
   fs.mkdirSync(tools, { recursive: true });
+  fs.writeFileSync(path.join(tools, 'setpriv'), '#!/bin/sh\necho "setpriv: not permitted here" >&2\nexit 1\n', { mode: 0o755 });
   fs.writeFileSync(path.join(tools, 'prlimit'), '#!/bin/sh\necho "prlimit: not permitted here" >&2\nexit 1\n', { mode: 0o755 });
   const json = path.join(work, 'cannot-start.json');
   const run = runUnder(binDir, gradeArgs('--reference', '--json', json), {}, [tools]);
   const lines = run.stderr.trim().split('\n');
-  const ok = run.status === 1 && /^grade: could not grade: .*before its runtime started/.test(lines.at(-1) ?? '') &&
-    !/Total:/.test(run.stdout) && !fs.existsSync(json);
-  return { name: 'a child that cannot start is a grader error: exit 1, no results', ok, detail: ok ? '' : tail(run) };
+  const expected = process.getuid?.() === 0 ? /^grade: could not grade: .*(student code would run as root|before its runtime started)/ : /^grade: could not grade: /;
+  const ok = run.status === 1 && expected.test(lines.at(-1) ?? '') && !/Total:/.test(run.stdout) && !fs.existsSync(json);
+  return { name: 'a child that cannot be contained is a grader error: exit 1, no results', ok, detail: ok ? '' : tail(run) };
 }
+
+const CHECKS = [
+  checkReference,
+  // Only root can give up CAP_SYS_ADMIN to stand for Docker.
+  ...(process.getuid?.() === 0 ? [checkReferenceWithoutSysAdmin] : []),
+  checkBatch, checkStudentLoop, checkUnseenCorrect, checkChildCannotStart,
+];
 
 export function checkNodeLine(binDir: string): CheckResult[] {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'node-line-'));
   // The contained child runs as nobody when the self-tests run as root.
   fs.chmodSync(work, 0o755);
   try {
-    const checks = [checkReference, checkBatch, checkStudentLoop, checkUnseenCorrect, checkChildCannotStart];
-    return checks.map((check) => {
+    return CHECKS.map((check) => {
       const start = Date.now();
       return { ...check(binDir, work), seconds: (Date.now() - start) / 1000 };
     });
@@ -187,4 +211,4 @@ export function checkNodeLine(binDir: string): CheckResult[] {
 }
 
 /** How many checks checkNodeLine makes: a line that cannot be installed counts this many as skipped. */
-export const CHECKS_PER_LINE = 5;
+export const CHECKS_PER_LINE = CHECKS.length;

@@ -1,0 +1,194 @@
+/**
+ * What each attack of selftest/attacks/ must end as, in each containment setting the grader can
+ * find itself in (lib/sandbox/containment.ts), and the checks every graded result must pass. Both
+ * attacks.test.ts (this machine's own setting) and settings.test.ts (the others, simulated) read it.
+ *
+ * An attack a setting cannot contain is listed in UNCONTAINED with the reason, and docs/security.md
+ * says the same (a self-test holds the two together); every other attack must be held.
+ */
+import type { CaseStatus, SubmissionResult } from '../../lib/grading/result';
+import type { ContainmentReport } from '../../lib/sandbox/containmentReport';
+import { permissionCoversNetwork } from '../../lib/sandbox/containment';
+import type { GradedFunction } from '../../tests/cases';
+import type { Layout } from './layouts';
+
+export type Setting = ContainmentReport['setting'];
+
+export const TIMEOUT_MS = 2000;
+/** The grader's own cap (prepareChild), set low enough that a memory bomb hits it well within the timeout. */
+export const MEMORY_BYTES = 256 * 1024 ** 2;
+export const OUTPUT_CAP = 4096;
+/** A submission's whole time budget in these tests: well past what an honest submission needs, well short of the default. */
+export const BUDGET_MS = 30_000;
+/** Set in the grader's process: stands for the tokens and keys a grading machine's environment holds. */
+export const SECRET = { ATTACK_GRADER_SECRET: 'not-for-students' };
+
+export interface Expectation {
+  /** Functions the submission computes honestly: all their tests must pass. */
+  honest: readonly GradedFunction[];
+  /** How every other test must end; it earns nothing. */
+  statuses: readonly CaseStatus[];
+  /** Their reasons must match this… */
+  reason?: RegExp;
+  /** …and never this: the attack says so in its error when it got through. */
+  notReason?: RegExp;
+  /**
+   * Graded alone, after the others: it changes files the others read, or it must reach the memory
+   * cap before the timeout and so needs the cores to itself.
+   */
+  alone?: true;
+  /** Graded in a process of its own: it kills its grader's process. */
+  ownProcess?: true;
+  /** Graded on the hidden cases as well (one at a time). */
+  hidden?: true;
+  /** Honest functions whose tests may also end as timeouts of the submission's budget, spent by the others. */
+  budgeted?: readonly GradedFunction[];
+  /** An attack this setting cannot contain: any test may pass (its code computes), none earns more. */
+  mayPass?: true;
+}
+
+export const FUNCTIONS: readonly GradedFunction[] = ['softmax', 'scaled_dot_product_attention', 'causal_mask', 'multihead_self_attention'];
+const allBut = (...attacked: GradedFunction[]) => FUNCTIONS.filter((f) => !attacked.includes(f));
+const WRONG: readonly CaseStatus[] = ['failed', 'error'];
+const REFUSED = { honest: [], statuses: ['refused'], reason: /may not use/ } as const;
+
+/** Where the child's namespaces, user and files keep every attack out (root with namespaces). */
+const CONTAINED: Record<string, Expectation> = {
+  exit_at_import: { honest: [], statuses: ['crashed'], reason: /while loading/ },
+  hang_at_import: { honest: [], statuses: ['timeout'], reason: /time limit/ },
+  hang_in_causal_mask: { honest: allBut('causal_mask'), statuses: ['timeout'], reason: /time limit/ },
+  memory_bomb_typed_arrays: { honest: allBut('causal_mask'), statuses: ['crashed', 'error'], reason: /memory|allocat/i, alone: true },
+  memory_bomb_heap: { honest: allBut('causal_mask'), statuses: ['crashed', 'error'], reason: /memory|allocat/i, alone: true },
+  stack_overflow: { honest: allBut('softmax'), statuses: ['error'], reason: /call stack/ },
+  patch_math: { honest: [], statuses: WRONG },
+  patch_number_checks: { honest: [], statuses: WRONG },
+  patch_prototypes: { honest: [], statuses: WRONG },
+  throw_null: { honest: allBut('softmax', 'causal_mask'), statuses: ['error'], reason: /null|undefined/ },
+  throw_unprintable: { honest: allBut('softmax', 'causal_mask'), statuses: ['error'] },
+  lying_result: { honest: [], statuses: WRONG },
+  proxy_result: { honest: [], statuses: WRONG },
+  flood_output: { honest: FUNCTIONS, statuses: [] },
+  kill_parent: { honest: allBut('causal_mask'), statuses: ['crashed', 'error'], ownProcess: true },
+  import_reference_static: REFUSED,
+  require_reference_literal: REFUSED,
+  static_node_imports: REFUSED,
+  reference_at_runtime: { honest: [], statuses: WRONG },
+  read_expected_from_disk: { honest: [], statuses: WRONG, hidden: true },
+  overwrite_fixtures: { honest: FUNCTIONS, statuses: [], alone: true },
+  forge_results: { honest: [], statuses: WRONG },
+  spawn_process: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /spawned a process|started a worker/ },
+  open_socket: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /connected to/ },
+  print_environment: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /ATTACK_GRADER_SECRET/ },
+  channel_garbage: { honest: allBut('causal_mask'), statuses: ['crashed'], reason: /channel/, notReason: /lived/ },
+  // A child that is still writing when its limit comes is a timeout: refused either way, never read.
+  channel_forged_fields: { honest: [], statuses: ['crashed', 'timeout'], reason: /sent the grader|channel|time limit|time budget/, notReason: /not refused/ },
+  channel_stale_ids: { honest: allBut('causal_mask'), statuses: ['crashed', 'failed', 'error', 'timeout'] },
+  kill_everyone: { honest: allBut('causal_mask'), statuses: ['error'], reason: /kill\(-1\) succeeded 0 times/ },
+  kill_by_pid: { honest: allBut('causal_mask'), statuses: ['error'], reason: /reached 0 other processes by pid/ },
+  probe_siblings: { honest: allBut('causal_mask'), statuses: ['error'], reason: /probe found nothing/ },
+  hang_in_softmax: { honest: [], budgeted: ['causal_mask'], statuses: ['timeout'], reason: /time limit|time budget/ },
+  control_characters: { honest: allBut('causal_mask'), statuses: ['error'] },
+};
+
+const NO_NETWORK_LAYER = 'no network namespace, and this Node has no network permission (Node 25 and later have one)';
+
+/**
+ * The attacks each setting cannot contain, and why (docs/security.md, "What each setting cannot
+ * contain", lists the same). Their results are not held to CONTAINED; the grader must still finish,
+ * with every row, and no classmate may lose a point.
+ */
+export function uncontained(setting: Setting): Record<string, string> {
+  const network: Record<string, string> = permissionCoversNetwork() ? {} : { open_socket: NO_NETWORK_LAYER };
+  switch (setting) {
+    case 'namespaces':
+    case 'user-namespaces':
+      return {};
+    case 'own-uids':
+      return network;
+    case 'same-user':
+      return {
+        ...network,
+        kill_parent: "the child runs as the grader's user, so it may signal the grader",
+        kill_everyone: "the child runs as the grader's user in no PID namespace: kill(-1) reaches the grader and every process of that user",
+        kill_by_pid: "the child runs as the grader's user in no PID namespace: it may signal the grader and its other children by pid",
+        probe_siblings: 'no mount namespace covers the batch\'s folders: realpath and existsSync, which the permission model does not check, tell what exists',
+      };
+  }
+}
+
+/** Attacks that would kill the grader's own process in this setting: graded nowhere but said to be uncontained. */
+export const KILLS_THE_GRADER: Partial<Record<Setting, readonly string[]>> = { 'same-user': ['kill_parent', 'kill_everyone', 'kill_by_pid'] };
+
+/**
+ * The expectation of each attack in `setting`; an uncontained attack is only held to earning
+ * nothing it did not compute (statuses of any kind, no reason required).
+ */
+export function expectationsFor(setting: Setting): Record<string, Expectation> {
+  const expected = { ...CONTAINED };
+  if (setting === 'own-uids') {
+    // kill(-1) returns success whenever another process is in its PID namespace, even when it may
+    // signal none of them (every one refuses with EPERM): what counts is that no classmate and not
+    // the grader was hurt, which the batch checks.
+    expected.kill_everyone = { ...expected.kill_everyone, reason: /kill\(-1\) succeeded/ };
+  }
+  for (const name of Object.keys(uncontained(setting))) {
+    expected[name] = { honest: [], statuses: ['failed', 'error', 'crashed', 'timeout'], ownProcess: expected[name].ownProcess, mayPass: true };
+  }
+  return expected;
+}
+
+/** What no result may hold: the grader's environment, a file outside the submission, an overrun of its budget. */
+export function leaks(result: SubmissionResult): string[] {
+  const text = JSON.stringify(result);
+  const found: string[] = [];
+  if (text.includes(SECRET.ATTACK_GRADER_SECRET)) found.push("the grader's environment reached the result");
+  if (text.includes('outside-the-submission')) found.push('a file outside the submission reached the result');
+  if (result.executionTimeMs > BUDGET_MS + 5000) found.push(`took ${result.executionTimeMs} ms, past its budget of ${BUDGET_MS} ms`);
+  return found;
+}
+
+/** Everything wrong with a graded result, as sentences; [] when the grader did its job. */
+export function problems(result: SubmissionResult, expected: Expectation): string[] {
+  const found: string[] = leaks(result);
+  if (result.status !== 'graded') found.push(`submission status ${result.status}: ${result.feedback[0]}`);
+  let honestPoints = 0;
+  for (const c of result.cases) {
+    const where = `${c.name} (${c.status}: ${c.reason.slice(0, 300) || 'no reason'})`;
+    if (c.points !== (c.status === 'passed' ? c.maxPoints : 0)) found.push(`${where}: ${c.points} points for status ${c.status}`);
+    if (c.output.length > 2 * OUTPUT_CAP + 200) found.push(`${c.name}: kept ${c.output.length} characters of output`);
+    if (expected.honest.includes(c.fn)) {
+      honestPoints += c.maxPoints;
+      if (c.status !== 'passed') found.push(`${where}: an honest function, expected passed`);
+      continue;
+    }
+    if (expected.mayPass && c.status === 'passed') {
+      // An uncontained attack's other functions are honest code: their points are earned.
+      honestPoints += c.maxPoints;
+      continue;
+    }
+    if (expected.budgeted?.includes(c.fn)) {
+      if (c.status === 'passed') honestPoints += c.maxPoints;
+      else if (!/time budget/.test(c.reason)) found.push(`${where}: an honest function, expected passed or out of budget`);
+      continue;
+    }
+    if (c.points !== 0) found.push(`${where}: earned ${c.points} without computing it`);
+    if (!expected.statuses.includes(c.status)) found.push(`${where}: expected ${expected.statuses.join(' or ')}`);
+    if (c.reason.trim() === '') found.push(`${c.name}: lost its points without a reason`);
+    else if (expected.reason && !expected.reason.test(c.reason)) found.push(`${where}: reason should match ${expected.reason}`);
+    if (expected.notReason?.test(c.reason)) found.push(`${where}: the attack got through`);
+  }
+  if (Math.abs(result.score - honestPoints) > 1e-9) found.push(`score ${result.score}, expected ${honestPoints}`);
+  return found;
+}
+
+/** For a layout attack: nothing ran, every test refused or failed to load, with the reason. */
+export function layoutProblems(result: SubmissionResult, layout: Layout): string[] {
+  const found = leaks(result);
+  if (result.score !== 0) found.push(`score ${result.score}, expected 0`);
+  const statuses = new Set(result.cases.map((c) => c.status));
+  if (statuses.size !== 1 || !statuses.has(layout.status)) found.push(`statuses ${[...statuses].join(', ')}, expected ${layout.status}`);
+  const reasons = [...new Set(result.cases.map((c) => c.reason))];
+  if (!reasons.every((r) => layout.reason.test(r))) found.push(`reason ${reasons[0]?.slice(0, 300)} should match ${layout.reason}`);
+  if (result.executionTimeMs > 15_000) found.push(`took ${result.executionTimeMs} ms`);
+  return found;
+}

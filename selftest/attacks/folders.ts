@@ -1,0 +1,52 @@
+/**
+ * Attacks on disk, and the grader run in a process of its own: what attacks.test.ts (this
+ * machine's setting) and settings.test.ts (the others) both need.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { TS_NODE_BIN } from '../../lib/paths';
+import { materialize } from '../grader/materialize';
+import { LAYOUTS, type LayoutContext } from './layouts';
+
+const ATTACKS_DIR = __dirname;
+
+/** An attack as a submission folder: index.ts, base.ts, the shared kit.ts and probe.ts with the self-test's port. */
+export function attackFolder(name: string, parent: string, probePort: number): string {
+  const dir = materialize(path.join(ATTACKS_DIR, `${name}.ts`), parent);
+  fs.copyFileSync(path.join(ATTACKS_DIR, 'kit.ts'), path.join(dir, 'kit.ts'));
+  fs.writeFileSync(path.join(dir, 'probe.ts'), `export const PROBE_PORT: number = ${probePort};\n`);
+  return dir;
+}
+
+/** A layout attack's folder (attacks/layouts.ts). */
+export function layoutFolder(name: string, parent: string, context: LayoutContext): string {
+  const dir = path.join(parent, name);
+  fs.mkdirSync(dir, { recursive: true });
+  LAYOUTS[name].build(dir, context);
+  return dir;
+}
+
+/**
+ * Runs attacks/runner.ts (after `prefix`: a PID namespace, another user…) in its own process
+ * group; afterwards whatever is left of the group is killed. The outcome is the runner's JSON.
+ */
+export function runIsolated<T>(args: string[], prefix: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<{ value?: T; failure?: string }> {
+  return new Promise((resolve) => {
+    const [file, ...rest] = [...prefix, process.execPath, TS_NODE_BIN, path.join(ATTACKS_DIR, 'runner.ts'), ...args];
+    const runner = spawn(file, rest, { cwd: process.cwd(), detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    runner.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    runner.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    runner.on('close', (code, signal) => {
+      try {
+        process.kill(-runner.pid!, 'SIGKILL'); // grading children the dead runner could not stop
+      } catch {
+        // the group is already gone
+      }
+      if (code === 0) resolve({ value: JSON.parse(Buffer.concat(out).toString('utf8')) as T });
+      else resolve({ failure: `the grader process ${signal ? `was killed by ${signal}` : `exited with code ${code}`}: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}` });
+    });
+  });
+}

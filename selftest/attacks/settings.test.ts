@@ -1,0 +1,227 @@
+/**
+ * The grader in the containment settings this machine is not in, simulated from root:
+ * - root without CAP_SYS_ADMIN, as in Docker: the grader runs under
+ *   `setpriv --bounding-set -sys_admin --inh-caps -sys_admin`, so `unshare` and `mount` fail as
+ *   Docker's defaults make them fail;
+ * - an unprivileged user (uid UNPRIVILEGED_UID), whose kernel allows user namespaces;
+ * - the same user where user namespaces are refused (an `unshare` that refuses comes first on PATH,
+ *   as Ubuntu's AppArmor restriction or a container's seccomp profile refuses it).
+ * In each: the reference gets full marks from `npm run grade` and the result names the setting;
+ * one batch of every attack, every folder layout, correct and buggy submissions ends with a row for
+ * each, the correct ones at full marks, each bug losing points on its own function only, and each
+ * attack held as attacks/expectations.ts says for that setting (or listed there as uncontained,
+ * and in docs/security.md).
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchOutcome } from '../../lib/grading/batch';
+import { prepareChild } from '../../lib/grading/grade';
+import { readManifest, sha256 } from '../../lib/grading/manifest';
+import type { SubmissionResult } from '../../lib/grading/result';
+import { FIXTURES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { containmentReport } from '../../lib/sandbox/containment';
+import { visibleCases, type GradedFunction } from '../../tests/cases';
+import { BUGS } from '../catalogue';
+import { materialize, tempDir } from '../grader/materialize';
+import {
+  BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, problems, TIMEOUT_MS, uncontained, type Expectation, type Setting,
+} from './expectations';
+import { attackFolder, layoutFolder, runIsolated } from './folders';
+import { LAYOUTS, makeOutside } from './layouts';
+
+/** A uid no account and no other test uses: the "unprivileged user" of these runs. */
+const UNPRIVILEGED_UID = 63_017;
+const AS_USER = ['setpriv', `--reuid=${UNPRIVILEGED_UID}`, `--regid=${UNPRIVILEGED_UID}`, '--clear-groups', '--'];
+const FULL_MARKS = visibleCases().reduce((sum, c) => sum + c.points, 0);
+/** Buggy submissions in the batch: one per graded function, in tensor methods and in loops. */
+const BUGGY = ['scale_missing', 'mask_inverted_loop', 'causal_off_by_one', 'heads_interleaved', 'softmax_unstable'];
+/** The three settings grade at once, each a batch of ~55 submissions: generous, for a loaded CI runner. */
+const GRADING_LIMIT_MS = 900_000;
+
+interface Simulated {
+  setting: Setting;
+  title: string;
+  prefix: string[];
+  /** PATH for the grader, when it differs. */
+  path?: (work: string) => string;
+  /** Why this machine cannot simulate it, or undefined. */
+  unavailable?: () => string | undefined;
+}
+
+const refusesUserNamespaces = (): string | undefined => {
+  const run = spawnSync(AS_USER[0], [...AS_USER.slice(1), 'unshare', '--user', '--map-root-user', 'true'], { encoding: 'utf8' });
+  return run.status === 0 ? undefined : `user namespaces are refused here: ${run.stderr.trim()}`;
+};
+
+/** A directory holding an `unshare` that refuses, put first on PATH. */
+function refusingUnshare(work: string): string {
+  const dir = path.join(work, 'refusing-tools');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'unshare'), '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n', { mode: 0o755 });
+  return `${dir}${path.delimiter}${process.env.PATH ?? ''}`;
+}
+
+const SIMULATED: Simulated[] = [
+  { setting: 'own-uids', title: 'root without CAP_SYS_ADMIN (Docker)', prefix: ['setpriv', '--bounding-set', '-sys_admin', '--inh-caps', '-sys_admin', '--'] },
+  { setting: 'user-namespaces', title: 'an unprivileged user, user namespaces allowed', prefix: AS_USER, unavailable: refusesUserNamespaces },
+  { setting: 'same-user', title: 'an unprivileged user, user namespaces refused', prefix: AS_USER, path: refusingUnshare },
+];
+
+const IS_ROOT = process.getuid?.() === 0;
+/** Only root can take on the other settings; this machine's own is covered by attacks.test.ts. */
+const here = IS_ROOT ? containmentReport(prepareChild()).setting : undefined;
+const settings = SIMULATED.filter((s) => IS_ROOT && s.setting !== here);
+
+/** Everything under `root` readable by the unprivileged user, `writable` its own. */
+function openTo(root: string, writable: string): void {
+  for (let dir = root; dir !== path.dirname(dir) && dir.startsWith(os.tmpdir()); dir = path.dirname(dir)) fs.chmodSync(dir, 0o755);
+  fs.mkdirSync(writable, { recursive: true });
+  fs.chownSync(writable, UNPRIVILEGED_UID, UNPRIVILEGED_UID);
+}
+
+const fixtureHashesChanged = (): string[] => {
+  const manifest = readManifest(FIXTURES_DIR);
+  return Object.entries(manifest.fixtures).flatMap(([key, entry]) =>
+    Object.entries(entry.files)
+      .filter(([name, file]) => sha256(fs.readFileSync(path.join(FIXTURES_DIR, key, name))) !== file.sha256)
+      .map(([name]) => `fixtures/${key}/${name}`),
+  );
+};
+
+/** A TCP port on 127.0.0.1 per setting (they grade at once), that open_socket is told about; nothing may reach it. */
+interface Probe {
+  server: net.Server;
+  connections: number;
+}
+const probes = new Map<Setting, Probe>();
+beforeAll(async () => {
+  for (const { setting } of settings) {
+    const probe: Probe = { server: net.createServer(), connections: 0 };
+    probe.server.on('connection', (socket) => {
+      probe.connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => probe.server.listen(0, '127.0.0.1', resolve));
+    probes.set(setting, probe);
+  }
+  for (const start of starts) start();
+});
+afterAll(() => {
+  for (const probe of probes.values()) probe.server.close();
+});
+
+interface Graded {
+  batch: { value?: BatchOutcome; failure?: string };
+  reference: { status: number | null; log: string; json?: { score: number; extra_data: { containment?: { setting: string } } } };
+}
+
+/** Grades the reference and the batch as `simulated` (the three settings run at once: most of a batch is waiting on time limits). */
+async function gradeAs(simulated: Simulated, work: string, attacks: readonly string[]): Promise<Graded> {
+  const env = { ...process.env, ...(simulated.path ? { PATH: simulated.path(work) } : {}) };
+  const submissions = path.join(work, 'submissions');
+  const out = path.join(work, 'out');
+  openTo(work, out);
+  const port = (probes.get(simulated.setting)!.server.address() as net.AddressInfo).port;
+  for (const name of attacks) attackFolder(name, submissions, port);
+  const context = makeOutside(work);
+  for (const name of Object.keys(LAYOUTS)) layoutFolder(name, submissions, context);
+  materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good');
+  materialize(path.join(__dirname, '..', 'catalogue', 'correct', 'plain_loops.ts'), submissions, 'good_loops');
+  for (const name of BUGGY) materialize(BUGS.find((b) => b.name === name)!.file, submissions, `bug_${name}`);
+  for (const entry of fs.readdirSync(submissions, { recursive: true, withFileTypes: true })) {
+    if (entry.isDirectory()) fs.chmodSync(path.join(entry.parentPath, entry.name), 0o755);
+  }
+  fs.chmodSync(submissions, 0o755);
+
+  const json = path.join(out, 'reference.json');
+  const [file, ...args] = [...simulated.prefix, process.execPath, TS_NODE_BIN, 'scripts/grade.ts', '--reference', '--json', json];
+  const run = await new Promise<{ status: number | null; log: string }>((resolve) => {
+    execFile(file, args, { cwd: PROJECT_ROOT, env, timeout: GRADING_LIMIT_MS }, (err, stdout, stderr) => {
+      resolve({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, log: `${stdout}\n${stderr}` });
+    });
+  });
+  const reference = { ...run, json: fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8')) : undefined };
+  const batch = await runIsolated<BatchOutcome>(
+    ['batch', submissions, path.join(out, 'batch'), String(TIMEOUT_MS), String(MEMORY_BYTES), '2', String(BUDGET_MS)],
+    simulated.prefix,
+    env,
+  );
+  return { batch, reference };
+}
+
+const runs = new Map<Setting, Promise<Graded>>();
+/** Started once the probe's port is open (the attacks are told it): all settings at once. */
+const starts: (() => void)[] = [];
+
+for (const simulated of settings) describe(`the grader as ${simulated.title}`, () => {
+  const work = tempDir(`setting-${simulated.setting}`);
+  const why = simulated.unavailable?.();
+  const attacks = Object.keys(expectationsFor(simulated.setting)).filter((name) => !(KILLS_THE_GRADER[simulated.setting] ?? []).includes(name));
+  const layouts = Object.keys(LAYOUTS);
+  let batch: Graded['batch'] = {};
+  let reference: Graded['reference'] | undefined;
+  if (!why) starts.push(() => runs.set(simulated.setting, gradeAs(simulated, work, attacks)));
+
+  beforeAll(async () => {
+    if (why) return;
+    ({ batch, reference } = await runs.get(simulated.setting)!);
+  }, GRADING_LIMIT_MS);
+
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+  it.skipIf(why)(`npm run grade -- --reference: full marks, and the result says it ran as ${simulated.setting}`, () => {
+    expect(reference?.status, reference?.log).toBe(0);
+    expect(reference?.json?.score).toBe(FULL_MARKS);
+    expect(reference?.json?.extra_data.containment?.setting).toBe(simulated.setting);
+  });
+
+  const result = (name: string): SubmissionResult | undefined => batch.value?.graded.find((r) => r.name === name);
+
+  it.skipIf(why)('a batch of attacks, layouts, correct and buggy submissions: every row, each as it should be', () => {
+    expect(batch.failure ?? '').toBe('');
+    const names = [...attacks, ...layouts, 'good', 'good_loops', ...BUGGY.map((b) => `bug_${b}`)].sort();
+    expect(batch.value!.graded.map((r) => r.name).sort()).toEqual(names);
+    const found: Record<string, string[]> = {};
+    const expectations = expectationsFor(simulated.setting);
+    // In a batch the cores are shared: an attack that must reach the memory cap first may meet its time limit instead.
+    const inBatch = (e: Expectation): Expectation => (e.alone ? { ...e, statuses: [...e.statuses, 'timeout'], reason: undefined } : e);
+    for (const name of attacks) found[name] = problems(result(name)!, inBatch(expectations[name]));
+    for (const name of layouts) found[name] = layoutProblems(result(name)!, LAYOUTS[name]);
+    for (const name of ['good', 'good_loops']) {
+      found[name] = result(name)!.score === FULL_MARKS ? [] : [`score ${result(name)!.score}, expected ${FULL_MARKS}`];
+    }
+    for (const name of BUGGY) {
+      const { breaks } = BUGS.find((b) => b.name === name)!;
+      const failed = result(`bug_${name}`)!.cases.filter((c) => c.status !== 'passed');
+      const others = failed.filter((c) => c.fn !== (breaks as GradedFunction));
+      found[`bug_${name}`] = [
+        ...(failed.length === 0 ? ['passed everything'] : []),
+        ...others.map((c) => `${c.name} failed (${c.status}: ${c.reason.slice(0, 200)}) though ${name} breaks ${breaks}`),
+      ];
+    }
+    expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({});
+  });
+
+  it.skipIf(why)('every result of code that ran says this setting; no fixture changed; no port reached unless listed as uncontained', () => {
+    const settingsSeen = new Set(batch.value!.graded.flatMap((r) => (r.containment ? [r.containment.setting] : [])));
+    expect([...settingsSeen]).toEqual([simulated.setting]);
+    expect(fixtureHashesChanged()).toEqual([]);
+    if (!('open_socket' in uncontained(simulated.setting))) expect(probes.get(simulated.setting)!.connections).toBe(0);
+  });
+});
+
+describe('docs/security.md lists what each setting cannot contain', () => {
+  const doc = fs.readFileSync(path.join(PROJECT_ROOT, 'docs', 'security.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## What each setting cannot contain'));
+  it.each(['namespaces', 'own-uids', 'user-namespaces', 'same-user'] as Setting[])('%s', (setting) => {
+    const listed = Object.keys(uncontained(setting)).filter((name) => name !== 'open_socket');
+    const part = section.slice(section.indexOf(`\`${setting}\``));
+    expect(section).toContain(`\`${setting}\``);
+    expect(listed.filter((name) => !part.includes(`\`${name}\``))).toEqual([]);
+  });
+  it('open_socket, where Node has no network permission', () => expect(section).toContain('`open_socket`'));
+});
