@@ -137,7 +137,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   if ('cases' in submission) return submission;
   const typeNotes = options.typeNotes ?? startTypeCheck([{ name, files: typeCheckFiles(submission) }]);
   const session = new ChildSession(options);
-  session.deadline = started + limits.budgetMs;
+  session.budgetLeftMs = limits.budgetMs;
   session.warmUp();
   try {
     const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };

@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraderError } from '../errors';
+import { CallClock, processTree } from './childClock';
 import type { CaseInputs } from '../grading/invoke';
 import { launchCommand, type ChildCommand } from './containment';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
@@ -81,6 +82,8 @@ interface Running {
   process: ChildProcess;
   channel: Socket;
   ready: Promise<void>;
+  /** The child's processes (a wrapper and Node), read once its runtime is ready: what its calls are charged from. */
+  pids: number[];
   strays: number;
   drained: number;
 }
@@ -88,7 +91,7 @@ interface Running {
 interface Pending {
   id: number;
   settle: (outcome: CallOutcome) => void;
-  timer: NodeJS.Timeout;
+  timer?: NodeJS.Timeout;
 }
 
 /**
@@ -106,8 +109,11 @@ export class ChildSession {
   private loaded?: Promise<CallOutcome | undefined>;
   private readonly capture: Capture;
   private load?: LoadMessage;
-  /** When the submission's whole time budget ends (ms since the epoch); no call runs past it. */
-  deadline = Infinity;
+  /**
+   * What is left of the submission's whole time budget, in the time its calls are charged
+   * (childClock.ts: the child's own CPU time, not the machine's load); no call runs past it.
+   */
+  budgetLeftMs = Infinity;
 
   constructor(private readonly options: SessionOptions) {
     this.capture = new Capture(options.outputCap);
@@ -157,7 +163,7 @@ export class ChildSession {
       failed = reject;
     });
     ready.catch(() => {}); // awaited in start(); a child killed before then leaves it unobserved
-    const running: Running = { process: child, channel, ready, strays: 0, drained: 0 };
+    const running: Running = { process: child, channel, ready, pids: child.pid ? [child.pid] : [], strays: 0, drained: 0 };
     const startTimer = setTimeout(() => {
       failed(new GraderError(`a contained child did not start within ${START_LIMIT_MS / 1000} s (the machine is overloaded?)`));
     }, START_LIMIT_MS);
@@ -187,6 +193,8 @@ export class ChildSession {
         if ('problem' in message) this.violation(`sent the grader ${message.problem}`);
         else if (message.type === 'ready') {
           clearTimeout(startTimer);
+          // The tree is fixed from here on: the child can start no process of its own.
+          if (child.pid) running.pids = processTree(child.pid);
           started();
         } else this.receive(running, message);
       }
@@ -229,21 +237,44 @@ export class ChildSession {
     const pending = this.pending;
     if (!pending) return;
     this.pending = undefined;
-    clearTimeout(pending.timer);
+    if (pending.timer) clearTimeout(pending.timer);
     pending.settle(outcome);
   }
 
-  /** Sends a message and waits for its answer, up to the case limit or the budget, whichever ends first. */
+  /**
+   * Sends a message and waits for its answer, up to the case limit or what is left of the budget,
+   * whichever ends first, both in the time the call is charged (childClock.ts).
+   */
   private request(message: ParentMessage): Promise<CallOutcome> {
-    const left = this.deadline - Date.now();
-    if (left <= 0) return Promise.resolve({ kind: 'timeout', budget: true });
-    const budget = left < this.options.timeoutMs;
+    if (this.budgetLeftMs <= 0) return Promise.resolve({ kind: 'timeout', budget: true });
+    const budget = this.budgetLeftMs < this.options.timeoutMs;
+    const limit = Math.min(this.budgetLeftMs, this.options.timeoutMs);
+    const clock = new CallClock(this.running?.pids ?? []);
     return new Promise<CallOutcome>((resolve) => {
-      const timer = setTimeout(() => {
-        this.settle({ kind: 'timeout', budget });
-        this.kill();
-      }, Math.min(left, this.options.timeoutMs));
-      this.pending = { id: message.id, settle: resolve, timer };
+      const pending: Pending = {
+        id: message.id,
+        settle: (outcome) => {
+          this.budgetLeftMs -= clock.charged();
+          resolve(outcome);
+        },
+      };
+      const check = () => {
+        if (this.pending !== pending) return;
+        const spent = clock.charged();
+        if (spent < limit) {
+          pending.timer = setTimeout(check, Math.max(limit - spent, 20));
+          return;
+        }
+        // Timers run before I/O in Node's loop: after a stall of the grader, the answer may be
+        // waiting unread. It is read first; only a call still unanswered after that timed out.
+        setImmediate(() => {
+          if (this.pending !== pending) return;
+          this.settle({ kind: 'timeout', budget });
+          this.kill();
+        });
+      };
+      pending.timer = setTimeout(check, limit);
+      this.pending = pending;
       this.running?.channel.write(encodeFrame(message));
     });
   }
@@ -262,7 +293,7 @@ export class ChildSession {
    * GraderError when a child cannot start at all.
    */
   async call(fn: GradedFunction, inputs: CaseInputs): Promise<SessionOutcome> {
-    if (this.deadline - Date.now() <= 0) return { kind: 'timeout', budget: true };
+    if (this.budgetLeftMs <= 0) return { kind: 'timeout', budget: true };
     this.loaded ??= this.start();
     const loadProblem = await this.loaded;
     if (loadProblem) {

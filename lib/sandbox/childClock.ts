@@ -1,0 +1,84 @@
+/**
+ * The time a child is charged for a call. On a shared machine (a CI runner, a Gradescope host, a
+ * batch of many children on two cores) a child's wall clock runs while it waits for a CPU and
+ * while the grader is busy with someone else's bytes: timing calls by the wall clock turned an
+ * honest function into a "timeout" whenever the machine was loaded. So a call is charged the CPU
+ * time its own processes spent (every thread, read from /proc), which load does not inflate.
+ *
+ * A hang that sleeps instead of spinning (Atomics.wait) spends no CPU: it is charged its wall time
+ * divided by WALL_FACTOR, so it still ends, at WALL_FACTOR × the limit. Where /proc cannot be read
+ * (not Linux), the charge is the wall time, as before.
+ */
+import fs from 'node:fs';
+
+/** A sleeping call ends at this many times its limit of wall time; a spinning one at its limit of CPU. */
+export const WALL_FACTOR = 4;
+
+/** Linux reports utime and stime in USER_HZ ticks, which the kernel ABI fixes at 100 per second. */
+const MS_PER_TICK = 10;
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'latin1');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process and all its descendants, each thread's children included; [root] when /proc says nothing. */
+export function processTree(root: number): number[] {
+  const tree: number[] = [];
+  const queue = [root];
+  while (queue.length && tree.length < 64) {
+    const pid = queue.shift()!;
+    tree.push(pid);
+    let tasks: string[] = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      for (const child of (readText(`/proc/${pid}/task/${tid}/children`) ?? '').split(' ')) {
+        const n = Number(child);
+        if (Number.isInteger(n) && n > 0 && !tree.includes(n) && !queue.includes(n)) queue.push(n);
+      }
+    }
+  }
+  return tree;
+}
+
+/** CPU milliseconds the processes have spent, user and system, every thread; undefined when none can be read. */
+export function cpuMs(pids: readonly number[]): number | undefined {
+  let total: number | undefined;
+  for (const pid of pids) {
+    const stat = readText(`/proc/${pid}/stat`);
+    if (!stat) continue;
+    // The command name may hold spaces and parentheses (a child can set process.title): fields
+    // are counted from the last ')'. utime and stime are fields 14 and 15 of the whole line.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (Number.isFinite(ticks)) total = (total ?? 0) + ticks * MS_PER_TICK;
+  }
+  return total;
+}
+
+/** Measures one call of a child whose processes are `pids`. */
+export class CallClock {
+  private readonly wallStart = Date.now();
+  private readonly cpuStart: number | undefined;
+
+  constructor(private readonly pids: readonly number[]) {
+    this.cpuStart = cpuMs(pids);
+  }
+
+  /** What the call is charged so far: its CPU time, or its wall time over WALL_FACTOR if that is more. */
+  charged(): number {
+    const wall = Date.now() - this.wallStart;
+    if (this.cpuStart === undefined) return wall;
+    const now = cpuMs(this.pids);
+    // A process that has exited is no longer read: what it spent stays spent, never negative.
+    const cpu = now === undefined ? 0 : Math.max(0, now - this.cpuStart);
+    return Math.max(cpu, wall / WALL_FACTOR);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * A call is charged the CPU time its child spent, not the wall clock (lib/sandbox/childClock.ts):
+ * the child is stopped mid-call (SIGSTOP, as a CPU it waits for on a loaded machine) for longer
+ * than the limit, and an honest call still answers; a spinning hang still times out at its limit;
+ * a sleeping hang, which spends no CPU, still ends at WALL_FACTOR × its limit.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { takeSubmission } from '../../lib/intake/intake';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { processTree } from '../../lib/sandbox/childClock';
+import { ChildSession, type SessionOutcome } from '../../lib/sandbox/session';
+import { transpileInWorker } from '../../lib/sandbox/transpilePool';
+import type { GradedFunction } from '../../tests/cases';
+import { gradeOptions } from './harness';
+import { materialize, tempDir } from './materialize';
+
+const work = tempDir('charged');
+const sessions: ChildSession[] = [];
+afterEach(() => sessions.splice(0).forEach((s) => s.kill()));
+
+async function sessionOf(dir: string, timeoutMs: number): Promise<ChildSession> {
+  const options = gradeOptions({ timeoutMs });
+  const submission = takeSubmission(dir);
+  const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
+  const transpiled = await transpileInWorker(job, 30_000);
+  if (transpiled.kind !== 'done') throw new Error(`could not transpile ${dir}`);
+  const session = new ChildSession(options);
+  session.setSubmission(transpiled.prepared.load);
+  sessions.push(session);
+  return session;
+}
+
+function callOf(session: ChildSession, fn: GradedFunction): Promise<SessionOutcome> {
+  const options = gradeOptions();
+  const graded = options.cases.find((c) => c.fn === fn)!;
+  const fixture = options.fixtures.get(graded.fixture)!;
+  return session.call(fn, { params: fixture.params, inputs: fixture.inputs });
+}
+const softmaxCall = (session: ChildSession) => callOf(session, 'softmax');
+
+/** Every process this test process started: the contained children and their wrappers. */
+const children = () => processTree(process.pid).filter((pid) => pid !== process.pid);
+
+function signal(pids: number[], sig: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+describe('time charged to the child', () => {
+  it('a child stopped mid-call for longer than the limit still answers: waiting for a CPU is not its time', async () => {
+    const session = await sessionOf(path.join(PROJECT_ROOT, 'reference'), 1000);
+    expect((await softmaxCall(session)).kind).toBe('value'); // started and loaded
+    const call = softmaxCall(session);
+    const stopped = children();
+    signal(stopped, 'SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    signal(stopped, 'SIGCONT');
+    expect((await call).kind).toBe('value');
+  });
+
+  it('a spinning hang times out at its limit of CPU time', async () => {
+    const session = await sessionOf(materialize(path.join(__dirname, 'misbehaving', 'hang_in_attention.ts'), work), 500);
+    expect(await callOf(session, 'scaled_dot_product_attention')).toMatchObject({ kind: 'timeout', budget: false });
+  });
+
+  it('a sleeping hang, which spends no CPU, still ends: at WALL_FACTOR × its limit of wall time', async () => {
+    const session = await sessionOf(materialize(path.join(__dirname, 'misbehaving', 'sleep_in_softmax.ts'), work), 500);
+    expect(await softmaxCall(session)).toMatchObject({ kind: 'timeout', budget: false });
+  });
+
+  it('the budget is spent in the same charged time: a stopped child spends little of it', async () => {
+    const session = await sessionOf(path.join(PROJECT_ROOT, 'reference'), 1000);
+    session.budgetLeftMs = 3000;
+    expect((await softmaxCall(session)).kind).toBe('value');
+    const call = softmaxCall(session);
+    const stopped = children();
+    signal(stopped, 'SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    signal(stopped, 'SIGCONT');
+    expect((await call).kind).toBe('value');
+    // 2.5 s of wall time went by; the call was charged its CPU time, or a quarter of the wall time.
+    expect(session.budgetLeftMs).toBeGreaterThan(3000 - 2500);
+  });
+});
