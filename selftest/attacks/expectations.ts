@@ -143,7 +143,11 @@ export function leaks(result: SubmissionResult): string[] {
   const found: string[] = [];
   if (text.includes(SECRET.ATTACK_GRADER_SECRET)) found.push("the grader's environment reached the result");
   if (text.includes('outside-the-submission')) found.push('a file outside the submission reached the result');
-  if (result.executionTimeMs > BUDGET_MS + 5000) found.push(`took ${result.executionTimeMs} ms, past its budget of ${BUDGET_MS} ms`);
+  // The budget is spent in the child's own CPU time, which no wall clock on a loaded machine
+  // measures: each test timed out at its limit spent a whole limit of it, so no more of them fit
+  // than the budget holds (one more may start just before it ends).
+  const limited = result.cases.filter((c) => c.status === 'timeout' && !/budget/.test(c.reason)).length;
+  if (limited > Math.ceil(BUDGET_MS / TIMEOUT_MS)) found.push(`${limited} tests timed out at their limit of ${TIMEOUT_MS} ms, past its budget of ${BUDGET_MS} ms`);
   return found;
 }
 
