@@ -24,6 +24,7 @@ import { submissionPage } from '../report/submissionPage';
 import { oneLine } from '../text/sanitise';
 import type { SummaryEntry } from '../report/terminal';
 import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, gradeSubmission, typeCheckSubmissions, withoutRunning, type GradeOptions } from './grade';
+import { LastGuard } from './lastGuard';
 import type { SubmissionResult } from './result';
 import type { TypeNotes } from '../typecheck/run';
 
@@ -124,14 +125,19 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     writeFileAtomic(path.join(outDir, resultsFile(name)), `${JSON.stringify(written, null, 2)}\n`);
     results.set(name, written);
   };
+  const guard = new LastGuard().install();
   const worker = async () => {
     for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
       const { name } = job;
       let result: SubmissionResult;
       let provenance = job.provenance;
       try {
+        // After the guard fired, what is left is not graded in this run: each gets its row, and the next run grades it.
+        if (guard.failure) throw new GraderError(`not graded: the grader stopped after an unexpected error (${guard.failure.message}); the next run grades it`);
         // No result waits on the type check: its notes are added when it is done, below.
-        result = await gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html, typeNotes: NO_NOTES });
+        const grading = gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html, typeNotes: NO_NOTES });
+        grading.catch(() => undefined); // abandoned when the guard fires: its children are gone
+        result = await guard.race(grading);
       } catch (err) {
         result = harnessFailure(name, options, err);
         graderErrors.push(name);
@@ -144,9 +150,13 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
       options.onDone?.(result, graded.length, total);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.jobs) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.jobs) }, worker));
+  } finally {
+    guard.remove();
+  }
   // The type check of the whole batch ran beside the grading: its notes join the results now.
-  for (const result of graded) {
+  for (const result of guard.failure ? [] : graded) {
     const notes = await typeNotes(result.name);
     if (notes.length === 0) continue;
     result.feedback.push(...notes);

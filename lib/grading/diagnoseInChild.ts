@@ -41,7 +41,7 @@ export function childProbe(session: ChildSession): Probe {
     if (outcome.kind === 'value') return { kind: 'value', output: new Tensor(outcome.value.data, outcome.value.shape) };
     if (outcome.kind === 'threw') return { kind: 'threw', name: outcome.error.name, message: outcome.error.message };
     givenUp = outcome.kind === 'timeout' ? 'the function did not finish within the time limit'
-      : outcome.kind === 'crashed' ? `the process running the submission ${outcome.how}` : 'the submission failed to load';
+      : outcome.kind === 'crashed' || outcome.kind === 'refused' ? `the process running the submission ${outcome.how}` : 'the submission failed to load';
     return { kind: 'none', why: givenUp };
   };
   return async (fn, inputs) => {

@@ -66,6 +66,9 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
   switch (outcome.kind) {
     case 'timeout':
       return timedOut(outcome, limits, during);
+    case 'refused':
+      // The grader's own words: what the child did is known, so no guess at a cause.
+      return { status: 'error', reason: `the grader refused what the process running the submission sent${during} and stopped it: it ${outcome.how}`, details: '' };
     case 'crashed':
       return { status: 'crashed', reason: `the process running the submission died${during}: it ${outcome.how} (process.exit, out of memory?)`, details: '' };
     case 'load_failed':

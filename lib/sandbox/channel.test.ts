@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from '../paths';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import { harnessModuleOf } from './protocol';
 import { mapStack } from './sourceMap';
-import { MESSAGE_LIMITS, readChildMessage } from './validate';
+import { jsonBounds, MESSAGE_LIMITS, readChildMessage } from './validate';
 
 const frameOf = (json: string, blob = Buffer.alloc(0)) => {
   const text = Buffer.from(json);
@@ -69,6 +69,40 @@ describe('frames', () => {
   });
 });
 
+describe("frames from a child: bounded by an honest answer's needs, not by the frame cap", () => {
+  const bounds = jsonBounds(4096);
+  function decodeChild(bytes: Buffer): unknown[] | string {
+    try {
+      return new FrameDecoder(MESSAGE_LIMITS.frameBytes, bounds).push(bytes);
+    } catch (err) {
+      if (err instanceof ProtocolError) return err.message;
+      throw err;
+    }
+  }
+
+  it('takes the largest honest answers: output and error texts at their caps, all escaped, and braces in strings', () => {
+    const output = `${'{['.repeat(1000)}${''.repeat(4096 - 2000 + MESSAGE_LIMITS.outputSlack)}`;
+    const error = { name: ''.repeat(MESSAGE_LIMITS.name), message: ''.repeat(MESSAGE_LIMITS.message), stack: '"'.repeat(MESSAGE_LIMITS.stack), notImplemented: false };
+    const answer = { type: 'result', id: 1, output, ok: false, unreadable: false, error };
+    expect(JSON.stringify(output).length).toBeGreaterThan(3 * output.length); // mostly escaped: six bytes a character
+    const [decoded] = decodeChild(encodeFrame(answer)) as [typeof answer];
+    expect(decoded.output).toBe(output);
+    const value = { type: 'result', id: 1, output: '', ok: true, value: { shape: [2, 3, 4, 5], data: new Float64Array(120) } };
+    expect((decodeChild(encodeFrame(value)) as [typeof value])[0].value.data).toHaveLength(120);
+  });
+
+  it('refuses JSON over its cap from the first eight bytes, and many or deeply nested objects before parsing', () => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(15 * 1024 ** 2, 0);
+    head.writeUInt32BE(15 * 1024 ** 2 - 4, 4);
+    expect(decodeChild(head)).toMatch(/bytes of JSON, over the cap/);
+    expect(decodeChild(frameOf(`[{}${',{}'.repeat(40_000)}]`))).toMatch(/more than 16 objects/);
+    expect(decodeChild(frameOf(`${'{"a":'.repeat(7)}1${'}'.repeat(7)}`))).toMatch(/nested more than 6 deep/);
+    // Braces inside strings, and escaped quotes, are text, not structure.
+    expect(decodeChild(frameOf(JSON.stringify({ type: 'ready', s: '{[\"{{{'.repeat(100) })))).toHaveLength(1);
+  });
+});
+
 describe('readChildMessage', () => {
   const result = (value: unknown, extra: Record<string, unknown> = {}) => ({ type: 'result', id: 1, output: '', ok: true, value, ...extra });
   const refused = (raw: unknown) => 'problem' in (readChildMessage(raw, 4096) as object);
@@ -87,6 +121,9 @@ describe('readChildMessage', () => {
     expect(refused({ type: 'result', id: 1, output: '', ok: false, unreadable: false, error: { name: 'E', message: 'm', stack, notImplemented: false } })).toBe(true);
     expect(refused({ type: 'result', id: '1', output: '' })).toBe(true);
     expect(refused({ cmd: 'NODE_HANDLE_ACK' })).toBe(true);
+    // Its toString is not a function: String(type) would throw inside the socket's listener.
+    expect(refused({ type: { toString: 0 }, id: 1 })).toBe(true);
+    expect(refused({ type: ['result'], id: 1 })).toBe(true);
     expect(refused(null)).toBe(true);
   });
 });

@@ -46,10 +46,49 @@ export function encodeFrame(message: unknown): Buffer {
   return Buffer.concat([head, text, ...blobs]);
 }
 
-function decodeBody(body: Buffer): unknown {
+/**
+ * What one frame's JSON may hold. The parent reads the child's frames on its one event loop, beside
+ * every classmate's timers: what a frame can cost it must be bounded by what an honest answer
+ * needs, not by the frame cap (16 MiB of nested empty objects took seconds to parse).
+ */
+export interface JsonBounds {
+  /** Bytes of JSON (tensors travel outside it, as raw bytes). */
+  bytes: number;
+  /** Objects and arrays in all; an honest answer has fewer than ten. */
+  structures: number;
+  /** How deep they nest. */
+  depth: number;
+}
+
+/**
+ * Counts the objects and arrays of a JSON text, and how deep they nest, outside its strings: one
+ * pass over the bytes, stopped at the first bound crossed, before JSON.parse sees any of it.
+ */
+function checkStructure(json: Buffer, start: number, end: number, bounds: JsonBounds): void {
+  let inString = false;
+  let structures = 0;
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const byte = json[i];
+    if (inString) {
+      if (byte === 0x5c) i++; // a backslash: the next byte is escaped, whatever it is
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      if (++structures > bounds.structures) throw new ProtocolError(`a frame of more than ${bounds.structures} objects and arrays`);
+      if (++depth > bounds.depth) throw new ProtocolError(`a frame nested more than ${bounds.depth} deep`);
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+}
+
+function decodeBody(body: Buffer, bounds?: JsonBounds): unknown {
   if (body.length < 4) throw new ProtocolError('a frame too short to hold its JSON length');
   const jsonBytes = body.readUInt32BE(0);
   if (jsonBytes > body.length - 4) throw new ProtocolError('a frame whose JSON runs past its end');
+  if (bounds) {
+    if (jsonBytes > bounds.bytes) throw new ProtocolError(`a frame of ${jsonBytes} bytes of JSON, over the cap of ${bounds.bytes}`);
+    checkStructure(body, 4, 4 + jsonBytes, bounds);
+  }
   const blobs = body.subarray(4 + jsonBytes);
   // References may not overlap or repeat: the copies together are never larger than the frame.
   let copied = 0;
@@ -88,7 +127,11 @@ export class FrameDecoder {
   /** The length of the frame being received, once its four bytes are in. */
   private length?: number;
 
-  constructor(private readonly maxFrameBytes: number) {}
+  /** `json`: bounds on each frame's JSON, for frames from an untrusted sender. */
+  constructor(
+    private readonly maxFrameBytes: number,
+    private readonly json?: JsonBounds,
+  ) {}
 
   /** Messages completed by this chunk; throws ProtocolError on bytes that are not frames. */
   push(chunk: Buffer): unknown[] {
@@ -102,10 +145,16 @@ export class FrameDecoder {
         this.length = this.pending[0].readUInt32BE(0);
         if (this.length > this.maxFrameBytes) throw new ProtocolError(`a frame of ${this.length} bytes, over the cap of ${this.maxFrameBytes}`);
       }
+      // A JSON length over its cap is refused from the frame's first eight bytes, before the rest is buffered.
+      if (this.json && this.pendingBytes >= 8 && this.length >= 4) {
+        if (this.pending[0].length < 8) this.pending = [Buffer.concat(this.pending)];
+        const jsonBytes = this.pending[0].readUInt32BE(4);
+        if (jsonBytes > this.json.bytes) throw new ProtocolError(`a frame of ${jsonBytes} bytes of JSON, over the cap of ${this.json.bytes}`);
+      }
       // Chunks are joined once per frame, when it is complete: never a copy per chunk.
       if (this.pendingBytes < 4 + this.length) return messages;
       const buffered = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
-      messages.push(decodeBody(buffered.subarray(4, 4 + this.length)));
+      messages.push(decodeBody(buffered.subarray(4, 4 + this.length), this.json));
       const rest = buffered.subarray(4 + this.length);
       this.pending = rest.length ? [rest] : [];
       this.pendingBytes = rest.length;

@@ -17,7 +17,8 @@ import { launchCommand, type ChildCommand } from './containment';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import type { GradedFunction } from '../../tests/cases';
 import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireTensor } from './protocol';
-import { MESSAGE_LIMITS, readChildMessage } from './validate';
+import { jsonBounds, MESSAGE_LIMITS, readChildMessage } from './validate';
+import { oneLine } from '../text/sanitise';
 
 export interface SessionOptions {
   /** The contained command that starts a child (lib/sandbox/containment.ts). */
@@ -34,6 +35,8 @@ export type CallOutcome =
   /** `budget`: not run, or cut short, because the submission's whole time budget ran out. */
   | { kind: 'timeout'; budget?: boolean }
   | { kind: 'crashed'; how: string }
+  /** The child broke the channel's rules (what it sent, or how much): the grader stopped it. */
+  | { kind: 'refused'; how: string }
   | { kind: 'load_failed'; error: ErrorInfo };
 
 /** A call's outcome; `duringLoad` when it came while loading the submission, before the case ran. */
@@ -103,6 +106,14 @@ function requestId(): number {
   return randomInt(1, 2 ** 47);
 }
 
+/** Every child started and not yet exited, of every session: what a grader that must stop kills. */
+const LIVE = new Set<ChildProcess>();
+
+/** Kills every child still running (the batch's last guard, lib/grading/batch.ts). */
+export function killEveryChild(): void {
+  for (const child of LIVE) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
 export class ChildSession {
   private running?: Running;
   private pending?: Pending;
@@ -152,6 +163,9 @@ export class ChildSession {
       detached: this.options.child.ownSession ?? false,
       cwd: this.options.child.cwd,
     });
+    LIVE.add(child);
+    child.on('exit', () => LIVE.delete(child));
+    child.on('error', () => LIVE.delete(child));
     // The child's uid (when it has one of its own) goes back to the pool once the child is gone.
     child.on('exit', launched.release);
     child.on('error', launched.release);
@@ -176,9 +190,9 @@ export class ChildSession {
     };
     child.stdout!.on('data', onOutput);
     child.stderr!.on('data', onOutput);
-    const decoder = new FrameDecoder(MESSAGE_LIMITS.frameBytes);
-    channel.on('data', (chunk: Buffer) => {
-      if (!current()) return; // a child we replaced: nothing it says is read
+    const decoder = new FrameDecoder(MESSAGE_LIMITS.frameBytes, jsonBounds(this.options.outputCap));
+    let isReady = false;
+    const onChunk = (chunk: Buffer) => {
       let messages: unknown[];
       try {
         messages = decoder.push(chunk);
@@ -191,12 +205,32 @@ export class ChildSession {
         if (!current()) return;
         const message = readChildMessage(raw, this.options.outputCap);
         if ('problem' in message) this.violation(`sent the grader ${message.problem}`);
-        else if (message.type === 'ready') {
+        else if (message.type !== 'ready') this.receive(running, message);
+        else if (isReady) this.stray(running);
+        else {
+          isReady = true;
           clearTimeout(startTimer);
           // The tree is fixed from here on: the child can start no process of its own.
           if (child.pid) running.pids = processTree(child.pid);
           started();
-        } else this.receive(running, message);
+        }
+      }
+    };
+    channel.on('data', (chunk: Buffer) => {
+      if (!current()) return; // a child we replaced: nothing it says is read
+      // Fail closed for this child alone: whatever its bytes make this code throw ends it and the
+      // case it was running, never the grading process and the classmates graded beside it.
+      try {
+        onChunk(chunk);
+      } catch (err) {
+        if (!current()) return;
+        let why = 'an error';
+        try {
+          why = oneLine(String((err as Error).message)).slice(0, 200);
+        } catch {
+          // an error without a readable message: 'an error' says enough
+        }
+        this.violation(`sent the grader something it could not handle (${why})`);
       }
     });
     channel.on('error', () => undefined); // the exit that follows reports it
@@ -219,12 +253,17 @@ export class ChildSession {
   /** The child broke the protocol: it is killed, and the pending call ends with what it did. */
   private violation(what: string): void {
     this.kill();
-    this.settle({ kind: 'crashed', how: what });
+    this.settle({ kind: 'refused', how: what });
+  }
+
+  /** A message nobody asked for ('ready' again included): tolerated a few times, then flooding. */
+  private stray(running: Running): void {
+    if (++running.strays > STRAY_LIMIT) this.violation(`sent the grader more than ${STRAY_LIMIT} messages it did not ask for`);
   }
 
   private receive(running: Running, message: Exclude<ChildMessage, { type: 'ready' }>): void {
     if (this.pending?.id !== message.id) {
-      if (++running.strays > STRAY_LIMIT) this.violation(`sent the grader more than ${STRAY_LIMIT} messages it did not ask for`);
+      this.stray(running);
       return;
     }
     if (message.type === 'loaded') this.settle(LOADED);

@@ -4,6 +4,7 @@
  * here, field by field, before the session looks at it. A message that fails is a protocol
  * violation (the child is killed and the case says why); one that passes is plain, bounded data.
  */
+import type { JsonBounds } from './frames';
 import type { ChildMessage, ErrorInfo, WireTensor } from './protocol';
 
 export const MESSAGE_LIMITS = {
@@ -19,6 +20,16 @@ export const MESSAGE_LIMITS = {
   dims: 32,
   elements: 1 << 24,
 };
+
+/**
+ * What one message's JSON may hold: room for the longest honest answer (printed output and an
+ * error's texts at their caps, every character escaped to six bytes), and the few objects such an
+ * answer has. Tensors travel outside the JSON, as raw bytes.
+ */
+export function jsonBounds(outputCap: number): JsonBounds {
+  const characters = outputCap + MESSAGE_LIMITS.outputSlack + MESSAGE_LIMITS.name + MESSAGE_LIMITS.message + MESSAGE_LIMITS.stack;
+  return { bytes: 6 * characters + 4096, structures: 16, depth: 6 };
+}
 
 type Checked<T> = T | { problem: string };
 
@@ -65,7 +76,8 @@ export function readChildMessage(raw: unknown, outputCap: number): Checked<Child
     const error = errorInfo(raw.error);
     return 'problem' in error ? error : { type, ...ok, error };
   }
-  if (type !== 'result') return { problem: `a message of unknown type ${JSON.stringify(String(type)).slice(0, 40)}` };
+  // Never String(type): a hostile object's toString may throw, loop or lie.
+  if (type !== 'result') return { problem: `a message of unknown type ${typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : `(${typeof type})`}` };
   const output = text(raw.output, outputCap + MESSAGE_LIMITS.outputSlack, 'printed output');
   if (typeof output !== 'string') return output;
   if (raw.ok === true) {

@@ -79,9 +79,10 @@ const CONTAINED: Record<string, Expectation> = {
   spawn_process: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /spawned a process|started a worker/ },
   open_socket: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /connected to/ },
   print_environment: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /ATTACK_GRADER_SECRET/ },
-  channel_garbage: { honest: allBut('causal_mask'), statuses: ['crashed'], reason: /channel/, notReason: /lived/ },
+  channel_garbage: { honest: allBut('causal_mask'), statuses: ['error'], reason: /grader refused .* channel/, notReason: /lived/ },
+  channel_costly_frames: { honest: [], statuses: ['error'], reason: /grader refused/, notReason: /not refused/ },
   // A child that is still writing when its limit comes is a timeout: refused either way, never read.
-  channel_forged_fields: { honest: [], statuses: ['crashed', 'timeout'], reason: /sent the grader|channel|time limit|time budget/, notReason: /not refused/ },
+  channel_forged_fields: { honest: [], statuses: ['error', 'timeout'], reason: /grader refused|time limit|time budget/, notReason: /not refused/ },
   channel_stale_ids: { honest: allBut('causal_mask'), statuses: ['crashed', 'failed', 'error', 'timeout'] },
   kill_everyone: { honest: allBut('causal_mask'), statuses: ['error'], reason: /kill\(-1\) succeeded 0 times/ },
   kill_by_pid: { honest: allBut('causal_mask'), statuses: ['error'], reason: /reached 0 other processes by pid/ },
