@@ -6,8 +6,10 @@
  * time its own processes spent (every thread, read from /proc), which load does not inflate.
  *
  * A hang that sleeps instead of spinning (Atomics.wait) spends no CPU: it is charged its wall time
- * divided by WALL_FACTOR, so it still ends, at WALL_FACTOR × the limit. Where /proc cannot be read
- * (not Linux), the charge is the wall time, as before.
+ * divided by WALL_FACTOR, so it still ends, at WALL_FACTOR × the limit. That wall time leaves out
+ * what the child spent runnable but waiting for a CPU (the run-queue delay the kernel counts in
+ * /proc/<pid>/schedstat): a child starved by load is neither spinning nor sleeping, and its wait is
+ * the machine's, not its own. Where /proc cannot be read (not Linux), the charge is the wall time.
  */
 import fs from 'node:fs';
 
@@ -63,22 +65,47 @@ export function cpuMs(pids: readonly number[]): number | undefined {
   return total;
 }
 
+/**
+ * Milliseconds the processes' main threads have spent runnable, waiting for a CPU (the second field
+ * of /proc/<pid>/schedstat, in ns); undefined when the kernel does not keep it.
+ */
+export function waitedMs(pids: readonly number[]): number | undefined {
+  let total: number | undefined;
+  for (const pid of pids) {
+    const delay = Number((readText(`/proc/${pid}/schedstat`) ?? '').split(' ')[1]);
+    if (Number.isFinite(delay)) total = (total ?? 0) + delay / 1e6;
+  }
+  return total;
+}
+
 /** Measures one call of a child whose processes are `pids`. */
 export class CallClock {
   private readonly wallStart = Date.now();
   private readonly cpuStart: number | undefined;
+  private readonly waitStart: number | undefined;
 
   constructor(private readonly pids: readonly number[]) {
     this.cpuStart = cpuMs(pids);
+    this.waitStart = waitedMs(pids);
   }
 
-  /** What the call is charged so far: its CPU time, or its wall time over WALL_FACTOR if that is more. */
+  /** Wall milliseconds since the call began. */
+  wall(): number {
+    return Date.now() - this.wallStart;
+  }
+
+  /**
+   * What the call is charged so far: its CPU time, or, if that is more, its wall time less its wait
+   * for a CPU, over WALL_FACTOR.
+   */
   charged(): number {
-    const wall = Date.now() - this.wallStart;
+    const wall = this.wall();
     if (this.cpuStart === undefined) return wall;
-    const now = cpuMs(this.pids);
     // A process that has exited is no longer read: what it spent stays spent, never negative.
+    const now = cpuMs(this.pids);
     const cpu = now === undefined ? 0 : Math.max(0, now - this.cpuStart);
-    return Math.max(cpu, wall / WALL_FACTOR);
+    const waitedNow = this.waitStart === undefined ? undefined : waitedMs(this.pids);
+    const waited = waitedNow === undefined ? 0 : Math.min(wall, Math.max(0, waitedNow - this.waitStart!));
+    return Math.max(cpu, (wall - waited) / WALL_FACTOR);
   }
 }

@@ -47,6 +47,11 @@ export const OUT_OF_MEMORY = /out of memory|allocation failed/i;
 
 /** How long a child may take to start its runtime, before any student code: longer is the machine's problem. */
 const START_LIMIT_MS = 30_000;
+/**
+ * A call whose child was charged less than its limit after this many limits of wall time spent it
+ * waiting for a CPU (childClock.ts), not computing or sleeping: the machine, not the student.
+ */
+const STARVED_FACTOR = 30;
 /** Messages that answer nothing, tolerated per child before it counts as flooding the channel. */
 const STRAY_LIMIT = 16;
 /** Printed bytes read and dropped per child before the child counts as flooding its output. */
@@ -289,7 +294,7 @@ export class ChildSession {
     const budget = this.budgetLeftMs < this.options.timeoutMs;
     const limit = Math.min(this.budgetLeftMs, this.options.timeoutMs);
     const clock = new CallClock(this.running?.pids ?? []);
-    return new Promise<CallOutcome>((resolve) => {
+    return new Promise<CallOutcome>((resolve, reject) => {
       const pending: Pending = {
         id: message.id,
         settle: (outcome) => {
@@ -300,6 +305,14 @@ export class ChildSession {
       const check = () => {
         if (this.pending !== pending) return;
         const spent = clock.charged();
+        if (spent < limit && clock.wall() >= STARVED_FACTOR * limit) {
+          // Neither spinning nor sleeping: the child waited for a CPU all along. The grader cannot
+          // time it fairly on this machine, so it grades no verdict: a grader failure, regraded next run.
+          this.pending = undefined;
+          this.kill();
+          reject(new GraderError(`the machine was too loaded to time a call: its process waited ${Math.round(clock.wall() / 1000)} s, mostly for a CPU, and was charged ${Math.round(spent)} ms; grade it again on a machine less busy`));
+          return;
+        }
         if (spent < limit) {
           pending.timer = setTimeout(check, Math.max(limit - spent, 20));
           return;

@@ -4,6 +4,8 @@
  * than the limit, and an honest call still answers; a spinning hang still times out at its limit;
  * a sleeping hang, which spends no CPU, still ends at WALL_FACTOR × its limit.
  */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { takeSubmission } from '../../lib/intake/intake';
@@ -17,7 +19,11 @@ import { materialize, tempDir } from './materialize';
 
 const work = tempDir('charged');
 const sessions: ChildSession[] = [];
-afterEach(() => sessions.splice(0).forEach((s) => s.kill()));
+const spinners: ChildProcess[] = [];
+afterEach(() => {
+  sessions.splice(0).forEach((s) => s.kill());
+  spinners.splice(0).forEach((p) => p.kill('SIGKILL'));
+});
 
 async function sessionOf(dir: string, timeoutMs: number): Promise<ChildSession> {
   const options = gradeOptions({ timeoutMs });
@@ -63,6 +69,37 @@ describe('time charged to the child', () => {
     signal(stopped, 'SIGCONT');
     expect((await call).kind).toBe('value');
   });
+
+  /** Pins the session's child to CPU 0 at `nice`, beside a spinner at nice 0 pinned there too. */
+  async function starved(timeoutMs: number, nice: number): Promise<ChildSession> {
+    const session = await sessionOf(materialize(path.join(__dirname, 'misbehaving', 'slow_softmax.ts'), work), timeoutMs);
+    expect((await callOf(session, 'causal_mask')).kind).toBe('value'); // started and loaded
+    const spinner = spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' });
+    spinners.push(spinner);
+    for (const pid of children().filter((pid) => pid !== spinner.pid)) {
+      execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
+      for (const tid of fs.readdirSync(`/proc/${pid}/task`)) execFileSync('renice', ['-n', String(nice), '-p', tid], { stdio: 'ignore' });
+      // The child leads a session of its own, and so an autogroup, whose own nice is what the scheduler weighs.
+      if (fs.existsSync(`/proc/${pid}/autogroup`)) fs.writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+    }
+    return session;
+  }
+
+  it('a child starved of a CPU (runnable, waiting behind a busier process) is not charged its wait', async () => {
+    // At nice 10 the child gets about a tenth of the CPU: its 600 ms of CPU take about 6 s of wall
+    // time, a quarter of which is over the 1 s limit.
+    const session = await starved(1000, 10);
+    const started = Date.now();
+    expect(await softmaxCall(session)).toMatchObject({ kind: 'value' });
+    // Only a test of the claim when the wall clock alone would have timed it out.
+    expect(Date.now() - started).toBeGreaterThan(4 * 1000);
+  }, 60_000);
+
+  it('a child starved past 30 limits of wall time is no verdict but a grader failure, regraded on the next run', async () => {
+    // At nice 19 the child gets about a seventieth of the CPU: after 6 s it has spent far less than its 200 ms.
+    const session = await starved(200, 19);
+    await expect(softmaxCall(session)).rejects.toThrow(/too loaded to time a call/);
+  }, 60_000);
 
   it('a spinning hang times out at its limit of CPU time', async () => {
     const session = await sessionOf(materialize(path.join(__dirname, 'misbehaving', 'hang_in_attention.ts'), work), 500);
