@@ -13,13 +13,13 @@ import { childCommand, containmentReport, type ChildCommand } from '../sandbox/c
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler } from '../sandbox/transpilePool';
 import { startTypeCheck, type TypeNotes } from '../typecheck/run';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase, GradedFunction } from '../../tests/cases';
 import { explainFailures } from './diagnoseInChild';
 import { loadFixture, type LoadedFixture } from './fixtures';
 import { readManifest } from './manifest';
 import { attentionHeatmaps } from './heatmaps';
-import { totals, type SubmissionResult } from './result';
-import { caseResult, fromOutcome, withoutRunning, type CaseVerdict } from './verdict';
+import { totals, type AttentionHeatmap, type SubmissionResult } from './result';
+import { afterHang, caseResult, fromOutcome, withoutRunning, type CaseVerdict } from './verdict';
 
 export { withoutRunning } from './verdict';
 
@@ -87,6 +87,11 @@ export function loadCaseFixtures(cases: readonly GradedCase[]): Map<string, Load
  * every case (softmax, and attention that calls it) cannot spend the budget before the others run.
  * Results are reported in the table's order whatever the run order.
  */
+/** The visible cases, then the hidden ones (when there are any): graded in that order, each in a child of its own. */
+export function phases(cases: readonly GradedCase[]): GradedCase[][] {
+  return [cases.filter((c) => !c.hidden), cases.filter((c) => c.hidden)].filter((phase) => phase.length > 0);
+}
+
 export function runOrder(cases: readonly GradedCase[]): GradedCase[] {
   const queues = new Map<string, GradedCase[]>();
   for (const c of cases) queues.set(c.fn, [...(queues.get(c.fn) ?? []), c]);
@@ -159,32 +164,51 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     session.setSubmission(prepared.load);
     const verdicts = new Map<string, CaseVerdict>();
     const runs = new Map<string, { printed: string; durationMs: number }>();
+    const resultOf = (c: GradedCase) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs);
+    const heatmaps = new Map<string, AttentionHeatmap>();
     let loadFailure: CaseVerdict | undefined;
-    for (const graded of runOrder(options.cases)) {
-      if (loadFailure) {
-        verdicts.set(graded.name, loadFailure);
-        continue;
+    /** Each function that hung, and the case it hung in: its other cases fail without a call. */
+    const hung = new Map<GradedFunction, string>();
+    for (const [phase, cases] of phases(options.cases).entries()) {
+      // Hidden cases run last, in a child of their own, once every visible case has its verdict,
+      // diagnosis and heatmap: nothing a hidden case gave the child (its inputs, anything it
+      // printed) can reach what a student sees before grades are published.
+      if (phase > 0) session.kill();
+      for (const graded of runOrder(cases)) {
+        if (loadFailure) {
+          verdicts.set(graded.name, loadFailure);
+          continue;
+        }
+        const hungIn = hung.get(graded.fn);
+        if (hungIn) {
+          verdicts.set(graded.name, afterHang(graded, limits, hungIn));
+          continue;
+        }
+        const fixture = options.fixtures.get(graded.fixture)!;
+        const t0 = Date.now();
+        const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
+        const verdict = fromOutcome(outcome, graded, fixture, limits, prepared);
+        // A submission that cannot load fails the same way every time: say so once per case, run no more.
+        if (outcome.duringLoad) loadFailure = verdict;
+        // A hang costs its own function only: the budget is not spent on its every case.
+        else if (outcome.kind === 'timeout' && !outcome.budget) hung.set(graded.fn, graded.name);
+        const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
+        verdicts.set(graded.name, verdict);
+        runs.set(graded.name, { printed: printed.filter(Boolean).join('\n'), durationMs: Date.now() - t0 });
       }
-      const fixture = options.fixtures.get(graded.fixture)!;
-      const t0 = Date.now();
-      const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
-      const verdict = fromOutcome(outcome, graded, fixture, limits, prepared);
-      // A submission that cannot load fails the same way every time: say so once per case, run no more.
-      if (outcome.duringLoad) loadFailure = verdict;
-      const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
-      verdicts.set(graded.name, verdict);
-      runs.set(graded.name, { printed: printed.filter(Boolean).join('\n'), durationMs: Date.now() - t0 });
+      if (loadFailure) continue;
+      // Every verdict of the phase is in before its first diagnosis probe: what a probe does changes no points.
+      await explainFailures(session, cases, options.fixtures, verdicts);
+      // A probe that hangs or kills the child changes no verdict either.
+      if (options.heatmaps) {
+        for (const [case_, heatmap] of await attentionHeatmaps(session, cases, options.fixtures, cases.map(resultOf), options.instructorView)) heatmaps.set(case_, heatmap);
+      }
     }
-    // Every verdict is in before the first diagnosis probe: what a probe does changes no points.
-    if (!loadFailure) await explainFailures(session, options.cases, options.fixtures, verdicts);
-    const results = options.cases.map((c) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs));
+    const results = options.cases.map(resultOf);
     const result: SubmissionResult = {
       name, status: 'graded', feedback: [...feedback, ...(await typeNotes(name))], cases: results, executionTimeMs: Date.now() - started, ...totals(results),
     };
-    // Every verdict is in before the first probe: a probe that hangs or kills the child changes none.
-    if (options.heatmaps && !loadFailure) {
-      result.heatmaps = await attentionHeatmaps(session, options.cases, options.fixtures, results, options.instructorView);
-    }
+    if (options.heatmaps && !loadFailure) result.heatmaps = heatmaps;
     return result;
   } finally {
     session.kill();

@@ -14,6 +14,7 @@ import { mapStack } from '../sandbox/sourceMap';
 import type { PreparedSubmission } from '../sandbox/transpile';
 import type { GradedCase } from '../../tests/cases';
 import { evaluateCase } from './evaluate';
+import { didNotReturn, notRunAfterHang } from './hangWords';
 import type { LoadedFixture } from './fixtures';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from './result';
 
@@ -52,20 +53,26 @@ export interface Limits {
   budgetMs: number;
 }
 
-function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, { timeoutMs, budgetMs }: Limits, during: string): CaseVerdict {
+function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, graded: GradedCase, { timeoutMs, budgetMs }: Limits, during: string): CaseVerdict {
   const budget = `the submission's time budget of ${budgetMs / 1000} s (all tests together) ran out`;
-  if (!outcome.budget) {
-    return { status: 'timeout', reason: `did not finish within the time limit (an endless loop, or far too slow)${during}: limit ${timeoutMs / 1000} s per test`, details: '' };
+  if (!outcome.budget && outcome.duringLoad) {
+    return { status: 'timeout', reason: `the submission did not finish loading within ${timeoutMs / 1000} s, the time limit per test: an endless loop when it is imported?`, details: '' };
   }
+  if (!outcome.budget) return { status: 'timeout', reason: didNotReturn(graded.fn, timeoutMs), details: '' };
   // Started before the budget ran out, or not at all: either way earlier tests used it up.
   return { status: 'timeout', reason: `not finished: ${budget}${during}; earlier tests that time out use it up`, details: '' };
+}
+
+/** A test of a function that already hung in `hungIn`: it fails at once, without a call. */
+export function afterHang(graded: GradedCase, { timeoutMs }: Limits, hungIn: string): CaseVerdict {
+  return { status: 'timeout', reason: notRunAfterHang(graded.fn, timeoutMs, hungIn), details: '' };
 }
 
 export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, limits: Limits, prepared: PreparedSubmission): CaseVerdict {
   const during = outcome.duringLoad ? ' while loading the submission' : '';
   switch (outcome.kind) {
     case 'timeout':
-      return timedOut(outcome, limits, during);
+      return timedOut(outcome, graded, limits, during);
     case 'refused':
       // The grader's own words: what the child did is known, so no guess at a cause.
       return { status: 'error', reason: `the grader refused what the process running the submission sent${during} and stopped it: it ${outcome.how}`, details: '' };

@@ -109,6 +109,17 @@ function submissionOutput(result: SubmissionResult): string {
   let headline: string;
   if (result.status === 'error') {
     headline = 'Your submission could not be run, so no test was graded.';
+  } else if (result.cases.some((c) => c.hidden)) {
+    // The top-level output is shown before grades are published: it speaks of the visible tests
+    // only, so no hidden test's result, points or count shows through it.
+    const visible = result.cases.filter((c) => !c.hidden);
+    const points = visible.reduce((sum, c) => sum + c.points, 0);
+    const max = visible.reduce((sum, c) => sum + c.maxPoints, 0);
+    const passed = visible.filter((c) => c.status === 'passed').length;
+    const unusual = statusSummary(visible.map((c) => c.status));
+    headline =
+      `Visible tests: ${formatPoints(points)}/${formatPoints(max)} points, ` +
+      `${passed} of ${visible.length} passed${unusual ? ` (${unusual})` : ''}. More tests are graded and shown once grades are published.`;
   } else {
     const passed = result.cases.filter((c) => c.status === 'passed').length;
     const unusual = statusSummary(result.cases.map((c) => c.status));

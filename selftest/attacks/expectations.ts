@@ -56,7 +56,7 @@ const REFUSED = { honest: [], statuses: ['refused'], reason: /may not use/ } as 
 const CONTAINED: Record<string, Expectation> = {
   exit_at_import: { honest: [], statuses: ['crashed'], reason: /while loading/ },
   hang_at_import: { honest: [], statuses: ['timeout'], reason: /time limit/ },
-  hang_in_causal_mask: { honest: allBut('causal_mask'), statuses: ['timeout'], reason: /time limit/ },
+  hang_in_causal_mask: { honest: allBut('causal_mask'), statuses: ['timeout'], reason: /time limit|did not return/ },
   memory_bomb_typed_arrays: { honest: allBut('causal_mask'), statuses: ['crashed', 'error'], reason: /memory|allocat/i, alone: true },
   memory_bomb_heap: { honest: allBut('causal_mask'), statuses: ['crashed', 'error'], reason: /memory|allocat/i, alone: true },
   stack_overflow: { honest: allBut('softmax'), statuses: ['error'], reason: /call stack/ },
@@ -82,12 +82,12 @@ const CONTAINED: Record<string, Expectation> = {
   channel_garbage: { honest: allBut('causal_mask'), statuses: ['error'], reason: /grader refused .* channel/, notReason: /lived/ },
   channel_costly_frames: { honest: [], statuses: ['error'], reason: /grader refused/, notReason: /not refused/ },
   // A child that is still writing when its limit comes is a timeout: refused either way, never read.
-  channel_forged_fields: { honest: [], statuses: ['error', 'timeout'], reason: /grader refused|time limit|time budget/, notReason: /not refused/ },
+  channel_forged_fields: { honest: [], statuses: ['error', 'timeout'], reason: /grader refused|time limit|did not return|time budget/, notReason: /not refused/ },
   channel_stale_ids: { honest: allBut('causal_mask'), statuses: ['crashed', 'failed', 'error', 'timeout'] },
   kill_everyone: { honest: allBut('causal_mask'), statuses: ['error'], reason: /kill\(-1\) succeeded 0 times/ },
   kill_by_pid: { honest: allBut('causal_mask'), statuses: ['error'], reason: /reached 0 other processes by pid/ },
   probe_siblings: { honest: allBut('causal_mask'), statuses: ['error'], reason: /probe found nothing/ },
-  hang_in_softmax: { honest: [], budgeted: ['causal_mask'], statuses: ['timeout'], reason: /time limit|time budget/ },
+  hang_in_softmax: { honest: [], budgeted: ['causal_mask'], statuses: ['timeout'], reason: /time limit|did not return|time budget/ },
   control_characters: { honest: allBut('causal_mask'), statuses: ['error'] },
 };
 
@@ -148,7 +148,8 @@ export function leaks(result: SubmissionResult): string[] {
   // measures: each test timed out at its limit spent a whole limit of it, so no more of them fit
   // than the budget holds (one more may start just before it ends). A hang while loading is one
   // timeout, whose verdict every test shares.
-  const timedOut = result.cases.filter((c) => c.status === 'timeout' && !/budget/.test(c.reason));
+  // A test not run after its function hung spent nothing.
+  const timedOut = result.cases.filter((c) => c.status === 'timeout' && !/budget|^not run:/.test(c.reason));
   const limited = timedOut.filter((c) => !/while loading/.test(c.reason)).length + (timedOut.some((c) => /while loading/.test(c.reason)) ? 1 : 0);
   if (limited > Math.ceil(BUDGET_MS / TIMEOUT_MS)) found.push(`${limited} tests timed out at their limit of ${TIMEOUT_MS} ms, past its budget of ${BUDGET_MS} ms`);
   return found;
