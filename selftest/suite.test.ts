@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../lib/paths';
+import { didNotReturn, notRunAfterHang, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { visibleCases } from '../tests/cases';
+import { materialize } from './grader/materialize';
 
 interface JsonReport {
   numTotalTests: number;
@@ -42,6 +44,16 @@ describe('the graded suite (npm test)', () => {
     const report = runSuite('student');
     expect(report.numFailedTests).toBe(visibleCases().length);
     for (const a of assertions(report)) expect(a.failureMessages.join('\n')).toMatch(/is not implemented yet: edit student\/index\.ts/);
+  });
+
+  it('a causalMask that never returns: its tests fail in the grader\'s words, the others pass, and the run ends', () => {
+    const dir = materialize(path.join(__dirname, 'grader', 'misbehaving', 'loop_in_causal_mask.ts'), fs.mkdtempSync(path.join(os.tmpdir(), 'suite-')));
+    const report = runSuite(dir);
+    const failed = assertions(report).filter((a) => a.status !== 'passed');
+    expect(failed.map((a) => a.title)).toEqual(visibleCases('causal_mask').map((c) => c.name));
+    const [first, ...rest] = failed;
+    expect(first.failureMessages.join('\n')).toContain(didNotReturn('causal_mask', PER_TEST_LIMIT_MS));
+    for (const a of rest) expect(a.failureMessages.join('\n')).toContain(notRunAfterHang('causal_mask', PER_TEST_LIMIT_MS, first.title));
   });
 
   it('-t scaled_dot_product runs exactly the attention cases', () => {

@@ -15,7 +15,9 @@ import { inProcessContext } from '../lib/grading/inProcess';
 import { invokeCase } from '../lib/grading/invoke';
 import { readManifest, type Manifest } from '../lib/grading/manifest';
 import type { Tensor } from '../lib/tensor';
-import { visibleCases, type GradedCase } from './cases';
+import { HangError } from '../adapters/withinLimit';
+import { notRunAfterHang, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
+import { visibleCases, type GradedCase, type GradedFunction } from './cases';
 
 /** A failed check: the message is the whole story, so no harness stack frames are shown. */
 class GradeFailure extends Error {
@@ -31,8 +33,9 @@ const context = inProcessContext(adapters.probe, adapters);
 
 /** What the code threw (or the adapter refused, e.g. NaN), with what the diagnosis found appended. */
 async function diagnosed(err: unknown, graded: GradedCase, fixture: LoadedFixture): Promise<unknown> {
-  // A stub's message says it all; the grader diagnoses no not-implemented case either.
-  if (!(err instanceof Error) || Object.isFrozen(err) || err instanceof NotImplementedError) return err;
+  // A stub's message says it all; the grader diagnoses no not-implemented case either. A hang is
+  // not probed: each probe would meet the same loop.
+  if (!(err instanceof Error) || Object.isFrozen(err) || err instanceof NotImplementedError || err instanceof HangError) return err;
   const kind = err instanceof ResultError ? 'unreadable' : 'threw';
   const { note } = await explain(graded, fixture, { kind, name: err.name, message: err.message }, context);
   if (note) err.message += `\n${note}`;
@@ -41,15 +44,20 @@ async function diagnosed(err: unknown, graded: GradedCase, fixture: LoadedFixtur
 
 // Read once, on the first test that runs: every case's fixture is listed in it.
 let manifest: Manifest | undefined;
+/** Each function that hung, and the test it hung in: as in the grader, its other tests fail at once. */
+const hung = new Map<GradedFunction, string>();
 
 for (const graded of visibleCases()) {
   test(graded.name, async () => {
     // Read inside the test: a -t filter that skips the case skips its file reads too.
     const fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest()) });
+    const hungIn = hung.get(graded.fn);
+    if (hungIn) throw new GradeFailure(notRunAfterHang(graded.fn, PER_TEST_LIMIT_MS, hungIn));
     let output: Tensor;
     try {
       output = await invokeCase(graded.fn, fixture, adapters);
     } catch (err) {
+      if (err instanceof HangError && err.fn === graded.fn) hung.set(graded.fn, graded.name);
       throw await diagnosed(err, graded, fixture);
     }
     const verdict = evaluateCase(graded, output, fixture);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
 import { median, timeNode } from './measure';
 
-export const STUDENT_LOOP_TARGET = 1.3;
+export const STUDENT_LOOP_TARGET = 1.2;
 
 export interface StudentLoopResult {
   runs: number;

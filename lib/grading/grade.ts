@@ -15,6 +15,7 @@ import { transpileInWorker, warmTranspiler } from '../sandbox/transpilePool';
 import { startTypeCheck, type TypeNotes } from '../typecheck/run';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 import { explainFailures } from './diagnoseInChild';
+import { PER_TEST_LIMIT_MS } from './hangWords';
 import { loadFixture, type LoadedFixture } from './fixtures';
 import { readManifest } from './manifest';
 import { attentionHeatmaps } from './heatmaps';
@@ -38,7 +39,7 @@ export interface GradeOptions extends SessionOptions {
 }
 
 export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_TIMEOUT_MS = PER_TEST_LIMIT_MS;
 /** Six cases that time out at the default limit: a correct submission needs about a second for all. */
 export const DEFAULT_BUDGET_MS = 60_000;
 /** Honest code of a few hundred lines transpiles in tens of milliseconds; pathological nesting takes minutes. */

@@ -5,6 +5,9 @@
 import { EXPORT_NAMES } from '../../adapters/normalise';
 import type { GradedFunction } from '../../tests/cases';
 
+/** Each test's limit, the grader's default `--timeout` and `npm test`'s. */
+export const PER_TEST_LIMIT_MS = 10_000;
+
 const seconds = (ms: number) => `${ms / 1000} s`;
 
 /** A call that did not return within the per-test limit. */
