@@ -27,7 +27,8 @@ export function withinLimit<T>(fn: GradedFunction, call: () => T, limitMs = PER_
   const outer = slots[SLOT];
   slots[SLOT] = call;
   try {
-    return CALL.runInThisContext({ timeout: limitMs }) as T;
+    // displayErrors: false, or Node prefixes the stack of whatever the student's code threw with a source excerpt.
+    return CALL.runInThisContext({ timeout: limitMs, displayErrors: false }) as T;
   } catch (err) {
     if ((err as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new HangError(fn, limitMs);
     throw err;

@@ -24,6 +24,12 @@ export const MISTAKE_VARIANTS: Record<string, Partial<Runner>> = {
       return e.div(e.sum());
     },
   },
+  softmax_global_max: {
+    runSoftmax: (x, dim) => {
+      const e = x.sub(x.max()).exp();
+      return e.div(e.sum(dim, true));
+    },
+  },
   softmax_unstable: {
     runSoftmax: (x, dim) => {
       const e = x.exp();

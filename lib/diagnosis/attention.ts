@@ -95,12 +95,45 @@ async function structure(c: Case, fixture: LoadedFixture, graded: GradedCase, co
 
 const shapeText = (shape: readonly number[]) => `[${shape.join(', ')}]`;
 
-/** Where a NaN comes from: zero scores (so no exp can overflow), or scores scaled down. */
-async function nanSource(c: Case, out: Tensor, context: ProbeContext): Promise<Finding | undefined> {
+/** Where a NaN comes from: zero scores (so no exp can overflow), one query alone, or scores scaled down. */
+async function nanSource(c: Case, out: Tensor, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
   const zeros = await call(context, { q: Tensor.zeros(c.q.shape, 'float64'), k: Tensor.zeros(c.k.shape, 'float64'), v: c.v });
   if (zeros && hasNaN(zeros)) return { id: 'nan_before_softmax' };
   if (c.mask && nanOnlyInFullyMaskedRows(c, out)) return { id: 'fully_masked_nan' };
-  return overflow(c, context);
+  const row = firstRow(out, (values) => Array.prototype.some.call(values, (x: number) => !Number.isFinite(x)));
+  return (row !== undefined && (await aloneRight(c, row, 'NaN', fixture, graded, context))) || overflow(c, context);
+}
+
+/** The first row (query) of the output, over every batch entry, that `bad` says is wrong. */
+function firstRow(out: Values, bad: (values: ArrayLike<number>) => boolean): number | undefined {
+  const cols = out.shape[out.shape.length - 1];
+  for (let row = 0; row * cols < out.data.length; row++) if (bad(entry(out, row, cols))) return row;
+  return undefined;
+}
+
+/**
+ * A query that goes wrong beside the others but is right alone: its own Q row, with its batch
+ * entry's K, V and mask row, is called by itself. Right alone and NaN or zeros beside the others,
+ * it was undone by the other queries' scores: the softmax took its max over all of them. The
+ * property confirmed is the counterfactual (alone, the student's own function gets it right).
+ */
+async function aloneRight(c: Case, row: number, got: string, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
+  const { queries, keys } = c.grid;
+  if (queries < 2) return undefined;
+  const b = Math.floor(row / queries);
+  const query = row % queries;
+  const slice = (t: Tensor, rows: number, from: number, count: number) => {
+    const cols = t.shape[t.ndim - 1];
+    const data = Float64Array.from(entry(t, b, rows * cols)).subarray(from * cols, (from + count) * cols);
+    return new Tensor(Float64Array.from(data), [1, count, cols]);
+  };
+  const mask = c.mask && new Tensor(allowedGrid(c).slice(row * keys, (row + 1) * keys), [1, 1, keys]);
+  const out = await call(context, { q: slice(c.q, queries, query, 1), k: slice(c.k, keys, 0, keys), v: slice(c.v, keys, 0, keys), ...(mask && { mask }) });
+  const dV = c.dV;
+  const expected = new Tensor(Float64Array.from(entry(fixture.expected, row, dV)), [1, 1, dV]);
+  if (!out || !withinTolerance(out, expected, graded.tolerance)) return undefined;
+  const where = c.grid.batches > 1 ? `query ${query} of batch entry ${b}` : `query ${query}`;
+  return { id: 'attention_global_max', evidence: `Given alone, ${where} gets the right output; beside the other queries it gets ${got}.` };
 }
 
 function nanOnlyInFullyMaskedRows(c: Case, out: Values): boolean {
@@ -117,14 +150,23 @@ function nanOnlyInFullyMaskedRows(c: Case, out: Values): boolean {
   return fullyMasked > 0;
 }
 
-/** Scores large enough to overflow exp, and the same inputs with Q scaled down give a sound answer. */
+/**
+ * Scores large enough to overflow exp, and with Q scaled down the function is a sound softmax over
+ * the keys: finite, and its probabilities (read with V = identity) fit softmax(scores / √d_k) row
+ * by row. Finite alone confirms nothing: a softmax over the wrong dim is finite there too.
+ */
 async function overflow(c: Case, context: ProbeContext): Promise<Finding | undefined> {
   const scores = rawScores(c.q.data, c.k.data, c.grid, c.dK);
   const largest = Math.max(...Array.from(scores, Math.abs)) / Math.sqrt(c.dK);
   if (!(largest > 88)) return undefined;
-  const small = await call(context, { q: c.q.astype('float64').mul(8 / largest), k: c.k, v: c.v, ...(c.mask && { mask: c.mask }) });
+  const q = c.q.astype('float64').mul(8 / largest);
+  const small = await call(context, { q, k: c.k, v: c.v, ...(c.mask && { mask: c.mask }) });
   if (!small || hasNaN(small) || isAllZero(small)) return undefined;
-  return { id: 'unstable_softmax', evidence: `With the scores scaled down to at most 8 your function gives finite values; at ${formatNumber(largest)} it does not.` };
+  const probed = await probeProbabilities(context.probe, { q, k: c.k, v: c.v, ...(c.mask && { mask: c.mask }) });
+  if (typeof probed === 'string' || hasNaN(probed)) return undefined;
+  const fit = fitScale(probed.data, rawScores(q.data, c.k.data, c.grid, c.dK), allowedGrid(c), c.grid, 'keys');
+  if (fit.misfit > FITS || Math.abs(fit.scale * Math.sqrt(c.dK) - 1) > 1e-3) return undefined;
+  return { id: 'unstable_softmax', evidence: `With the scores scaled down to at most 8 your function is right; at ${formatNumber(largest)} it does not give finite values.` };
 }
 
 /** An all-zero output: with zero scores (Q, K all zeros, no mask) attention is the mean of V, never zeros. */
@@ -223,6 +265,9 @@ async function probabilities(c: Case, context: ProbeContext): Promise<Finding[] 
 
 /** The fitted scale against 1/√d_k, named when it is a known wrong one. */
 function scaleFinding(scale: number, c: Case): Finding | undefined {
+  // A degenerate fit (a scale of 0, ∞ or below zero: probabilities with no spread, or clamped
+  // scores) confirms nothing about the scale.
+  if (!Number.isFinite(scale) || !(scale > 1e-9) || !Number.isFinite(1 / scale)) return undefined;
   const near = (x: number) => Math.abs(scale / x - 1) < 1e-3;
   if (near(1 / Math.sqrt(c.dK))) return undefined;
   const evidence = `Your scores are scaled by 1/${(1 / scale).toFixed(2)}; expected 1/√${c.dK} = 1/${Math.sqrt(c.dK).toFixed(2)}.`;
@@ -252,7 +297,7 @@ export async function diagnoseAttention(
     return [];
   }
   if (hasNaN(out)) {
-    const source = await nanSource(c, out, context);
+    const source = await nanSource(c, out, fixture, graded, context);
     return source ? [source] : [];
   }
   if (isAllZero(out)) return [(await overflow(c, context)) ?? (await zeros(c, context))];
@@ -260,17 +305,20 @@ export async function diagnoseAttention(
   if (batch) return [batch];
   const found = await probabilities(c, context);
   if (found) return found;
-  // NaN cleared to 0 after an overflow leaves rows of zeros where a query has keys to attend to.
-  const cleared = zeroRowWithKeys(c, out) ? await overflow(c, context) : undefined;
+  // NaN cleared to 0 (after an overflow, or a max taken over every query) leaves rows of zeros
+  // where a query has keys to attend to.
+  const row = zeroRowWithKeys(c, out);
+  if (row === undefined) return [];
+  const cleared = (await aloneRight(c, row, 'zeros', fixture, graded, context)) ?? (await overflow(c, context));
   return cleared ? [cleared] : [];
 }
 
-function zeroRowWithKeys(c: Case, out: Values): boolean {
+function zeroRowWithKeys(c: Case, out: Values): number | undefined {
   const allowed = allowedGrid(c);
   const { keys } = c.grid;
   const cols = out.shape[out.shape.length - 1];
   for (let row = 0; row * cols < out.data.length; row++) {
-    if (allowed.subarray(row * keys, (row + 1) * keys).some((a) => a) && isAllZero({ data: entry(out, row, cols), shape: [cols] })) return true;
+    if (allowed.subarray(row * keys, (row + 1) * keys).some((a) => a) && isAllZero({ data: entry(out, row, cols), shape: [cols] })) return row;
   }
-  return false;
+  return undefined;
 }

@@ -10,7 +10,7 @@
  * or where a NaN is instead.
  */
 import type { GradedFunction } from '../../tests/cases';
-import { matmulWithUntransposedK, softmaxOverflow, type Recogniser } from './signatures';
+import { matmulWithUntransposedK, softmaxGlobalMax, softmaxOverflow, type Recogniser } from './signatures';
 
 export interface Mistake {
   id: string;
@@ -29,6 +29,8 @@ const SOFTMAX: readonly Mistake[] = [
     message: 'Your softmax divides by the sum of the whole tensor: sum along `dim` with keepdim (e.sum(dim, true)) so that every slice along dim sums to 1.' },
   { id: 'softmax_unstable', fn: 'softmax', recognise: softmaxOverflow,
     message: 'Your softmax overflows: exp of a large input is Infinity, and Infinity/Infinity is NaN. Subtract the max along dim before exp; the result is the same and exp never overflows.' },
+  { id: 'softmax_global_max', fn: 'softmax', recognise: softmaxGlobalMax,
+    message: "Your softmax subtracts the max of the whole tensor, not of each slice along dim: a slice whose values sit far below the largest (hundreds apart) has every exp underflow to 0, and 0/0 is NaN. Subtract each slice's own max, x.max(dim, true)." },
 ];
 
 const ATTENTION: readonly Mistake[] = [
@@ -44,6 +46,8 @@ const ATTENTION: readonly Mistake[] = [
     message: 'Only the first batch entry is computed: loop over every batch entry (the product of all dims before the last two), offsetting Q, K, V and the output by the entry.' },
   { id: 'batch_mixed', fn: 'scaled_dot_product_attention',
     message: "Your batch entries mix: one entry's output depends on another entry's inputs. Every entry b uses only Q[b], K[b], V[b] and its mask: check the offsets of each in your loops or reshapes." },
+  { id: 'attention_global_max', fn: 'scaled_dot_product_attention',
+    message: "Your attention's softmax subtracts the max of all the scores, not each query's own row max: a query whose scores sit far below the largest (here thousands apart) has every exp underflow to 0, so its row is 0/0 = NaN (or zeros once NaN is cleared). Subtract scores.max(-1, true)." },
   { id: 'nan_before_softmax', fn: 'scaled_dot_product_attention',
     message: 'Your output is NaN even when every score is 0 (Q and K all zeros, no mask), so the NaN does not come from exp or the mask: a number in your code is NaN or undefined from the start. In TypeScript Q.shape[-1] is undefined (no negative indexing): use Q.shape[Q.shape.length - 1].' },
   { id: 'fully_masked_nan', fn: 'scaled_dot_product_attention',

@@ -76,8 +76,8 @@ describe('recognise an error', () => {
   const k = Tensor.zeros([2, 5, 4]);
 
   it("K not transposed: matmul's inner dims are d_k and n_k", () => {
-    expect(matmulWithUntransposedK(threw(() => q.matmul(k)), { q, k })).toBe(true);
-    expect(matmulWithUntransposedK(threw(() => q.matmul(Tensor.zeros([2, 6, 4]))), { q, k })).toBe(false);
+    expect(matmulWithUntransposedK(threw(() => q.matmul(k)), { q, k }, {})).toBe(true);
+    expect(matmulWithUntransposedK(threw(() => q.matmul(Tensor.zeros([2, 6, 4]))), { q, k }, {})).toBe(false);
   });
 });
 

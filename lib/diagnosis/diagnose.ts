@@ -34,7 +34,11 @@ export interface Explanation {
 
 /** Softmax and causal-mask mistakes: the stored outputs an output matches, or the recogniser an error fits. */
 function matchStored(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome): Mistake[] {
-  if (outcome.kind !== 'output') return mistakesOf(graded.fn).filter((m) => m.recognise?.(outcome, fixture.inputs)).slice(0, 1);
+  if (outcome.kind !== 'output') {
+    // Two recognisers that fit the same evidence tell it apart from neither: name none.
+    const recognised = mistakesOf(graded.fn).filter((m) => m.recognise?.(outcome, fixture.inputs, fixture.params));
+    return recognised.length === 1 ? recognised : [];
+  }
   const stored = fixture.mistakes();
   return mistakesOf(graded.fn).filter((m) => {
     const target = stored.get(m.id);

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeBatch } from '../../lib/grading/batch';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { escapeHtml, fileHref } from '../../lib/report/html';
+import { visibleCases } from '../../tests/cases';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
 
@@ -77,10 +78,10 @@ describe('batch grading', () => {
       expect(report).toContain(`href="${fileHref(`${name}.html`)}">${escapeHtml(name)}</a>`);
     }
     expect(report).toMatch(/<td>no_index<\/td>.*\(no page: graded before pages were written/);
-    expect(report).toMatch(/scale_missing<\/span><\/td><td class="num">1<\/td><td class="num">9<\/td>/);
+    expect(report).toMatch(/scale_missing<\/span><\/td><td class="num">1<\/td><td class="num">10<\/td>/);
     expect(report).toContain(`<h1>Attention assignment: ${Object.keys(EXPECTED).length} submissions</h1>`);
     const buggyPage = fs.readFileSync(path.join(out, 'buggy_scale_missing.html'), 'utf8');
-    expect((buggyPage.match(/<svg class="heatmap"/g) ?? []).length).toBe(9 * 3);
+    expect((buggyPage.match(/<svg class="heatmap"/g) ?? []).length).toBe(visibleCases('scaled_dot_product_attention').length * 3);
 
     const forced = await gradeBatch(submissions, out, { ...options, force: true });
     expect(forced.graded).toHaveLength(Object.keys(EXPECTED).length);

@@ -9,6 +9,7 @@ import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import schema from '../../lib/report/gradescope.schema.json';
+import { GRADED_CASES, visibleCases } from '../../tests/cases';
 import { tempDir } from './materialize';
 
 const work = tempDir('cli');
@@ -30,7 +31,7 @@ describe('npm run grade', () => {
     expect(validate(results), JSON.stringify(validate.errors)).toBe(true);
     expect(results.score).toBe(12);
     expect(results.max_score).toBe(12);
-    expect(results.tests).toHaveLength(19);
+    expect(results.tests).toHaveLength(visibleCases().length);
   });
 
   it('--hidden adds the hidden cases, visible only after publishing', () => {
@@ -38,7 +39,7 @@ describe('npm run grade', () => {
     expect(grade(['--reference', '--hidden', '--json', file]).status).toBe(0);
     const results = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(results.score).toBe(14.5);
-    expect(results.tests.filter((t: { visibility: string }) => t.visibility === 'after_published')).toHaveLength(5);
+    expect(results.tests.filter((t: { visibility: string }) => t.visibility === 'after_published')).toHaveLength(GRADED_CASES.filter((c) => c.hidden).length);
   });
 
   it('gives the stubs 0 with "not implemented" reasons, exit 0', () => {
