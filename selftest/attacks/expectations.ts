@@ -150,7 +150,8 @@ export function leaks(result: SubmissionResult): string[] {
   // timeout, whose verdict every test shares.
   // A test not run after its function hung spent nothing.
   const timedOut = result.cases.filter((c) => c.status === 'timeout' && !/budget|^not run:/.test(c.reason));
-  const limited = timedOut.filter((c) => !/while loading/.test(c.reason)).length + (timedOut.some((c) => /while loading/.test(c.reason)) ? 1 : 0);
+  const loading = /while loading|did not finish loading/;
+  const limited = timedOut.filter((c) => !loading.test(c.reason)).length + (timedOut.some((c) => loading.test(c.reason)) ? 1 : 0);
   if (limited > Math.ceil(BUDGET_MS / TIMEOUT_MS)) found.push(`${limited} tests timed out at their limit of ${TIMEOUT_MS} ms, past its budget of ${BUDGET_MS} ms`);
   return found;
 }
