@@ -102,14 +102,16 @@ export function runOrder(cases: readonly GradedCase[]): GradedCase[] {
 }
 
 /** The TypeScript files of a submission, for the type check. */
-const typeCheckFiles = (submission: Submission) =>
-  Object.fromEntries([...submission.files].filter(([file]) => file.endsWith('.ts')));
+const typeCheckFiles = (submission: Submission) => ({
+  files: Object.fromEntries([...submission.files].filter(([file]) => file.endsWith('.ts'))),
+  entry: submission.entry,
+});
 
 /** Starts one type check for many submission folders (those the intake refuses are left out). */
 export function typeCheckSubmissions(folders: readonly { dir: string; name: string }[]): TypeNotes {
   const readable = folders.flatMap(({ dir, name }) => {
     try {
-      return [{ name, files: typeCheckFiles(takeSubmission(dir, name)) }];
+      return [{ name, ...typeCheckFiles(takeSubmission(dir, name)) }];
     } catch (err) {
       if (err instanceof IntakeError) return [];
       throw err;
@@ -141,7 +143,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   const limits = { timeoutMs: options.timeoutMs, budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS };
   const submission = intake(dir, name, options.cases);
   if ('cases' in submission) return submission;
-  const typeNotes = options.typeNotes ?? startTypeCheck([{ name, files: typeCheckFiles(submission) }]);
+  const typeNotes = options.typeNotes ?? startTypeCheck([{ name, ...typeCheckFiles(submission) }]);
   const session = new ChildSession(options);
   session.budgetLeftMs = limits.budgetMs;
   session.warmUp();

@@ -17,8 +17,8 @@ export function softmax(x: Tensor, dim: string): Tensor { return x.max(dim, true
 describe('type errors of many submissions in one program', () => {
   it('per submission, relative to its folder; harness imports resolve; an unused local is no error', () => {
     const errors = typeErrors([
-      { name: 'good', files: { 'student/index.ts': `${typed}const unused = 1;\n` } },
-      { name: 'bad', files: { 'student/index.ts': wrong, 'student/helper.ts': 'export const helper: number = "x";\n' } },
+      { name: 'good', entry: 'student/index.ts', files: { 'student/index.ts': `${typed}const unused = 1;\n` } },
+      { name: 'bad', entry: 'student/index.ts', files: { 'student/index.ts': wrong, 'student/helper.ts': 'export const helper: number = "x";\n' } },
     ]);
     expect(errors.get('good')).toEqual([]);
     const bad = errors.get('bad')!;
@@ -28,10 +28,18 @@ describe('type errors of many submissions in one program', () => {
 
   it('reads no file outside the submission, lib/ and the declaration files', () => {
     const reference = path.join(PROJECT_ROOT, 'reference', 'index.ts');
-    const errors = typeErrors([{ name: 'nosy', files: { 'student/index.ts': `/// <reference path="${reference}" />\nimport data from '../../package.json';\nexport const x: number = data;\n` } }]);
+    const errors = typeErrors([{ name: 'nosy', entry: 'student/index.ts', files: { 'student/index.ts': `/// <reference path="${reference}" />\nimport data from '../../package.json';\nexport const x: number = data;\n` } }]);
     const text = errors.get('nosy')!.join('\n');
     expect(text).toMatch(/student\/index\.ts\(1,\d+\): error TS6053: File '.*reference\/index\.ts' not found/);
     expect(text).toMatch(/error TS2307: Cannot find module '\.\.\/\.\.\/package\.json'/);
+  });
+
+  it('only the files the entry imports are checked: tooling beside it (a reference\'s mistakes.ts) is not the submission', () => {
+    const errors = typeErrors([{ name: 'reference', entry: 'index.ts', files: {
+      'index.ts': typed.replace('../lib/tensor', './lib/tensor'),
+      'mistakes.ts': "import { invoke } from '../lib/grading/invoke';\nexport const x: number = 'not checked';\n",
+    } }]);
+    expect(errors.get('reference')).toEqual([]);
   });
 
   it("the student's rules are student/tsconfig.json's", () => {
@@ -40,7 +48,7 @@ describe('type errors of many submissions in one program', () => {
   });
 
   it('in a process of its own: the note for a submission, none for a clean one', async () => {
-    const notes = startTypeCheck([{ name: 'good', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } }, { name: 'bad', files: { 'index.ts': wrong } }]);
+    const notes = startTypeCheck([{ name: 'good', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } }, { name: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } }]);
     expect(await notes('good')).toEqual([]);
     expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nindex\.ts\(2,/);
   });

@@ -16,6 +16,12 @@ export interface CheckedSubmission {
   name: string;
   /** Code files by posix path relative to the submission's folder. */
   files: Record<string, string>;
+  /**
+   * The entry file (index.ts): only it and the files it imports are checked, the files the grader
+   * loads. Others in the folder (a reference's instructor tooling, scratch files) are not the
+   * submission's code and get no notes.
+   */
+  entry: string;
 }
 
 /** The rules `npm run typecheck` applies to student/ (student/tsconfig.json; a self-test holds the two together). */
@@ -64,7 +70,8 @@ export function typeErrors(submissions: readonly CheckedSubmission[]): Map<strin
       if (resolved.kind !== 'file' || !resolved.name.endsWith('.ts')) return undefined;
       return { resolvedFileName: path.join(VIRTUAL, String(from.index), resolved.name), extension: ts.Extension.Ts };
     });
-  const program = ts.createProgram({ rootNames: [...text.keys(), ...harness], options, host });
+  const entries = submissions.map((s, index) => path.join(VIRTUAL, String(index), s.entry)).filter((file) => text.has(file));
+  const program = ts.createProgram({ rootNames: [...entries, ...harness], options, host });
   const errors = new Map<string, string[]>(submissions.map((s) => [s.name, []]));
   // Only the submissions' own files are checked: lib/ is the grader's, checked by `npm run
   // typecheck`, and its full check cost more than a hundred submissions' (types it exports are
