@@ -12,6 +12,7 @@ import { parseFlags } from '../lib/cli';
 import { MergeError, mergeShards } from '../lib/batch/merge';
 import { batchSummaryMarkdown } from '../lib/report/githubBatch';
 import { formatBatchSummary } from '../lib/report/terminal';
+import { oneLine } from '../lib/text/sanitise';
 
 const USAGE = 'npm run merge -- OUT1 OUT2 … --out DIR';
 
@@ -45,7 +46,8 @@ try {
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) appendFileSync(summaryFile, batchSummaryMarkdown(merged.entries));
 } catch (err) {
-  if (!(err instanceof MergeError)) throw err;
-  console.error(`merge: refused: ${err.message}`);
+  // One line either way: a refusal names the culprit; anything else is the merge's own failure.
+  if (err instanceof MergeError) console.error(`merge: refused: ${err.message}`);
+  else console.error(`merge: failed: ${oneLine(String((err as Error)?.message ?? err))}`);
   process.exit(1);
 }

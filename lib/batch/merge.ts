@@ -15,8 +15,10 @@ import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile }
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import type { GradescopeResults } from '../report/gradescope';
 import type { SummaryEntry } from '../report/terminal';
-import { difference } from './provenance';
-import { ABOUT, namesHash, readRecord, writeRecord, type BatchRecord } from './record';
+import { GRADED_CASES, visibleCases } from '../../tests/cases';
+import { badName, RESULT_BYTES, resultProblem } from './checkResult';
+import { caseTable, difference } from './provenance';
+import { ABOUT, namesHash, readRecord, RECORD_FILE, writeRecord, type BatchRecord } from './record';
 import { readResults } from './resume';
 import { formatShard, shardOf, WHOLE } from './shard';
 import { summaryEntry } from './summary';
@@ -43,6 +45,15 @@ function readInputs(dirs: readonly string[]): Input[] {
   return dirs.map((dir) => {
     const record = readRecord(dir);
     if (typeof record === 'string') throw new MergeError(record);
+    for (const name of record.submissions) {
+      const bad = badName(name);
+      if (bad) throw new MergeError(`${dir}/${RECORD_FILE} lists ${bad}: it is not a batch this grader wrote; grade that shard again`);
+    }
+    // The case table is this checkout's, not what the shard says it was: points come from it.
+    const table = caseTable(record.graded_with.options.hidden ? GRADED_CASES : visibleCases());
+    if (JSON.stringify(record.case_table) !== JSON.stringify(table)) {
+      throw new MergeError(`${dir} was graded with another case table than this checkout's tests/cases.ts: merge with the checkout that graded it, or regrade`);
+    }
     return { dir, record };
   });
 }
@@ -99,8 +110,17 @@ function collectResults(inputs: readonly Input[]): Map<string, { input: Input; r
           `${shardOf(name, record.shard.count)}/${record.shard.count}: regrade that folder with this grader`);
       }
       const file = path.join(dir, resultsFile(name));
+      let size = 0;
+      try {
+        size = fs.statSync(file).size;
+      } catch {
+        // missing: said below
+      }
+      if (size > RESULT_BYTES) throw new MergeError(`${oneLine(file)} is ${size} bytes, over the ${RESULT_BYTES / 1024 ** 2} MiB a result can be: regrade shard ${formatShard(record.shard)}`);
       const results = readResults(file);
       if (!results) throw new MergeError(`${oneLine(file)} is missing or unreadable: regrade shard ${formatShard(record.shard)}`);
+      const problem = resultProblem(results, record.case_table);
+      if (problem) throw new MergeError(`${oneLine(file)} is not a result this grader wrote: ${problem}; regrade shard ${formatShard(record.shard)}`);
       const recorded = results.extra_data.graded_with;
       const differs = recorded ? difference(recorded, record.graded_with) : 'a grader that did not record how';
       if (differs) {
@@ -130,20 +150,22 @@ export function mergeShards(dirs: readonly string[], outDir: string): MergeOutco
   const first = inputs[0].record;
   // As the whole run lists them: sorted the same way gradeBatch sorts the folder.
   const names = [...found.keys()].sort();
+  const results = new Map(names.map((name) => [name, found.get(name)!.results]));
+  // Everything is built before anything is written: a refusal or a failure leaves the folder as it was.
+  const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
+  const csv = gradebookCsv(rows, first.case_table.map((c) => c.name));
+  const report = batchReportHtml(names.map((name) => readBatchEntries(found.get(name)!.input.dir, [name])[0]), first.case_table);
   fs.mkdirSync(outDir, { recursive: true });
-  const results = new Map<string, GradescopeResults>();
   for (const name of names) {
-    const { input, results: result } = found.get(name)!;
+    const { input } = found.get(name)!;
     // Copied as written: a merged folder holds the very files the shards graded.
     fs.copyFileSync(path.join(input.dir, resultsFile(name)), path.join(outDir, resultsFile(name)));
     const page = path.join(input.dir, pageFile(name));
     if (fs.existsSync(page)) fs.copyFileSync(page, path.join(outDir, pageFile(name)));
     else fs.rmSync(path.join(outDir, pageFile(name)), { force: true });
-    results.set(name, result);
   }
-  const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
-  writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(rows, first.case_table.map((c) => c.name)));
-  writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), first.case_table));
+  writeFileAtomic(path.join(outDir, 'grades.csv'), csv);
+  writeFileAtomic(path.join(outDir, REPORT_FILE), report);
   const record: BatchRecord = {
     about: ABOUT,
     shard: WHOLE,

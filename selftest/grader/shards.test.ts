@@ -163,6 +163,40 @@ describe('a merge refuses, naming the culprit', () => {
     expect(refusal([shardDirs[0], shardDirs[1], short])).toMatch(/^the shards hold \d+ submissions but their folder had 13:/);
   });
 
+  it('results that no grader wrote: a total beside its tests, a max_score of 1e12, a name with /, a huge file; nothing written', () => {
+    const name = record(shardDirs[2]).submissions.find((n) => !CORRECT.has(n))!;
+    const editResult = (label: string, edit: (results: Record<string, any>) => void) => variant(2, label, (dir) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+      const file = path.join(dir, resultsFile(name));
+      const results = JSON.parse(fs.readFileSync(file, 'utf8'));
+      edit(results);
+      fs.writeFileSync(file, JSON.stringify(results));
+    });
+    const target = out('refused-kept');
+    fs.mkdirSync(target, { recursive: true });
+    fs.writeFileSync(path.join(target, 'grades.csv'), 'the gradebook before\n');
+    const refusedInto = (dirs: string[]) => {
+      try {
+        mergeShards(dirs, target);
+      } catch (err) {
+        expect(err).toBeInstanceOf(MergeError);
+        return (err as Error).message;
+      }
+      throw new Error('the merge went through');
+    };
+    const full = editResult('full-marks-3', (r) => { r.score = 12; });
+    expect(refusedInto([shardDirs[0], shardDirs[1], full])).toMatch(/is not a result this grader wrote: its score is 12, but its tests add up to [\d.]+; regrade shard 3\/3$/);
+    const huge = editResult('max-3', (r) => { r.max_score = 1e12; });
+    expect(refusedInto([shardDirs[0], shardDirs[1], huge])).toMatch(/its max_score is 1000000000000, not 12;/);
+    const test = editResult('test-3', (r) => { r.tests[0].score = r.tests[0].max_score; r.tests[0].status = 'failed'; });
+    expect(refusedInto([shardDirs[0], shardDirs[1], test])).toMatch(/test_softmax_last_dim has 0\.25 points for status failed/);
+    const slash = variant(2, 'slash-3', (_, rec) => { rec.submissions[0] = '../../etc/passwd'; });
+    expect(refusedInto([shardDirs[0], shardDirs[1], slash])).toMatch(/lists a submission name no folder can have \("\.\.\/\.\.\/etc\/passwd"\)/);
+    const big = variant(2, 'big-3', (dir) => fs.writeFileSync(path.join(dir, resultsFile(name)), ' '.repeat(5 * 1024 ** 2)));
+    expect(refusedInto([shardDirs[0], shardDirs[1], big])).toMatch(/is 5242880 bytes, over the 4 MiB a result can be/);
+    expect(fs.readdirSync(target)).toEqual(['grades.csv']);
+    expect(fs.readFileSync(path.join(target, 'grades.csv'), 'utf8')).toBe('the gradebook before\n');
+  });
+
   it('from the command line: one line and exit 1 when refused; exit 0, the summary and a job summary when merged', () => {
     const merge = (args: string[], env: NodeJS.ProcessEnv = {}) =>
       spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/merge.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
