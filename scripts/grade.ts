@@ -38,8 +38,8 @@ usage: ${USAGE}
   --verbose          also show each test's details (every failing check, the student's stack mapped
                      to its own lines), what the submission printed, and the containment in force
   --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]
-                     batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/<name>.json,
-                     DIR2/<name>.html, DIR2/report.html and DIR2/batch.json (what it was graded
+                     batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/submissions/<name>.json,
+                     DIR2/submissions/<name>.html, DIR2/report.html and DIR2/batch.json (what it was graded
                      with); a rerun regrades only what no longer matches (--force: everything);
                      --shard i/n grades only shard i of n (npm run merge joins the shards)
   --timeout S        per-test time limit in seconds (default 10)
@@ -74,8 +74,8 @@ function shardFlag(): Shard | undefined {
   return typeof parsed === 'string' ? usage(parsed) : parsed;
 }
 const shard = shardFlag();
-if (flags.submissions && flags.json) usage('--json is for one submission; a batch writes DIR2/<name>.json');
-if (flags.submissions && flags.html) usage('--html is for one submission; a batch always writes DIR2/<name>.html and DIR2/report.html');
+if (flags.submissions && flags.json) usage('--json is for one submission; a batch writes DIR2/submissions/<name>.json');
+if (flags.submissions && flags.html) usage('--html is for one submission; a batch always writes DIR2/submissions/<name>.html and DIR2/report.html');
 if (flags.submissions && flags.verbose) usage('--verbose is for one submission: grade one alone with --submission DIR/<name> --verbose');
 
 /** A folder named on the command line that is not there is the command's mistake, not a student's result. */

@@ -24,6 +24,7 @@ import { loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/gradin
 import { readManifest, sha256 } from '../lib/grading/manifest';
 import type { BatchOutcome } from '../lib/grading/batch';
 import type { SubmissionResult } from '../lib/grading/result';
+import { pageFile, resultsFile } from '../lib/report/batchReport';
 import { toGradescope } from '../lib/report/gradescope';
 import { buildChildRuntime } from '../lib/sandbox/build';
 import { FIXTURES_DIR, PROJECT_ROOT } from '../lib/paths';
@@ -264,18 +265,19 @@ describe('all attacks in one batch, beside a correct submission', () => {
   it('grades.csv, the results files and the pages hold what the grader decided, and nothing else is in its output', () => {
     expect(batch.value, batch.failure).toBeDefined();
     const graded = batch.value!.graded;
-    expect(fs.readdirSync(out).sort()).toEqual(
-      ['grades.csv', 'report.html', 'batch.json', ...graded.flatMap((r) => [`${r.name}.json`, `${r.name}.html`])].sort(),
+    expect(fs.readdirSync(out).sort()).toEqual(['batch.json', 'grades.csv', 'report.html', 'submissions']);
+    expect(fs.readdirSync(path.join(out, 'submissions')).map((f) => `submissions/${f}`).sort()).toEqual(
+      graded.flatMap((r) => [resultsFile(r.name), pageFile(r.name)]).sort(),
     );
     // Whatever an attack printed or threw reaches the pages as text, never as markup.
-    for (const page of fs.readdirSync(out).filter((f) => f.endsWith('.html'))) {
+    for (const page of ['report.html', ...graded.map((r) => pageFile(r.name))]) {
       expect.soft(fs.readFileSync(path.join(out, page), 'utf8'), page).not.toMatch(/<(script|img|iframe|object|link|a\s[^>]*href="?(https?|javascript):)/i);
     }
     const [header, ...rows] = parseCsv(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'));
     const total = header.indexOf('total');
     expect(Object.fromEntries(rows.map((r) => [r[0], Number(r[total])]))).toEqual(Object.fromEntries(graded.map((r) => [r.name, r.score])));
     for (const r of graded) {
-      const written = JSON.parse(fs.readFileSync(path.join(out, `${r.name}.json`), 'utf8'));
+      const written = JSON.parse(fs.readFileSync(path.join(out, resultsFile(r.name)), 'utf8'));
       // Beside what the grader decided, only the record of what it graded with (lib/batch/provenance.ts).
       expect.soft(written.extra_data.graded_with?.options?.timeout_ms, r.name).toBe(TIMEOUT_MS);
       delete written.extra_data.graded_with;

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fsAtomic';
 import { oneLine } from '../text/sanitise';
-import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile } from '../report/batchReport';
+import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile, SUBMISSIONS_DIR } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import type { GradescopeResults } from '../report/gradescope';
 import type { SummaryEntry } from '../report/terminal';
@@ -155,7 +155,7 @@ export function mergeShards(dirs: readonly string[], outDir: string): MergeOutco
   const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
   const csv = gradebookCsv(rows, first.case_table.map((c) => c.name));
   const report = batchReportHtml(names.map((name) => readBatchEntries(found.get(name)!.input.dir, [name])[0]), first.case_table);
-  fs.mkdirSync(outDir, { recursive: true });
+  fs.mkdirSync(path.join(outDir, SUBMISSIONS_DIR), { recursive: true });
   for (const name of names) {
     const { input } = found.get(name)!;
     // Copied as written: a merged folder holds the very files the shards graded.

@@ -1,6 +1,6 @@
 /**
  * Batch grading: every subfolder of a folder is one submission, graded in parallel (each in its
- * own child processes). Each result is written to `<out>/<name>.json` as soon as it is known, with
+ * own child processes). Each result is written to `<out>/submissions/<name>.json` (lib/report/batchReport.ts resultsFile) as soon as it is known, with
  * what it was graded with (lib/batch/provenance.ts), so a rerun keeps exactly the results that
  * still match and regrades the rest; `grades.csv` is rebuilt from those files at the end, with a
  * row for every submission whatever happened to it. With `html`, each submission also gets its
@@ -17,7 +17,7 @@ import { inShard, WHOLE, type Shard } from '../batch/shard';
 import { summaryEntry } from '../batch/summary';
 import { GraderError } from '../errors';
 import { writeFileAtomic } from '../fsAtomic';
-import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile } from '../report/batchReport';
+import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile, SUBMISSIONS_DIR } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import { toGradescope } from '../report/gradescope';
 import { submissionPage } from '../report/submissionPage';
@@ -83,7 +83,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const everyone = listSubmissions(submissionsDir);
   const shard = options.shard ?? WHOLE;
   const names = everyone.filter((name) => inShard(name, shard));
-  fs.mkdirSync(outDir, { recursive: true });
+  fs.mkdirSync(path.join(outDir, SUBMISSIONS_DIR), { recursive: true });
   // Until this run ends the folder is not a finished batch: a merge must not take it.
   removeRecord(outDir);
   const fixtures = fixtureHashes(options.cases);

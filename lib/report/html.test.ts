@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
 import type { AttentionHeatmap, CaseResult, SubmissionResult } from '../grading/result';
-import { batchReportHtml, pageFile } from './batchReport';
+import { batchReportHtml, pageFile, resultsFile } from './batchReport';
 import { niceTicks } from './charts';
 import { toGradescope } from './gradescope';
 import { colorOf, heatmapSvg, type Matrix } from './heatmap';
@@ -24,9 +24,16 @@ describe('escaping', () => {
   it('a link to a file named with URL and HTML syntax', () => {
     expect(fileHref('a "b" <c> & d#%:x.html')).toBe('a%20%22b%22%20%3Cc%3E%20%26%20d%23%25%3Ax.html');
   });
-  it("a submission named like the batch report gets another page name", () => {
-    expect(pageFile('report')).toBe('report.submission.html');
-    expect(pageFile('alice')).toBe('alice.html');
+  it('no two submission names share a file, whatever their case or suffix, and none reaches the batch\'s own', () => {
+    expect(pageFile('alice')).toBe('submissions/alice.html');
+    expect(pageFile('report')).toBe('submissions/report.html');
+    const names = ['batch', 'batch.submission', 'Batch', 'BATCH', 'grades', 'report', '.', '..', 'a/b', 'a%2Fb', 'é', 'É', 'x.json', 'x', ' x', 'x ', '%41', 'A'];
+    for (const file of [pageFile, resultsFile]) {
+      const files = names.map(file);
+      expect(new Set(files.map((f) => f.toLowerCase())).size, file.name).toBe(names.length);
+      for (const f of files) expect(f).toMatch(/^submissions\/[a-z0-9_%-]+\.(html|json)$/i);
+    }
+    expect(fileHref(pageFile('Alice Smith'))).toBe('submissions/%2541lice%2520%2553mith.html');
   });
 });
 

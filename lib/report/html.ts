@@ -13,8 +13,9 @@ export function escapeHtml(text: string): string {
 
 /** A link to a file beside the page, for a name that may hold any character a folder name can. */
 export function fileHref(fileName: string): string {
-  // encodeURIComponent also covers ':', which would otherwise read as a URL scheme ("a:b.html").
-  return escapeHtml(encodeURIComponent(fileName));
+  // encodeURIComponent also covers ':', which would otherwise read as a URL scheme ("a:b.html");
+  // each path segment on its own, so that a folder's '/' stays a separator.
+  return escapeHtml(fileName.split('/').map(encodeURIComponent).join('/'));
 }
 
 // Inline styles and SVG are all a page needs; 'none' for the rest blocks scripts and every fetch.

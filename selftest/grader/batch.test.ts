@@ -9,6 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeBatch } from '../../lib/grading/batch';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { escapeHtml, fileHref } from '../../lib/report/html';
 import { visibleCases } from '../../tests/cases';
 import { gradeOptions } from './harness';
@@ -62,12 +63,12 @@ describe('batch grading', () => {
     expect(first.graded).toHaveLength(Object.keys(EXPECTED).length);
     expect(csvTotals(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'))).toEqual(EXPECTED);
     for (const name of Object.keys(EXPECTED)) {
-      expect(fs.existsSync(path.join(out, `${name}.json`))).toBe(true);
-      expect(fs.existsSync(path.join(out, `${name}.html`))).toBe(true);
+      expect(fs.existsSync(path.join(out, resultsFile(name)))).toBe(true);
+      expect(fs.existsSync(path.join(out, pageFile(name)))).toBe(true);
     }
 
-    fs.rmSync(path.join(out, 'good.json'));
-    fs.rmSync(path.join(out, 'no_index.html'));
+    fs.rmSync(path.join(out, resultsFile('good')));
+    fs.rmSync(path.join(out, pageFile('no_index')));
     const second = await gradeBatch(submissions, out, options);
     expect(second.graded.map((r) => r.name)).toEqual(['good']);
     expect(second.skipped).toHaveLength(Object.keys(EXPECTED).length - 1);
@@ -75,12 +76,12 @@ describe('batch grading', () => {
     // The report is rebuilt from every JSON file, kept or new: all submissions, the kept one's mistake too.
     const report = fs.readFileSync(path.join(out, 'report.html'), 'utf8');
     for (const name of Object.keys(EXPECTED).filter((n) => n !== 'no_index')) {
-      expect(report).toContain(`href="${fileHref(`${name}.html`)}">${escapeHtml(name)}</a>`);
+      expect(report).toContain(`href="${fileHref(pageFile(name))}">${escapeHtml(name)}</a>`);
     }
     expect(report).toMatch(/<td>no_index<\/td>.*\(no page: graded before pages were written/);
     expect(report).toMatch(/scale_missing<\/span><\/td><td class="num">1<\/td><td class="num">10<\/td>/);
     expect(report).toContain(`<h1>Attention assignment: ${Object.keys(EXPECTED).length} submissions</h1>`);
-    const buggyPage = fs.readFileSync(path.join(out, 'buggy_scale_missing.html'), 'utf8');
+    const buggyPage = fs.readFileSync(path.join(out, pageFile('buggy_scale_missing')), 'utf8');
     expect((buggyPage.match(/<svg class="heatmap"/g) ?? []).length).toBe(visibleCases('scaled_dot_product_attention').length * 3);
 
     const forced = await gradeBatch(submissions, out, { ...options, force: true });

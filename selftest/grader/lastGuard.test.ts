@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { resultsFile } from '../../lib/report/batchReport';
 import { materialize, tempDir } from './materialize';
 
 it('an uncaught error mid-batch: the finished result is kept, the rest are grader-failure rows, and the batch files are written', () => {
@@ -26,7 +27,7 @@ it('an uncaught error mid-batch: the finished result is kept, the rest are grade
   expect(fs.existsSync(path.join(out, 'batch.json'))).toBe(true);
   // No record keeps a grader failure: the next run regrades b and c.
   for (const name of ['b', 'c']) {
-    const written = JSON.parse(fs.readFileSync(path.join(out, `${name}.json`), 'utf8')) as { extra_data: { graded_with: { submission: unknown } } };
+    const written = JSON.parse(fs.readFileSync(path.join(out, resultsFile(name)), 'utf8')) as { extra_data: { graded_with: { submission: unknown } } };
     expect(written.extra_data.graded_with.submission).toBeNull();
   }
 });

@@ -13,6 +13,7 @@ import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
+import { resultsFile } from '../../lib/report/batchReport';
 
 const root = tempDir('resume');
 const submissions = path.join(root, 'submissions');
@@ -33,7 +34,7 @@ beforeAll(() => {
 
 const header = () => fs.readFileSync(path.join(out, 'grades.csv'), 'utf8').split('\r\n')[0].split(',');
 const maxima = () => fs.readFileSync(path.join(out, 'grades.csv'), 'utf8').trim().split('\r\n').slice(1).map((l) => l.split(',').at(-2));
-const recorded = (name: string) => JSON.parse(fs.readFileSync(path.join(out, `${name}.json`), 'utf8')).extra_data.graded_with;
+const recorded = (name: string) => JSON.parse(fs.readFileSync(path.join(out, resultsFile(name)), 'utf8')).extra_data.graded_with;
 
 describe('resuming a batch', () => {
   it('records what each result was graded with', async () => {
@@ -73,9 +74,9 @@ describe('resuming a batch', () => {
   it('regrades a submission edited since, or one whose result records nothing, and keeps the rest', async () => {
     await gradeBatch(submissions, out, visible);
     fs.appendFileSync(path.join(submissions, 'buggy', 'index.ts'), '\n// edited after grading\n');
-    const results = JSON.parse(fs.readFileSync(path.join(out, 'good.json'), 'utf8'));
+    const results = JSON.parse(fs.readFileSync(path.join(out, resultsFile('good')), 'utf8'));
     delete results.extra_data.graded_with;
-    fs.writeFileSync(path.join(out, 'good.json'), JSON.stringify(results));
+    fs.writeFileSync(path.join(out, resultsFile('good')), JSON.stringify(results));
     const edited = await gradeBatch(submissions, out, visible);
     expect(Object.fromEntries(edited.regraded)).toEqual({ buggy: 'edited', good: 'unrecorded' });
     expect(edited.skipped).toEqual(['no_index']);

@@ -30,11 +30,15 @@ const SUBMISSIONS: Record<string, string> = {
   hostile_read_expected: path.join(ATTACKS, 'read_expected_from_disk.ts'),
   hostile_exit_at_import: path.join(__dirname, 'misbehaving', 'exit_at_import.ts'),
   hostile_refused_import: path.join(__dirname, 'misbehaving', 'refused_import.ts'),
-  // Named like the files a batch writes for itself: their own files step aside.
+  // Named like the files a batch writes for itself, like each other but for case, and like a
+  // suffix the layout once added: every one keeps its own files.
   batch: path.join(CATALOGUE, 'correct', 'float32_loops.ts'),
+  'batch.submission': path.join(CATALOGUE, 'bugs', 'softmax_ignores_dim.ts'),
+  Batch: path.join(CATALOGUE, 'bugs', 'mask_inverted.ts'),
   report: path.join(CATALOGUE, 'bugs', 'softmax_ignores_dim.ts'),
+  grades: path.join(CATALOGUE, 'correct', 'plain_loops.ts'),
 };
-const CORRECT = new Set(['correct_reference', 'correct_plain_loops', 'batch']);
+const CORRECT = new Set(['correct_reference', 'correct_plain_loops', 'batch', 'grades']);
 
 const root = tempDir('shards');
 const submissions = path.join(root, 'submissions');
@@ -93,8 +97,11 @@ describe('a batch graded as 3 shards and merged', () => {
       return [cells[0], Number(cells.at(-3))];
     }));
     for (const name of Object.keys(totals)) expect(totals[name] === 12, name).toBe(CORRECT.has(name));
-    expect(fs.existsSync(path.join(out('whole'), 'batch.submission.json'))).toBe(true);
-    expect(fs.existsSync(path.join(out('whole'), 'report.submission.html'))).toBe(true);
+    // The batch's own files, and one result and page per submission, none shared.
+    expect(fs.readdirSync(out('whole')).sort()).toEqual(['batch.json', 'grades.csv', 'report.html', 'submissions']);
+    const names = [...Object.keys(SUBMISSIONS), 'no_index'];
+    expect(fs.readdirSync(path.join(out('whole'), 'submissions')).length).toBe(2 * names.length);
+    for (const name of names) expect(JSON.parse(read(out('whole'), resultsFile(name))).extra_data.graded_with.submission, name).toBeDefined();
   });
 });
 
@@ -160,7 +167,7 @@ describe('a merge refuses, naming the culprit', () => {
     expect(refusal([shardDirs[0], shardDirs[1], tampered]))
       .toBe(`${path.join(tampered, resultsFile(name))} was graded with --timeout 60 s instead of 30 s, unlike the rest of its shard: regrade shard 3/3`);
     const short = variant(2, 'short-3', (_, rec) => rec.submissions.pop());
-    expect(refusal([shardDirs[0], shardDirs[1], short])).toMatch(/^the shards hold \d+ submissions but their folder had 13:/);
+    expect(refusal([shardDirs[0], shardDirs[1], short])).toMatch(/^the shards hold \d+ submissions but their folder had 16:/);
   });
 
   it('results that no grader wrote: a total beside its tests, a max_score of 1e12, a name with /, a huge file; nothing written', () => {
@@ -209,14 +216,14 @@ describe('a merge refuses, naming the culprit', () => {
     const summary = path.join(root, 'summary.md');
     const merged = merge([...shardDirs].reverse().concat('--out', out('cli-merged')), { GITHUB_STEP_SUMMARY: summary });
     expect(merged.status, merged.stderr).toBe(0);
-    expect(merged.stdout).toMatch(/^merged 3 shard output\(s\): 13 submissions\nSubmissions: 13\n/);
+    expect(merged.stdout).toMatch(/^merged 3 shard output\(s\): 16 submissions\nSubmissions: 16\n/);
     expect(read(out('cli-merged'), 'grades.csv')).toBe(read(out('whole'), 'grades.csv'));
     const markdown = fs.readFileSync(summary, 'utf8');
-    expect(markdown).toMatch(/^### Gradebook: 13 submissions\n/);
+    expect(markdown).toMatch(/^### Gradebook: 16 submissions\n/);
     const totals = read(out('whole'), 'grades.csv').trim().split('\r\n').slice(1).map((line) => Number(line.split(',').at(-3)));
     expect(markdown).toContain(`| 11–12 | ${totals.filter((t) => t >= 11).length} |`);
     expect(markdown).toContain(`| 0–1 | ${totals.filter((t) => t < 1).length} |`);
     const counted = [...markdown.matchAll(/^\| [\d.]+–[\d.]+ \| (\d+) \|/gm)].reduce((s, m) => s + Number(m[1]), 0);
-    expect(counted).toBe(13);
+    expect(counted).toBe(16);
   });
 });

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import type { CaseStatus } from '../../lib/grading/result';
+import { resultsFile } from '../../lib/report/batchReport';
 import type { GradescopeResults } from '../../lib/report/gradescope';
 import { visibleCases, type GradedFunction } from '../../tests/cases';
 import { BUGS, CORRECT } from '../catalogue';
@@ -138,7 +139,7 @@ function checkBatch(binDir: string, work: string): CheckResult {
   const name = `a batch of ${Object.keys(BATCH).length} correct, buggy and hostile submissions graded as expected`;
   if (run.status !== 0) return { name, ok: false, detail: tail(run) };
   const found = Object.entries(BATCH).flatMap(([submission, expected]) => {
-    const file = path.join(out, `${submission}.json`);
+    const file = path.join(out, resultsFile(submission));
     if (!fs.existsSync(file)) return [`${submission}: no ${submission}.json`];
     return problems(JSON.parse(fs.readFileSync(file, 'utf8')) as GradescopeResults, expected).map((p) => `${submission}: ${p}`);
   });
