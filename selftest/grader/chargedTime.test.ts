@@ -74,7 +74,10 @@ describe('time charged to the child', () => {
   async function starved(timeoutMs: number, nice: number): Promise<ChildSession> {
     const session = await sessionOf(materialize(path.join(__dirname, 'misbehaving', 'slow_softmax.ts'), work), timeoutMs);
     expect((await callOf(session, 'causal_mask')).kind).toBe('value'); // started and loaded
-    const spinner = spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' });
+    // A session of its own, and so an autogroup of its own with all its weight on CPU 0: a spinner
+    // in this test's autogroup would share that group's weight with whatever else the machine's
+    // load puts in it, and the child would get more of the CPU the busier the machine.
+    const spinner = spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore', detached: true });
     spinners.push(spinner);
     for (const pid of children().filter((pid) => pid !== spinner.pid)) {
       execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
