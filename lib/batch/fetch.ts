@@ -51,6 +51,8 @@ export interface CloneOptions {
   token?: string;
   /** Clones at once. */
   jobs: number;
+  /** Grade the last commit before this time (ISO 8601), not the default branch as it is now. */
+  deadline?: string;
 }
 
 function gitEnv(token: string | undefined): NodeJS.ProcessEnv {
@@ -60,34 +62,110 @@ function gitEnv(token: string | undefined): NodeJS.ProcessEnv {
   return { ...env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader', GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
 }
 
-function clone(url: string, dest: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+/** What `npm run fetch-submissions` records beside the submissions: the commit of each, or why there is none. */
+export const FETCHED_FILE = '.fetched.json';
+
+export interface FetchedRecord {
+  about: string;
+  /** The deadline the commits were taken before, as given (ISO 8601); absent: the default branch as it was. */
+  deadline?: string;
+  /** Submission name → the commit graded, or why it could not be fetched. */
+  repositories: Record<string, { slug: string; commit?: string; error?: string }>;
+}
+
+const ABOUT = 'written by npm run fetch-submissions: the commit of each submission, or why it could not be fetched';
+
+function firstError(text: string): string | undefined {
+  const lines = text.trim().split('\n').map((line) => line.trim()).filter(Boolean);
+  return lines.find((line) => /^(fatal|error):/.test(line)) ?? lines.at(-1);
+}
+
+function git(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ ok: boolean; out: string; err: string }> {
   return new Promise((resolve) => {
-    const git = spawn('git', ['clone', '--quiet', '--depth', '1', '--', url, dest], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    const err: Buffer[] = [];
-    git.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    git.on('error', (e) => resolve(e.message));
-    git.on('close', (code) => resolve(code === 0 ? undefined : Buffer.concat(err).toString('utf8').trim().split('\n').at(-1) || `git exited ${code}`));
+    const child = spawn('git', args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [out, err]: Buffer[][] = [[], []];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', (e) => resolve({ ok: false, out: '', err: e.message }));
+    child.on('close', (code) => resolve({
+      ok: code === 0,
+      out: Buffer.concat(out).toString('utf8').trim(),
+      // git's own verdict ("fatal: …", "error: …"), not the hint lines that follow it.
+      err: firstError(Buffer.concat(err).toString('utf8')) || `git exited ${code}`,
+    }));
   });
 }
 
-/** Clones every repository; throws FetchError naming each one that could not be cloned, after trying them all. */
-export async function cloneRepositories(repositories: readonly Repository[], outDir: string, options: CloneOptions): Promise<void> {
+/**
+ * Clones one repository into `dest` at its default branch's last commit, or with a deadline its
+ * last commit before it (the whole history is fetched to find it); the commit graded, or why not.
+ */
+async function fetchOne(url: string, dest: string, env: NodeJS.ProcessEnv, deadline: string | undefined): Promise<{ commit?: string; error?: string }> {
+  const cloned = await git(['clone', '--quiet', ...(deadline ? ['--no-checkout'] : ['--depth', '1']), '--', url, dest], env);
+  if (!cloned.ok) return { error: cloned.err };
+  let commit: string;
+  if (deadline) {
+    const before = await git(['rev-list', '-1', `--before=${deadline}`, 'HEAD'], env, dest);
+    if (!before.ok) return { error: before.err };
+    if (!before.out) return { error: `no commit before the deadline ${deadline}` };
+    commit = before.out;
+    const checkout = await git(['checkout', '--quiet', commit, '--', '.'], env, dest);
+    if (!checkout.ok) return { error: checkout.err };
+  } else {
+    const head = await git(['rev-parse', 'HEAD'], env, dest);
+    if (!head.ok) return { error: head.err };
+    commit = head.out;
+  }
+  return { commit };
+}
+
+export interface FetchOutcome {
+  fetched: number;
+  /** owner/name (why), for each repository that could not be fetched. */
+  failed: string[];
+}
+
+/**
+ * Clones every repository. One that cannot be fetched (gone, private, a file name too long for this
+ * file system, no commit before the deadline) leaves no folder, only its reason in FETCHED_FILE,
+ * which the batch grader turns into a row of its own: every other repository is still graded.
+ */
+export async function cloneRepositories(repositories: readonly Repository[], outDir: string, options: CloneOptions): Promise<FetchOutcome> {
   fs.mkdirSync(outDir, { recursive: true });
   const env = gitEnv(options.token);
   const queue = [...repositories];
-  const failed: string[] = [];
+  const record: FetchedRecord = { about: ABOUT, ...(options.deadline && { deadline: options.deadline }), repositories: {} };
   const worker = async () => {
     for (let repo = queue.shift(); repo; repo = queue.shift()) {
       const dest = path.join(outDir, repo.name);
       fs.rmSync(dest, { recursive: true, force: true });
-      const problem = await clone(`${options.baseUrl}${repo.slug}.git`, dest, env);
-      if (problem) failed.push(`${repo.slug} (${problem})`);
+      const outcome = await fetchOne(`${options.baseUrl}${repo.slug}.git`, dest, env, options.deadline);
+      if (outcome.error) fs.rmSync(dest, { recursive: true, force: true });
       else fs.rmSync(path.join(dest, '.git'), { recursive: true, force: true });
+      record.repositories[repo.name] = { slug: repo.slug, ...outcome };
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.jobs) }, worker));
-  if (failed.length) {
-    throw new FetchError(`could not clone ${failed.length} of ${repositories.length} repositories: ${failed.sort().join('; ')}; ` +
-      'check the list and that the token can read them');
+  fs.writeFileSync(path.join(outDir, FETCHED_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  const failed = Object.values(record.repositories).filter((r) => r.error).map((r) => `${r.slug} (${r.error})`).sort();
+  return { fetched: repositories.length - failed.length, failed };
+}
+
+/** Submission name → what fetching it gave, from FETCHED_FILE in a submissions folder; empty when there is none. */
+export function readFetched(submissionsDir: string): Map<string, { commit?: string; error?: string }> {
+  const file = path.join(submissionsDir, FETCHED_FILE);
+  const found = new Map<string, { commit?: string; error?: string }>();
+  try {
+    if (fs.lstatSync(file).size > 16 * 1024 ** 2) return found;
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as FetchedRecord;
+    for (const [name, entry] of Object.entries(record.repositories ?? {})) {
+      if (typeof entry !== 'object' || entry === null) continue;
+      const commit = typeof entry.commit === 'string' && /^[0-9a-f]{40,64}$/.test(entry.commit) ? entry.commit : undefined;
+      const error = typeof entry.error === 'string' ? entry.error.slice(0, 500) : undefined;
+      if (commit || error) found.set(name, { commit, error });
+    }
+  } catch {
+    // no record: the folder was not fetched by us, or the record is unreadable; grade what is there
   }
+  return found;
 }

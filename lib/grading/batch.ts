@@ -10,6 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { badName } from '../batch/checkResult';
+import { readFetched } from '../batch/fetch';
 import { fixtureHashes, gradedWith, submissionHash, caseTable, type Provenance } from '../batch/provenance';
 import { ABOUT, namesHash, removeRecord, writeRecord } from '../batch/record';
 import { readResults, regradeReason, type RegradeReason } from '../batch/resume';
@@ -80,7 +82,12 @@ function harnessFailure(name: string, options: GradeOptions, err: unknown): Subm
 const NO_NOTES: TypeNotes = async () => [];
 
 export async function gradeBatch(submissionsDir: string, outDir: string, options: BatchOptions): Promise<BatchOutcome> {
-  const everyone = listSubmissions(submissionsDir);
+  const folders = listSubmissions(submissionsDir);
+  // What npm run fetch-submissions recorded: the commit of each, and the repositories it could not
+  // fetch, which have no folder but still get their row.
+  const fetched = readFetched(submissionsDir);
+  const notFetched = [...fetched].filter(([name, f]) => f.error && !folders.includes(name) && !badName(name)).map(([name]) => name);
+  const everyone = [...folders, ...notFetched].sort();
   const shard = options.shard ?? WHOLE;
   const names = everyone.filter((name) => inShard(name, shard));
   fs.mkdirSync(path.join(outDir, SUBMISSIONS_DIR), { recursive: true });
@@ -99,6 +106,12 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const regraded = new Map<string, RegradeReason>();
   const queue: { name: string; provenance: Provenance }[] = [];
   for (const name of names) {
+    if (notFetched.includes(name)) {
+      // Nothing to grade, and nothing kept: the next run (after a new fetch) grades it.
+      regraded.set(name, 'new');
+      queue.push({ name, provenance: { ...run, submission: null } });
+      continue;
+    }
     const provenance = { ...run, submission: submissionHash(path.join(submissionsDir, name), name) };
     const previous = readResults(path.join(outDir, resultsFile(name)));
     const why = regradeReason(previous, run, provenance.submission, options.force);
@@ -120,6 +133,9 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const write = (name: string, result: SubmissionResult, provenance: Provenance) => {
     const written = toGradescope(result);
     written.extra_data.graded_with = provenance;
+    // The commit this result grades, when the folder came from npm run fetch-submissions.
+    const commit = fetched.get(name)?.commit;
+    if (commit) written.extra_data.commit = commit;
     // The page before the JSON: the JSON marks the submission done, so a stop in between regrades it.
     if (options.html) writeFileAtomic(path.join(outDir, pageFile(name)), submissionPage(result));
     writeFileAtomic(path.join(outDir, resultsFile(name)), `${JSON.stringify(written, null, 2)}\n`);
@@ -132,6 +148,16 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
       let result: SubmissionResult;
       let provenance = job.provenance;
       try {
+        const fetchError = notFetched.includes(name) ? fetched.get(name)!.error : undefined;
+        if (fetchError) {
+          const reason = `not fetched: ${oneLine(fetchError)}`;
+          result = withoutRunning(name, options.cases, 'error', reason, [reason]);
+          write(name, result, provenance);
+          provenances.set(name, provenance);
+          graded.push(result);
+          options.onDone?.(result, graded.length, total);
+          continue;
+        }
         // After the guard fired, what is left is not graded in this run: each gets its row, and the next run grades it.
         if (guard.failure) throw new GraderError(`not graded: the grader stopped after an unexpected error (${guard.failure.message}); the next run grades it`);
         // No result waits on the type check: its notes are added when it is done, below.

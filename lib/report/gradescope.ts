@@ -44,6 +44,8 @@ export interface GradescopeExtraData {
   graded_with?: Provenance;
   /** The containment the code ran under on the grading machine: its setting, the layers in force and those missing. */
   containment?: ContainmentReport;
+  /** The git commit graded, when the batch's folder came from npm run fetch-submissions. */
+  commit?: string;
 }
 
 export interface GradescopeResults {
