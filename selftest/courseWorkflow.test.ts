@@ -183,6 +183,11 @@ describe(`${FILE}: its commands, run here`, () => {
     expect(missing.code, missing.stderr).toBe(0);
     expect(missing.stderr).toMatch(/^fetch-submissions: not fetched: course-org\/attention-gone \(.+\)$/m);
     expect(missing.stdout).toMatch(/fetched 1 of 2 submissions/);
+    // The class list again, for the grading that follows: its record names no missing repository.
+    const again = await run(step('submissions', 'Clone them from the list of repositories'), {
+      SUBMISSIONS_BASE_URL: `${path.join(root, 'github')}${path.sep}`,
+    });
+    expect(again.code, again.stderr).toBe(0);
   });
 
   it('grades every shard, merges them, and the gradebook is the one a single machine writes', async () => {
