@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { FETCHED_FILE, type FetchedRecord } from './fetched';
 
 /** The list or a repository cannot be fetched; the message names the line or the repositories. */
 export class FetchError extends Error {
@@ -60,17 +61,6 @@ function gitEnv(token: string | undefined): NodeJS.ProcessEnv {
   if (!token) return env;
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
   return { ...env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader', GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
-}
-
-/** What `npm run fetch-submissions` records beside the submissions: the commit of each, or why there is none. */
-export const FETCHED_FILE = '.fetched.json';
-
-export interface FetchedRecord {
-  about: string;
-  /** The deadline the commits were taken before, as given (ISO 8601); absent: the default branch as it was. */
-  deadline?: string;
-  /** Submission name → the commit graded, or why it could not be fetched. */
-  repositories: Record<string, { slug: string; commit?: string; error?: string }>;
 }
 
 const ABOUT = 'written by npm run fetch-submissions: the commit of each submission, or why it could not be fetched';
@@ -149,23 +139,4 @@ export async function cloneRepositories(repositories: readonly Repository[], out
   fs.writeFileSync(path.join(outDir, FETCHED_FILE), `${JSON.stringify(record, null, 2)}\n`);
   const failed = Object.values(record.repositories).filter((r) => r.error).map((r) => `${r.slug} (${r.error})`).sort();
   return { fetched: repositories.length - failed.length, failed };
-}
-
-/** Submission name → what fetching it gave, from FETCHED_FILE in a submissions folder; empty when there is none. */
-export function readFetched(submissionsDir: string): Map<string, { commit?: string; error?: string }> {
-  const file = path.join(submissionsDir, FETCHED_FILE);
-  const found = new Map<string, { commit?: string; error?: string }>();
-  try {
-    if (fs.lstatSync(file).size > 16 * 1024 ** 2) return found;
-    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as FetchedRecord;
-    for (const [name, entry] of Object.entries(record.repositories ?? {})) {
-      if (typeof entry !== 'object' || entry === null) continue;
-      const commit = typeof entry.commit === 'string' && /^[0-9a-f]{40,64}$/.test(entry.commit) ? entry.commit : undefined;
-      const error = typeof entry.error === 'string' ? entry.error.slice(0, 500) : undefined;
-      if (commit || error) found.set(name, { commit, error });
-    }
-  } catch {
-    // no record: the folder was not fetched by us, or the record is unreadable; grade what is there
-  }
-  return found;
 }

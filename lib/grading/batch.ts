@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { badName } from '../batch/checkResult';
-import { readFetched } from '../batch/fetch';
+import { readFetched } from '../batch/fetched';
 import { fixtureHashes, gradedWith, submissionHash, caseTable, type Provenance } from '../batch/provenance';
 import { ABOUT, namesHash, removeRecord, writeRecord } from '../batch/record';
 import { readResults, regradeReason, type RegradeReason } from '../batch/resume';

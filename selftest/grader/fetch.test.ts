@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FETCHED_FILE } from '../../lib/batch/fetch';
+import { FETCHED_FILE } from '../../lib/batch/fetched';
 import { gradeBatch } from '../../lib/grading/batch';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { resultsFile } from '../../lib/report/batchReport';
