@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { GradedCase } from '../../tests/cases';
 import { readManifest, type Manifest } from '../grading/manifest';
-import { IntakeError, takeSubmission } from '../intake/intake';
+import { IntakeError, takeSubmission, type Submission } from '../intake/intake';
 
 /** The options that change verdicts, as the command line gave them. */
 export interface RecordedOptions {
@@ -69,11 +69,25 @@ export function gradedWith(options: RecordedOptions, cases: readonly GradedCase[
  * null when the folder could not be read at all: nothing to match, so it is always regraded.
  */
 export function submissionHash(dir: string, name: string): string | null {
+  return takenHash(take(dir, name));
+}
+
+/** A submission as the intake read it once, or why it could not: what a batch hashes, type-checks and grades. */
+export type Taken = Submission | Error;
+
+/** Reads the submission once; never throws. */
+export function take(dir: string, name: string): Taken {
   try {
-    return takeSubmission(dir, name).sha256;
+    return takeSubmission(dir, name);
   } catch (err) {
-    return err instanceof IntakeError ? `refused:${sha256(err.message)}` : null;
+    return err instanceof Error ? err : new Error(`the intake failed: ${typeof err}`);
   }
+}
+
+/** The content hash of what was taken (see submissionHash). */
+export function takenHash(taken: Taken): string | null {
+  if (!(taken instanceof Error)) return taken.sha256;
+  return taken instanceof IntakeError ? `refused:${sha256(taken.message)}` : null;
 }
 
 /** Each recorded option as its flag shows it, for messages. */

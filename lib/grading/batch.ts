@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { badName } from '../batch/checkResult';
 import { readFetched } from '../batch/fetched';
-import { fixtureHashes, gradedWith, submissionHash, caseTable, type Provenance } from '../batch/provenance';
+import { fixtureHashes, gradedWith, take, takenHash, caseTable, type Provenance, type Taken } from '../batch/provenance';
 import { ABOUT, namesHash, removeRecord, writeRecord } from '../batch/record';
 import { readResults, regradeReason, type RegradeReason } from '../batch/resume';
 import { inShard, WHOLE, type Shard } from '../batch/shard';
@@ -104,7 +104,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const results = new Map<string, ReturnType<typeof toGradescope>>();
   const skipped: string[] = [];
   const regraded = new Map<string, RegradeReason>();
-  const queue: { name: string; provenance: Provenance }[] = [];
+  const queue: { name: string; provenance: Provenance; taken?: Taken }[] = [];
   for (const name of names) {
     if (notFetched.includes(name)) {
       // Nothing to grade, and nothing kept: the next run (after a new fetch) grades it.
@@ -112,7 +112,9 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
       queue.push({ name, provenance: { ...run, submission: null } });
       continue;
     }
-    const provenance = { ...run, submission: submissionHash(path.join(submissionsDir, name), name) };
+    // Read once: the hash, the type check and the grading all use this one snapshot of the folder.
+    const taken = take(path.join(submissionsDir, name), name);
+    const provenance = { ...run, submission: takenHash(taken) };
     const previous = readResults(path.join(outDir, resultsFile(name)));
     const why = regradeReason(previous, run, provenance.submission, options.force);
     if (why === undefined) {
@@ -120,7 +122,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
       skipped.push(name);
     } else {
       regraded.set(name, why);
-      queue.push({ name, provenance });
+      queue.push({ name, provenance, taken });
     }
   }
 
@@ -128,7 +130,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const graderErrors: string[] = [];
   const total = queue.length;
   // One type-checking program for the whole batch, beside the grading.
-  const typeNotes = typeCheckSubmissions(queue.map(({ name }) => ({ dir: path.join(submissionsDir, name), name })));
+  const typeNotes = typeCheckSubmissions(queue.flatMap(({ name, taken }) => (taken ? [{ name, taken }] : [])));
   const provenances = new Map<string, Provenance>();
   const write = (name: string, result: SubmissionResult, provenance: Provenance) => {
     const written = toGradescope(result);
@@ -161,7 +163,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
         // After the guard fired, what is left is not graded in this run: each gets its row, and the next run grades it.
         if (guard.failure) throw new GraderError(`not graded: the grader stopped after an unexpected error (${guard.failure.message}); the next run grades it`);
         // No result waits on the type check: its notes are added when it is done, below.
-        const grading = gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html, typeNotes: NO_NOTES });
+        const grading = gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html, typeNotes: NO_NOTES, taken: job.taken });
         grading.catch(() => undefined); // abandoned when the guard fires: its children are gone
         result = await guard.race(grading);
       } catch (err) {

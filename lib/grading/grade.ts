@@ -7,7 +7,9 @@
  * a per-case limit and a budget for the whole submission.
  */
 import os from 'node:os';
-import { IntakeError, takeSubmission, type Submission } from '../intake/intake';
+import path from 'node:path';
+import { take, type Taken } from '../batch/provenance';
+import { IntakeError, type Submission } from '../intake/intake';
 import { buildChildRuntime } from '../sandbox/build';
 import { childCommand, containmentReport, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
@@ -36,6 +38,11 @@ export interface GradeOptions extends SessionOptions {
   budgetMs?: number;
   /** Type errors as unscored notes, checked once for a batch (typeCheckSubmissions); absent: this submission alone. */
   typeNotes?: TypeNotes;
+  /**
+   * The submission as a batch already read it (lib/batch/provenance.ts take): graded as read, not
+   * read again, so the hash, the type check and the grading see one snapshot of the folder.
+   */
+  taken?: Taken;
 }
 
 export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
@@ -107,29 +114,19 @@ const typeCheckFiles = (submission: Submission) => ({
   entry: submission.entry,
 });
 
-/** Starts one type check for many submission folders (those the intake refuses are left out). */
-export function typeCheckSubmissions(folders: readonly { dir: string; name: string }[]): TypeNotes {
-  const readable = folders.flatMap(({ dir, name }) => {
-    try {
-      return [{ name, ...typeCheckFiles(takeSubmission(dir, name)) }];
-    } catch (err) {
-      if (err instanceof IntakeError) return [];
-      throw err;
-    }
-  });
-  return startTypeCheck(readable);
+/** Starts one type check for many submissions as a batch took them (those the intake refused are left out). */
+export function typeCheckSubmissions(taken: readonly { name: string; taken: Taken }[]): TypeNotes {
+  return startTypeCheck(taken.flatMap(({ name, taken: t }) => (t instanceof Error ? [] : [{ name, ...typeCheckFiles(t) }])));
 }
 
-/** The submission as the intake reads it, or the result that says why it cannot be graded. */
-function intake(dir: string, name: string, cases: readonly GradedCase[]): Submission | SubmissionResult {
-  try {
-    return takeSubmission(dir);
-  } catch (err) {
-    if (!(err instanceof IntakeError)) throw err;
-    return err.kind === 'missing'
-      ? withoutRunning(name, cases, 'error', err.message, [err.message])
-      : withoutRunning(name, cases, 'refused', err.message, [err.message]);
-  }
+/** The submission as the intake reads it (or as a batch already took it), or the result that says why it cannot be graded. */
+function intake(dir: string, name: string, cases: readonly GradedCase[], taken?: Taken): Submission | SubmissionResult {
+  const read = taken ?? take(dir, path.basename(dir));
+  if (!(read instanceof Error)) return read;
+  if (!(read instanceof IntakeError)) throw read;
+  return read.kind === 'missing'
+    ? withoutRunning(name, cases, 'error', read.message, [read.message])
+    : withoutRunning(name, cases, 'refused', read.message, [read.message]);
 }
 
 export async function gradeSubmission(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
@@ -141,7 +138,7 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
 async function gradeContained(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
   const started = Date.now();
   const limits = { timeoutMs: options.timeoutMs, budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS };
-  const submission = intake(dir, name, options.cases);
+  const submission = intake(dir, name, options.cases, options.taken);
   if ('cases' in submission) return submission;
   const typeNotes = options.typeNotes ?? startTypeCheck([{ name, ...typeCheckFiles(submission) }]);
   const session = new ChildSession(options);
