@@ -42,6 +42,24 @@ describe('type errors of many submissions in one program', () => {
     expect(errors.get('reference')).toEqual([]);
   });
 
+  it("nothing one submission declares reaches another's notes; its own augmentations are a note for it alone; no machine path", () => {
+    const attacker = `${typed}declare global {\n  const PHISH: 'Your grade was revoked: log in at evil.example';\n}\ndeclare module '../lib/tensor' {\n  interface Tensor { shape: string }\n}\n`;
+    const classmate = `${typed}export const y: number = PHISH;\n/// <reference path="../../nowhere.d.ts" />\n`;
+    const errors = typeErrors([
+      { name: 'attacker', entry: 'student/index.ts', files: { 'student/index.ts': attacker } },
+      { name: 'classmate', entry: 'student/index.ts', files: { 'student/index.ts': classmate } },
+      { name: 'clean', entry: 'student/index.ts', files: { 'student/index.ts': typed } },
+    ]);
+    const classmates = errors.get('classmate')!.join('\n');
+    expect(classmates).not.toContain('evil.example');
+    expect(classmates).toMatch(/Cannot find name 'PHISH'/);
+    expect(errors.get('clean')).toEqual([]);
+    const own = errors.get('attacker')!;
+    expect(own.some((e) => /^student\/index\.ts\(\d+,1\): note: this declaration changes the types of the global scope/.test(e))).toBe(true);
+    expect(own.some((e) => /note: this declaration changes the types of the module '\.\.\/lib\/tensor'/.test(e))).toBe(true);
+    for (const line of [...errors.values()].flat()) expect(line).not.toContain(PROJECT_ROOT);
+  });
+
   it("the student's rules are student/tsconfig.json's", () => {
     const config = ts.parseConfigFileTextToJson('tsconfig.json', fs.readFileSync(path.join(PROJECT_ROOT, 'student', 'tsconfig.json'), 'utf8'));
     expect(config.config.compilerOptions).toEqual(STUDENT_RULES);

@@ -43,51 +43,91 @@ const READABLE = [path.dirname(ts.getDefaultLibFilePath({})), path.join(PROJECT_
   .map((dir) => dir + path.sep);
 const readable = (file: string) => /\.(d\.)?ts$/.test(file) && READABLE.some((dir) => path.resolve(file).startsWith(dir));
 
-/** Type errors by submission name, each as `file(line,col): error TSnnnn: message` with the file relative to the submission. */
+/**
+ * Type errors by submission name, each as `file(line,col): error TSnnnn: message` with the file
+ * relative to the submission. Each submission is checked in a program of its own, so that nothing
+ * one declares (`declare global`, an augmentation of the tensor module) reaches another's notes;
+ * the files every program shares (lib/ and TypeScript's and Node's declarations) are parsed once
+ * and reused, which keeps a program per submission cheap.
+ */
 export function typeErrors(submissions: readonly CheckedSubmission[]): Map<string, string[]> {
   const options = compilerOptions();
-  const owner = new Map<string, { index: number; file: string }>();
-  const text = new Map<string, string>();
-  submissions.forEach((s, index) => {
-    for (const [file, code] of Object.entries(s.files)) {
-      if (!file.endsWith('.ts')) continue;
-      const full = path.join(VIRTUAL, String(index), file);
-      owner.set(full, { index, file });
-      text.set(full, code);
-    }
-  });
+  const shared = new Map<string, ts.SourceFile | undefined>();
   const harness = Object.keys(HARNESS_MODULES).map(harnessFile);
+  const errors = new Map<string, string[]>();
+  for (const [index, submission] of submissions.entries()) {
+    const list = submissionErrors(submission, index, options, shared, harness);
+    errors.set(submission.name, list.length > SHOWN ? [...list.slice(0, SHOWN), `… and ${list.length - SHOWN} more type errors`] : list);
+  }
+  return errors;
+}
+
+/** No machine path in a note: the submission's virtual folder goes, the project's root is named as such. */
+function withoutPaths(text: string, folder: string): string {
+  return text.split(folder + path.sep).join('').split(PROJECT_ROOT + path.sep).join('<project>/').split(PROJECT_ROOT).join('<project>');
+}
+
+function submissionErrors(
+  submission: CheckedSubmission,
+  index: number,
+  options: ts.CompilerOptions,
+  shared: Map<string, ts.SourceFile | undefined>,
+  harness: readonly string[],
+): string[] {
+  const folder = path.join(VIRTUAL, String(index));
+  const owner = new Map<string, string>();
+  const text = new Map<string, string>();
+  for (const [file, code] of Object.entries(submission.files)) {
+    if (!file.endsWith('.ts')) continue;
+    const full = path.join(folder, file);
+    owner.set(full, file);
+    text.set(full, code);
+  }
   const host = ts.createCompilerHost(options);
   const allowed = (file: string) => text.has(file) || readable(file);
+  const getSourceFile = host.getSourceFile.bind(host);
   host.fileExists = (file) => text.has(file) || (allowed(file) && ts.sys.fileExists(file));
   host.readFile = (file) => text.get(file) ?? (allowed(file) ? ts.sys.readFile(file) : undefined);
+  host.getSourceFile = (file, languageVersion, onError, shouldCreate) => {
+    if (text.has(file)) return ts.createSourceFile(file, text.get(file)!, languageVersion, true);
+    if (!shared.has(file)) shared.set(file, allowed(file) ? getSourceFile(file, languageVersion, onError, shouldCreate) : undefined);
+    return shared.get(file);
+  };
   host.resolveModuleNames = (specifiers, containing) =>
     specifiers.map((specifier) => {
       const from = owner.get(containing);
       if (!from) return ts.resolveModuleName(specifier, containing, options, host).resolvedModule;
-      const resolved = resolveImport(submissions[from.index].files, from.file, specifier);
+      const resolved = resolveImport(submission.files, from, specifier);
       if (resolved.kind === 'harness') return { resolvedFileName: harnessFile(resolved.name), extension: ts.Extension.Ts };
       if (resolved.kind !== 'file' || !resolved.name.endsWith('.ts')) return undefined;
-      return { resolvedFileName: path.join(VIRTUAL, String(from.index), resolved.name), extension: ts.Extension.Ts };
+      return { resolvedFileName: path.join(folder, resolved.name), extension: ts.Extension.Ts };
     });
-  const entries = submissions.map((s, index) => path.join(VIRTUAL, String(index), s.entry)).filter((file) => text.has(file));
-  const program = ts.createProgram({ rootNames: [...entries, ...harness], options, host });
-  const errors = new Map<string, string[]>(submissions.map((s) => [s.name, []]));
-  // Only the submissions' own files are checked: lib/ is the grader's, checked by `npm run
+  const entry = path.join(folder, submission.entry);
+  const program = ts.createProgram({ rootNames: [...(text.has(entry) ? [entry] : []), ...harness], options, host });
+  const found: string[] = [];
+  // Only the submission's own files are checked: lib/ is the grader's, checked by `npm run
   // typecheck`, and its full check cost more than a hundred submissions' (types it exports are
   // still read, as the submissions use them).
-  const diagnostics = program.getSourceFiles()
-    .filter((file) => owner.has(file.fileName))
-    .flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]);
-  for (const diagnostic of diagnostics) {
-    const from = diagnostic.file && owner.get(diagnostic.file.fileName);
-    if (!from || diagnostic.category !== ts.DiagnosticCategory.Error) continue;
-    const { line, character } = diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
-    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
-    errors.get(submissions[from.index].name)!.push(`${from.file}(${line + 1},${character + 1}): error TS${diagnostic.code}: ${message}`);
+  for (const file of program.getSourceFiles().filter((f) => owner.has(f.fileName))) {
+    const where = (node: ts.Node) => {
+      const { line, character } = file.getLineAndCharacterOfPosition(node.getStart(file));
+      return `${owner.get(file.fileName)}(${line + 1},${character + 1})`;
+    };
+    // Changing the grader's own types or the globals is not the submission's to do: said, for it alone.
+    for (const statement of file.statements) {
+      if (!ts.isModuleDeclaration(statement)) continue;
+      const global = (statement.flags & ts.NodeFlags.GlobalAugmentation) !== 0;
+      if (global || ts.isStringLiteral(statement.name)) {
+        const what = global ? 'the global scope' : `the module '${statement.name.text}'`;
+        found.push(`${where(statement)}: note: this declaration changes the types of ${what}; declare your own types instead (it changes nothing for the grader)`);
+      }
+    }
+    for (const diagnostic of [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]) {
+      if (diagnostic.category !== ts.DiagnosticCategory.Error || diagnostic.file !== file) continue;
+      const { line, character } = file.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+      const message = withoutPaths(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '), folder);
+      found.push(`${owner.get(file.fileName)}(${line + 1},${character + 1}): error TS${diagnostic.code}: ${message}`);
+    }
   }
-  for (const [name, list] of errors) {
-    if (list.length > SHOWN) errors.set(name, [...list.slice(0, SHOWN), `… and ${list.length - SHOWN} more type errors`]);
-  }
-  return errors;
+  return found;
 }
