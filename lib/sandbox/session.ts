@@ -305,7 +305,8 @@ export class ChildSession {
       const check = () => {
         if (this.pending !== pending) return;
         const spent = clock.charged();
-        if (spent < limit && clock.wall() >= STARVED_FACTOR * limit) {
+        // Against the per-test limit, not what is left of the budget: a call near the budget's end is no more suspect.
+        if (spent < limit && clock.wall() >= STARVED_FACTOR * this.options.timeoutMs) {
           // Neither spinning nor sleeping: the child waited for a CPU all along. The grader cannot
           // time it fairly on this machine, so it grades no verdict: a grader failure, regraded next run.
           this.pending = undefined;
