@@ -31,7 +31,7 @@ import { FIXTURES_DIR, PROJECT_ROOT } from '../lib/paths';
 import { containmentReport } from '../lib/sandbox/containment';
 import { GRADED_CASES, visibleCases } from '../tests/cases';
 import {
-  BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, OUTPUT_CAP, problems, SECRET, TIMEOUT_MS, type Expectation,
+  BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, OUTPUT_CAP, PHISHING, problems, SECRET, TIMEOUT_MS, type Expectation,
 } from './attacks/expectations';
 import { LAYOUTS, makeOutside, type LayoutContext } from './attacks/layouts';
 import { attackFolder, layoutFolder, runIsolated } from './attacks/folders';
@@ -170,7 +170,8 @@ describe('each attack graded on its own', () => {
       allCases ??= gradeOptions({ ...options, cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) });
       return { result: await grade(dir, name, allCases) };
     }
-    return { result: await grade(dir, name, options) };
+    // The harness leaves type notes out (they are slow); an attack on them gets the grader's own.
+    return { result: await grade(dir, name, expected.notes ? { ...options, typeNotes: undefined } : options) };
   }
 
   const together = Object.keys(EXPECTED).filter((name) => !EXPECTED[name].alone);
@@ -260,6 +261,11 @@ describe('all attacks in one batch, beside a correct submission', () => {
       name: 'good', total: '12', max: '12', status: 'graded',
       ...Object.fromEntries(visibleCases().map((c) => [c.name, String(c.points)])),
     });
+  });
+
+  it("no submission's declarations reach a classmate's type notes", () => {
+    const reached = batch.value?.graded.filter((r) => r.name !== 'types_reach_classmates' && JSON.stringify(r).includes(PHISHING)).map((r) => r.name);
+    expect(reached, batch.failure).toEqual([]);
   });
 
   it('grades.csv, the results files and the pages hold what the grader decided, and nothing else is in its output', () => {

@@ -129,8 +129,8 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const graded: SubmissionResult[] = [];
   const graderErrors: string[] = [];
   const total = queue.length;
-  // One type-checking program for the whole batch, beside the grading.
-  const typeNotes = typeCheckSubmissions(queue.flatMap(({ name, taken }) => (taken ? [{ name, taken }] : [])));
+  // One checking process for the whole batch, beside the grading (typecheck/run.ts).
+  const typeNotes = typeCheckSubmissions(queue.flatMap(({ name, taken }) => (taken ? [{ name, taken }] : [])), options.timeoutMs);
   const provenances = new Map<string, Provenance>();
   const write = (name: string, result: SubmissionResult, provenance: Provenance) => {
     const written = toGradescope(result);

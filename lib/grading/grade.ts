@@ -14,7 +14,7 @@ import { buildChildRuntime } from '../sandbox/build';
 import { childCommand, containmentReport, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler } from '../sandbox/transpilePool';
-import { startTypeCheck, type TypeNotes } from '../typecheck/run';
+import { startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 import { explainFailures } from './diagnoseInChild';
 import { PER_TEST_LIMIT_MS } from './hangWords';
@@ -114,9 +114,12 @@ const typeCheckFiles = (submission: Submission) => ({
   entry: submission.entry,
 });
 
+/** Each submission's type check may take as long as one test may (in CPU time, see typecheck/run.ts). */
+const typeCheckLimits = (timeoutMs: number) => ({ ...TYPE_CHECK_LIMITS, submissionMs: timeoutMs });
+
 /** Starts one type check for many submissions as a batch took them (those the intake refused are left out). */
-export function typeCheckSubmissions(taken: readonly { name: string; taken: Taken }[]): TypeNotes {
-  return startTypeCheck(taken.flatMap(({ name, taken: t }) => (t instanceof Error ? [] : [{ name, ...typeCheckFiles(t) }])));
+export function typeCheckSubmissions(taken: readonly { name: string; taken: Taken }[], timeoutMs: number): TypeNotes {
+  return startTypeCheck(taken.flatMap(({ name, taken: t }) => (t instanceof Error ? [] : [{ name, ...typeCheckFiles(t) }])), typeCheckLimits(timeoutMs));
 }
 
 /** The submission as the intake reads it (or as a batch already took it), or the result that says why it cannot be graded. */
@@ -140,7 +143,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   const limits = { timeoutMs: options.timeoutMs, budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS };
   const submission = intake(dir, name, options.cases, options.taken);
   if ('cases' in submission) return submission;
-  const typeNotes = options.typeNotes ?? startTypeCheck([{ name, ...typeCheckFiles(submission) }]);
+  const typeNotes = options.typeNotes ?? startTypeCheck([{ name, ...typeCheckFiles(submission) }], typeCheckLimits(options.timeoutMs));
   const session = new ChildSession(options);
   session.budgetLeftMs = limits.budgetMs;
   session.warmUp();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../paths';
-import { STUDENT_RULES, typeErrors } from './check';
+import { keepsToItself, STUDENT_RULES, typeErrors, type CheckedSubmission } from './check';
 import { startTypeCheck } from './run';
 
 const typed = `import { Tensor } from '../lib/tensor';
@@ -14,7 +14,7 @@ import { helper } from './helper';
 export function softmax(x: Tensor, dim: string): Tensor { return x.max(dim, true) + helper; }
 `;
 
-describe('type errors of many submissions in one program', () => {
+describe('type errors of many submissions', () => {
   it('per submission, relative to its folder; harness imports resolve; an unused local is no error', () => {
     const errors = typeErrors([
       { name: 'good', entry: 'student/index.ts', files: { 'student/index.ts': `${typed}const unused = 1;\n` } },
@@ -60,6 +60,21 @@ describe('type errors of many submissions in one program', () => {
     for (const line of [...errors.values()].flat()) expect(line).not.toContain(PROJECT_ROOT);
   });
 
+  it('a submission shares a program only when nothing it declares can reach the others', () => {
+    const entry = 'student/index.ts';
+    expect(keepsToItself({ name: 'a', entry, files: { [entry]: typed, 'student/helper.ts': 'export const h = 1;\n' } })).toBe(true);
+    expect(keepsToItself({ name: 'b', entry, files: { [entry]: typed, 'student/helper.ts': 'const h = 1;\n' } })).toBe(false);
+    expect(keepsToItself({ name: 'c', entry, files: { [entry]: `${typed}declare global { const X: 1 }\n` } })).toBe(false);
+    expect(keepsToItself({ name: 'd', entry, files: { [entry]: `${typed}declare module '../lib/tensor' { interface Tensor { x: 1 } }\n` } })).toBe(false);
+    expect(keepsToItself({ name: 'e', entry, files: { [entry]: `/// <reference lib="dom" />\n${typed}` } })).toBe(false);
+    // The same notes either way.
+    const submissions: CheckedSubmission[] = [
+      { name: 'good', entry, files: { [entry]: `${typed}const unused = 1;\n` } },
+      { name: 'bad', entry, files: { [entry]: wrong, 'student/helper.ts': 'export const helper: number = "x";\n' } },
+    ];
+    expect(typeErrors(submissions)).toEqual(typeErrors(submissions, true));
+  });
+
   it("the student's rules are student/tsconfig.json's", () => {
     const config = ts.parseConfigFileTextToJson('tsconfig.json', fs.readFileSync(path.join(PROJECT_ROOT, 'student', 'tsconfig.json'), 'utf8'));
     expect(config.config.compilerOptions).toEqual(STUDENT_RULES);
@@ -67,6 +82,20 @@ describe('type errors of many submissions in one program', () => {
 
   it('in a process of its own: the note for a submission, none for a clean one', async () => {
     const notes = startTypeCheck([{ name: 'good', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } }, { name: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } }]);
+    expect(await notes('good')).toEqual([]);
+    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nindex\.ts\(2,/);
+  });
+
+  it('each submission has a time limit of its own, in CPU time: a slow check is stopped and said, the others are checked', async () => {
+    // Every order of eight members: a union of 40,320 tuples to match an array literal against,
+    // about two seconds of TypeScript's time.
+    const slow = `${typed.replace('../lib/tensor', './lib/tensor')}type Perm<T, U = T> = [T] extends [never] ? [] : T extends U ? [T, ...Perm<Exclude<U, T>>] : never;\nexport const p: Perm<1 | 2 | 3 | 4 | 5 | 6 | 7 | 8> = [8, 7, 6, 5, 4, 3, 2, 1];\n`;
+    const notes = startTypeCheck([
+      { name: 'good', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } },
+      { name: 'slow', entry: 'index.ts', files: { 'index.ts': slow } },
+      { name: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } },
+    ], { submissionMs: 1000, setupMs: 60_000 });
+    expect(await notes('slow')).toEqual(['Type errors (no points): not checked, its type check took longer than 1 s and was stopped.']);
     expect(await notes('good')).toEqual([]);
     expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nindex\.ts\(2,/);
   });

@@ -1,10 +1,13 @@
 /**
- * Type errors of submissions, for an unscored note: one TypeScript program over many submissions
- * (a program costs about a second to set up, a submission a few milliseconds more). Each
- * submission's files live in a virtual folder of their own; imports resolve as the grader's child
- * resolves them (lib/sandbox/transpile.ts), the harness modules to the project's own files. The
- * compiler reads nothing else from disk but lib/'s code and TypeScript's and Node's declaration
- * files: a `/// <reference path>` to any other file finds nothing.
+ * Type errors of submissions, for an unscored note. A TypeScript program costs about a second to
+ * set up and a submission a few milliseconds more, so submissions whose files cannot reach one
+ * another's types share one program: every file a module (nothing declared globally), no
+ * `declare global`, no augmentation of a module, no `/// <reference>` (which can add declarations
+ * to the whole program). A submission with any of those gets a program of its own, so nothing it
+ * declares reaches a classmate's notes. Each submission's files live in a virtual folder of their
+ * own; imports resolve as the grader's child resolves them (lib/sandbox/transpile.ts), the harness
+ * modules to the project's own files. The compiler reads nothing else from disk but lib/'s code and
+ * TypeScript's and Node's declaration files: a `/// <reference path>` to any other file finds nothing.
  */
 import path from 'node:path';
 import ts from 'typescript';
@@ -43,37 +46,16 @@ const READABLE = [path.dirname(ts.getDefaultLibFilePath({})), path.join(PROJECT_
   .map((dir) => dir + path.sep);
 const readable = (file: string) => /\.(d\.)?ts$/.test(file) && READABLE.some((dir) => path.resolve(file).startsWith(dir));
 
-/**
- * Type errors by submission name, each as `file(line,col): error TSnnnn: message` with the file
- * relative to the submission. Each submission is checked in a program of its own, so that nothing
- * one declares (`declare global`, an augmentation of the tensor module) reaches another's notes;
- * the files every program shares (lib/ and TypeScript's and Node's declarations) are parsed once
- * and reused, which keeps a program per submission cheap.
- */
-export function typeErrors(submissions: readonly CheckedSubmission[]): Map<string, string[]> {
-  const options = compilerOptions();
-  const shared = new Map<string, ts.SourceFile | undefined>();
-  const harness = Object.keys(HARNESS_MODULES).map(harnessFile);
-  const errors = new Map<string, string[]>();
-  for (const [index, submission] of submissions.entries()) {
-    const list = submissionErrors(submission, index, options, shared, harness);
-    errors.set(submission.name, list.length > SHOWN ? [...list.slice(0, SHOWN), `… and ${list.length - SHOWN} more type errors`] : list);
-  }
-  return errors;
+/** The files a submission's program holds: its own under a virtual folder, by full path. */
+interface Placed {
+  submission: CheckedSubmission;
+  folder: string;
+  /** Full path → the path relative to the submission, for the notes. */
+  owner: Map<string, string>;
+  text: Map<string, string>;
 }
 
-/** No machine path in a note: the submission's virtual folder goes, the project's root is named as such. */
-function withoutPaths(text: string, folder: string): string {
-  return text.split(folder + path.sep).join('').split(PROJECT_ROOT + path.sep).join('<project>/').split(PROJECT_ROOT).join('<project>');
-}
-
-function submissionErrors(
-  submission: CheckedSubmission,
-  index: number,
-  options: ts.CompilerOptions,
-  shared: Map<string, ts.SourceFile | undefined>,
-  harness: readonly string[],
-): string[] {
+function place(submission: CheckedSubmission, index: number): Placed {
   const folder = path.join(VIRTUAL, String(index));
   const owner = new Map<string, string>();
   const text = new Map<string, string>();
@@ -83,27 +65,118 @@ function submissionErrors(
     owner.set(full, file);
     text.set(full, code);
   }
+  return { submission, folder, owner, text };
+}
+
+/**
+ * Whether a submission's files can share a program with others' without any of its declarations
+ * reaching theirs: each file a module, and none that declares into the global scope or another
+ * module or pulls in more declarations by a triple-slash reference. Parsing alone tells.
+ */
+function sourcesKeepToThemselves(sources: readonly ts.SourceFile[]): boolean {
+  return sources.every((source) =>
+    ts.isExternalModule(source)
+    && !source.referencedFiles.length && !source.typeReferenceDirectives.length && !source.libReferenceDirectives.length
+    && !source.statements.some((s) => ts.isModuleDeclaration(s) && ((s.flags & ts.NodeFlags.GlobalAugmentation) !== 0 || ts.isStringLiteral(s.name))));
+}
+
+export function keepsToItself(submission: CheckedSubmission): boolean {
+  return sourcesKeepToThemselves(Object.entries(submission.files)
+    .filter(([file]) => file.endsWith('.ts'))
+    .map(([file, code]) => ts.createSourceFile(file, code, ts.ScriptTarget.Latest, false)));
+}
+
+/**
+ * Files parsed once for every program of a run: the shared ones (lib/, TypeScript's and Node's
+ * declarations) and the submissions' own (a program of one submission reuses what the first
+ * program over all of them parsed).
+ */
+type Shared = Map<string, ts.SourceFile | undefined>;
+
+/**
+ * One program over the placed submissions. Imports from a submission's file resolve within its
+ * own folder or to the harness, so no submission's file can name another's.
+ */
+function programOf(placed: readonly Placed[], options: ts.CompilerOptions, shared: Shared, harness: readonly string[]): ts.Program {
+  const byFile = new Map<string, Placed>();
+  for (const p of placed) for (const file of p.owner.keys()) byFile.set(file, p);
   const host = ts.createCompilerHost(options);
-  const allowed = (file: string) => text.has(file) || readable(file);
+  const own = (file: string) => byFile.get(file)?.text.get(file);
+  const allowed = (file: string) => byFile.has(file) || readable(file);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.fileExists = (file) => text.has(file) || (allowed(file) && ts.sys.fileExists(file));
-  host.readFile = (file) => text.get(file) ?? (allowed(file) ? ts.sys.readFile(file) : undefined);
+  host.fileExists = (file) => byFile.has(file) || (allowed(file) && ts.sys.fileExists(file));
+  host.readFile = (file) => own(file) ?? (allowed(file) ? ts.sys.readFile(file) : undefined);
   host.getSourceFile = (file, languageVersion, onError, shouldCreate) => {
-    if (text.has(file)) return ts.createSourceFile(file, text.get(file)!, languageVersion, true);
+    if (byFile.has(file) && !shared.has(file)) shared.set(file, ts.createSourceFile(file, own(file)!, languageVersion, true));
     if (!shared.has(file)) shared.set(file, allowed(file) ? getSourceFile(file, languageVersion, onError, shouldCreate) : undefined);
     return shared.get(file);
   };
   host.resolveModuleNames = (specifiers, containing) =>
     specifiers.map((specifier) => {
-      const from = owner.get(containing);
-      if (!from) return ts.resolveModuleName(specifier, containing, options, host).resolvedModule;
-      const resolved = resolveImport(submission.files, from, specifier);
+      const p = byFile.get(containing);
+      if (!p) return ts.resolveModuleName(specifier, containing, options, host).resolvedModule;
+      const resolved = resolveImport(p.submission.files, p.owner.get(containing)!, specifier);
       if (resolved.kind === 'harness') return { resolvedFileName: harnessFile(resolved.name), extension: ts.Extension.Ts };
       if (resolved.kind !== 'file' || !resolved.name.endsWith('.ts')) return undefined;
-      return { resolvedFileName: path.join(folder, resolved.name), extension: ts.Extension.Ts };
+      return { resolvedFileName: path.join(p.folder, resolved.name), extension: ts.Extension.Ts };
     });
-  const entry = path.join(folder, submission.entry);
-  const program = ts.createProgram({ rootNames: [...(text.has(entry) ? [entry] : []), ...harness], options, host });
+  const entries = placed.map((p) => path.join(p.folder, p.submission.entry)).filter((entry) => byFile.has(entry));
+  return ts.createProgram({ rootNames: [...entries, ...harness], options, host });
+}
+
+/** Checks submissions one by one, each as soon as its program exists; `checking` is told before each starts. */
+export interface Checker {
+  /** Called before the shared program is set up (every file parsed and bound). */
+  settingUp?: () => void;
+  /** Called before a submission's check starts (its program's set-up included when it has one of its own). */
+  checking?: (name: string) => void;
+  /** Called with each submission's errors as soon as they are known. */
+  checked: (name: string, errors: string[]) => void;
+}
+
+/**
+ * Type errors by submission, each as `file(line,col): error TSnnnn: message` with the file
+ * relative to the submission, told one submission at a time (see Checker). Submissions that keep
+ * to themselves share one program; every other has its own. The files every program shares are
+ * parsed once and reused. `alone` gives every submission a program of its own.
+ */
+export function checkEach(submissions: readonly CheckedSubmission[], checker: Checker, alone = false): void {
+  const options = compilerOptions();
+  const shared: Shared = new Map();
+  const harness = Object.keys(HARNESS_MODULES).map(harnessFile);
+  const placed = submissions.map(place);
+  let together: Placed[] = [];
+  let program: ts.Program | undefined;
+  if (!alone && placed.length) {
+    checker.settingUp?.();
+    // Parsed once, all together: a first program (no checker yet) tells which submissions keep
+    // to themselves; the usual batch is all of them, and this program is the one checked.
+    const all = programOf(placed, options, shared, harness);
+    together = placed.filter((p) => sourcesKeepToThemselves(all.getSourceFiles().filter((f) => p.owner.has(f.fileName))));
+    program = together.length === placed.length ? all : together.length ? programOf(together, options, shared, harness) : undefined;
+    // Binds every file now, so that what it costs is the set-up's and not the first submission's.
+    program?.getTypeChecker();
+  }
+  for (const p of placed) {
+    checker.checking?.(p.submission.name);
+    const list = errorsOf(together.includes(p) ? program! : programOf([p], options, shared, harness), p);
+    checker.checked(p.submission.name, list.length > SHOWN ? [...list.slice(0, SHOWN), `… and ${list.length - SHOWN} more type errors`] : list);
+  }
+}
+
+/** checkEach's answers as one map. */
+export function typeErrors(submissions: readonly CheckedSubmission[], alone = false): Map<string, string[]> {
+  const errors = new Map<string, string[]>();
+  checkEach(submissions, { checked: (name, list) => errors.set(name, list) }, alone);
+  return errors;
+}
+
+/** No machine path in a note: the submission's virtual folder goes, the project's root is named as such. */
+function withoutPaths(text: string, folder: string): string {
+  return text.split(folder + path.sep).join('').split(PROJECT_ROOT + path.sep).join('<project>/').split(PROJECT_ROOT).join('<project>');
+}
+
+function errorsOf(program: ts.Program, { owner, folder }: Placed): string[] {
   const found: string[] = [];
   // Only the submission's own files are checked: lib/ is the grader's, checked by `npm run
   // typecheck`, and its full check cost more than a hundred submissions' (types it exports are

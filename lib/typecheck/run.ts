@@ -1,58 +1,149 @@
 /**
- * Type errors as an unscored note: one checking process for a whole batch (or one submission),
- * started beside the grading and awaited when the notes are written, under a time limit and a
- * memory cap. A check that fails or runs out of time leaves one note that says so.
+ * Type errors as an unscored note, from a checking process started beside the grading (main.ts).
+ * Each submission has a time limit of its own, counted in the checking process's CPU time so that
+ * machine load does not turn into a note: a check that runs past it (a slow type-level expression)
+ * or crashes is stopped, that submission's note says so, and a new process checks the others. No
+ * submission waits for a classmate's check: each note is ready as soon as its own check ends.
  */
 import { spawn } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
+import { cpuMs } from '../sandbox/childClock';
 import type { CheckedSubmission } from './check';
 
 export type TypeNotes = (name: string) => Promise<string[]>;
 
-const LIMIT_MS = 60_000;
+/**
+ * What one submission's check may cost (a typical one: tens of ms), and setting up the shared
+ * program (parsing and binding every file: about a second), in CPU time of the checking process.
+ * The grader gives a submission's check the time limit of one test.
+ */
+export const TYPE_CHECK_LIMITS = { submissionMs: 10_000, setupMs: 60_000 };
+/** A check that spends no CPU (it should not exist) is stopped at this many times its limit of wall time. */
+const WALL_FACTOR = 10;
 const HEAP_MB = 1024;
+const POLL_MS = 100;
 
-function runCheck(submissions: readonly CheckedSubmission[], limitMs: number): Promise<Record<string, string[]> | string> {
+type Answer = string[] | { problem: string };
+
+interface Step {
+  /** The submission being checked; undefined while the shared program is set up. */
+  name?: string;
+  cpuAtStart: number;
+  wallAtStart: number;
+}
+
+/**
+ * Checks the submissions in one process; each answer is handed to `answer` as it arrives. Resolves
+ * when the process ends, with what it left: the submission it was checking when it was stopped or
+ * died (or 'setup'), or nothing when it finished.
+ */
+function checkingProcess(
+  submissions: readonly CheckedSubmission[],
+  alone: boolean,
+  answer: (name: string, errors: string[]) => void,
+  limits: { submissionMs: number; setupMs: number },
+): Promise<{ stopped?: { at: string | 'setup'; why: string } }> {
   const child = spawn(
     process.execPath,
     [`--max-old-space-size=${HEAP_MB}`, '-r', require.resolve('ts-node/register/transpile-only'), path.join(__dirname, 'main.ts')],
     { stdio: ['pipe', 'pipe', 'ignore'] },
   );
-  // Notes worth no points must not slow the grading beside them: the check gets the cores it leaves.
-  try {
-    if (child.pid !== undefined) os.setPriority(child.pid, 15);
-  } catch {
-    // not allowed here: it runs at the grader's priority
-  }
-  const out: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(JSON.stringify(submissions));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve(`the type check took longer than ${limitMs / 1000} s and was stopped`);
-    }, limitMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) return resolve(`the type check failed (exit code ${code})`);
+  let step: Step | undefined;
+  let stopped: { at: string | 'setup'; why: string } | undefined;
+  const begin = (name?: string) => {
+    step = { name, cpuAtStart: (child.pid !== undefined ? cpuMs([child.pid]) : undefined) ?? 0, wallAtStart: Date.now() };
+  };
+  let pending = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    pending += chunk;
+    let newline: number;
+    while ((newline = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
       try {
-        resolve(JSON.parse(Buffer.concat(out).toString('utf8')) as Record<string, string[]>);
+        const message = JSON.parse(line) as { settingUp?: true; checking?: string; checked?: string; errors?: string[] };
+        if (message.settingUp) begin();
+        else if (typeof message.checking === 'string') begin(message.checking);
+        else if (typeof message.checked === 'string' && Array.isArray(message.errors)) {
+          step = undefined;
+          answer(message.checked, message.errors.map(String));
+        }
       } catch {
-        resolve('the type check gave no readable answer');
+        // Not ours to read: the process is TypeScript on the submissions' code, not the submissions
+        // themselves, so this is a fault of the checker, said below if it ends without answering.
       }
+    }
+  });
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(JSON.stringify({ submissions, alone }));
+  const timer = setInterval(() => {
+    if (!step || child.pid === undefined) return;
+    const limitMs = step.name === undefined ? limits.setupMs : limits.submissionMs;
+    const spent = (cpuMs([child.pid]) ?? 0) - step.cpuAtStart;
+    if (spent > limitMs || Date.now() - step.wallAtStart > limitMs * WALL_FACTOR) {
+      stopped = { at: step.name ?? 'setup', why: `took longer than ${limitMs / 1000} s and was stopped` };
+      child.kill('SIGKILL');
+    }
+  }, POLL_MS);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      clearInterval(timer);
+      if (!stopped && step) stopped = { at: step.name ?? 'setup', why: `failed (${signal ?? `exit code ${code}`})` };
+      if (!stopped && code !== 0) stopped = { at: 'setup', why: `failed (${signal ?? `exit code ${code}`})` };
+      resolve({ stopped });
     });
   });
 }
 
-/** Starts checking now; each submission's note, when asked for, once the check is done. */
-export function startTypeCheck(submissions: readonly CheckedSubmission[], limitMs = LIMIT_MS): TypeNotes {
-  const running = submissions.length ? runCheck(submissions, limitMs) : Promise.resolve<Record<string, string[]>>({});
+/**
+ * Checks every submission: a check that is stopped or dies costs its own submission a note and
+ * the rest go on in a new process; a set-up that fails is retried with a program per submission.
+ */
+async function checkAll(
+  submissions: readonly CheckedSubmission[],
+  answer: (name: string, answer: Answer) => void,
+  limits: { submissionMs: number; setupMs: number },
+): Promise<void> {
+  const done = new Set<string>();
+  let left = [...submissions];
+  let alone = false;
+  while (left.length) {
+    const { stopped } = await checkingProcess(left, alone, (name, errors) => {
+      done.add(name);
+      answer(name, errors);
+    }, limits);
+    left = left.filter((s) => !done.has(s.name));
+    if (!stopped) break;
+    if (stopped.at === 'setup') {
+      if (alone) break;
+      alone = true;
+      continue;
+    }
+    answer(stopped.at, { problem: `its type check ${stopped.why}` });
+    done.add(stopped.at);
+    left = left.filter((s) => s.name !== stopped.at);
+  }
+  for (const s of submissions) if (!done.has(s.name)) answer(s.name, { problem: 'the type check failed before reaching it' });
+}
+
+/** Starts checking now; each submission's note, when asked for, as soon as its own check has ended. */
+export function startTypeCheck(
+  submissions: readonly CheckedSubmission[],
+  limits = TYPE_CHECK_LIMITS,
+): TypeNotes {
+  const waiting = new Map<string, { promise: Promise<Answer>; resolve: (a: Answer) => void }>();
+  for (const { name } of submissions) {
+    let resolve!: (a: Answer) => void;
+    const promise = new Promise<Answer>((r) => (resolve = r));
+    waiting.set(name, { promise, resolve });
+  }
+  if (submissions.length) void checkAll(submissions, (name, a) => waiting.get(name)?.resolve(a), limits);
   return async (name) => {
-    const errors = await running;
-    if (typeof errors === 'string') return [`Type errors (no points): not checked, ${errors}.`];
-    const own = errors[name] ?? [];
-    return own.length ? [`Type errors (no points; \`npm run typecheck\` shows them):\n${own.join('\n')}`] : [];
+    const entry = waiting.get(name);
+    if (!entry) return [];
+    const a = await entry.promise;
+    if (!Array.isArray(a)) return [`Type errors (no points): not checked, ${a.problem}.`];
+    return a.length ? [`Type errors (no points; \`npm run typecheck\` shows them):\n${a.join('\n')}`] : [];
   };
 }

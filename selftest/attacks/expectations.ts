@@ -45,6 +45,8 @@ export interface Expectation {
   budgeted?: readonly GradedFunction[];
   /** An attack this setting cannot contain: any test may pass (its code computes), none earns more. */
   mayPass?: true;
+  /** The submission's notes (its feedback) must match this. */
+  notes?: RegExp;
 }
 
 export const FUNCTIONS: readonly GradedFunction[] = ['softmax', 'scaled_dot_product_attention', 'causal_mask', 'multihead_self_attention'];
@@ -89,7 +91,12 @@ const CONTAINED: Record<string, Expectation> = {
   probe_siblings: { honest: allBut('causal_mask'), statuses: ['error'], reason: /probe found nothing/ },
   hang_in_softmax: { honest: [], budgeted: ['causal_mask'], statuses: ['timeout'], reason: /time limit|did not return|time budget/ },
   control_characters: { honest: allBut('causal_mask'), statuses: ['error'] },
+  types_reach_classmates: { honest: FUNCTIONS, statuses: [], notes: /note: this declaration changes the types of the global scope/ },
+  types_slow_check: { honest: FUNCTIONS, statuses: [], notes: /Type errors \(no points\): not checked, its type check took longer than \d+ s and was stopped/ },
 };
+
+/** What types_reach_classmates declares for its classmates' notes: no one else's result may hold it. */
+export const PHISHING = 'evil.example';
 
 const NO_NETWORK_LAYER = 'no network namespace, and this Node has no network permission (Node 25 and later have one)';
 
@@ -187,6 +194,7 @@ export function problems(result: SubmissionResult, expected: Expectation): strin
     if (expected.notReason?.test(c.reason)) found.push(`${where}: the attack got through`);
   }
   if (Math.abs(result.score - honestPoints) > 1e-9) found.push(`score ${result.score}, expected ${honestPoints}`);
+  if (expected.notes && !expected.notes.test(result.feedback.join('\n'))) found.push(`notes should match ${expected.notes}: ${result.feedback.join(' | ').slice(0, 300)}`);
   return found;
 }
 
