@@ -9,7 +9,7 @@
  * verdict is made: `toFloatTensor` / `toMaskTensor` repeat the first step on what arrived, which
  * changes nothing for an honest child and refuses a forged message in the same words.
  */
-import { ResultError } from '../lib/errors';
+import { NonFiniteResult, ResultError } from '../lib/errors';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../lib/format';
 import { formatShape } from '../lib/shape';
 import { Tensor } from '../lib/tensor';
@@ -103,7 +103,7 @@ export function toFloatTensor(result: unknown, fn: string, hint?: NonFiniteHint)
     const where = formatIndex(unravelIndex(first, tensor.shape));
     const explained = hint?.(first, tensor.shape);
     const why = explained ? ` ${explained}` : '';
-    throw new ResultError(
+    throw new NonFiniteResult(
       `${fn} output has ${formatNumber(tensor.data[first])} at ${where} (${plural(count, 'non-finite value')} in all).${why}`,
     );
   }

@@ -26,6 +26,12 @@ export class ResultError extends Error {
   override name = 'ResultError';
 }
 
+/**
+ * A tensor that holds NaN or ±Infinity: read, but a wrong answer. The grader counts it a failed
+ * check (the function returned), not an error; the student sees the same message either way.
+ */
+export class NonFiniteResult extends ResultError {}
+
 /** The harness itself could not grade. */
 export class GraderError extends Error {
   override name = 'GraderError';

@@ -25,7 +25,8 @@
  * Type errors cost no points, and `npm test` does not show them: run `npm run typecheck`.
  */
 import { NotImplementedError } from '../lib/errors';
-import type { Tensor, TensorLike } from '../lib/tensor';
+// A value import, not `import type`: Tensor.zeros, Tensor.where and new Tensor(…) need the class.
+import { Tensor, type TensorLike } from '../lib/tensor';
 
 export interface AttentionWeights {
   qProj: Tensor;

@@ -5,6 +5,7 @@
  * purpose: vitest loads every spec file even when `-t` skips its tests, and each file costs a
  * worker start (the student loop would double).
  */
+import path from 'node:path';
 import { test } from 'vitest';
 import * as adapters from '../adapters';
 import { explain } from '../lib/diagnosis/diagnose';
@@ -30,6 +31,25 @@ class GradeFailure extends Error {
 
 // Probes call the submission again, only once a case has failed (lib/diagnosis/probe.ts).
 const context = inProcessContext(adapters.probe, adapters);
+
+/**
+ * As the grader shows a stack (studentStack in lib/grading/verdict.ts): the message, then only the
+ * frames in the submission's own folder; the tensor module's, the adapters' and vitest's are not
+ * the student's to read.
+ */
+function ownFramesOnly(err: unknown): void {
+  if (!(err instanceof Error) || Object.isFrozen(err) || typeof err.stack !== 'string') return;
+  const folder = path.dirname(adapters.chosenSubmissionFile()) + path.sep;
+  const lines = err.stack.split('\n');
+  const firstFrame = lines.findIndex((line) => /^\s+at /.test(line));
+  if (firstFrame < 0) return;
+  const own = lines.slice(firstFrame).filter((line) => line.includes(folder) || line.includes(`file://${folder}`));
+  try {
+    err.stack = [...lines.slice(0, firstFrame), ...own].join('\n');
+  } catch {
+    // a stack the student's code made read-only stays as it is
+  }
+}
 
 /** What the code threw (or the adapter refused, e.g. NaN), with what the diagnosis found appended. */
 async function diagnosed(err: unknown, graded: GradedCase, fixture: LoadedFixture): Promise<unknown> {
@@ -58,7 +78,10 @@ for (const graded of visibleCases()) {
       output = await invokeCase(graded.fn, fixture, adapters);
     } catch (err) {
       if (err instanceof HangError && err.fn === graded.fn) hung.set(graded.fn, graded.name);
-      throw await diagnosed(err, graded, fixture);
+      // V8 writes the stack when it is first read: after the diagnosis joined the message.
+      const explained = await diagnosed(err, graded, fixture);
+      ownFramesOnly(explained);
+      throw explained;
     }
     const verdict = evaluateCase(graded, output, fixture);
     if (!verdict.passed) {

@@ -11,13 +11,15 @@ import { formatNumber } from '../format';
 import { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
 import { hasNaN, isAllZero, probeOutput, withinTolerance, type Probe, type ProbeContext } from './probe';
-import { columnsSumToOne, fitScale, FITS, rawScores, readMask, type Grid } from './readProbabilities';
-import type { Failure } from './signatures';
+import { columnsSumToOne, fitScale, FITS, rawScores, readMask, type Grid, type MaskReading } from './readProbabilities';
+import { matmulWithUntransposedK, type Failure } from './signatures';
 
 /** A mistake the evidence shows: its id in catalogue.ts, and what the probes measured, if anything. */
 export interface Finding {
   id: string;
   evidence?: string;
+  /** Other mistakes that compute exactly the same on this case (named with '|'; the message is id's). */
+  sameAs?: string[];
 }
 
 interface Case {
@@ -95,10 +97,49 @@ async function structure(c: Case, fixture: LoadedFixture, graded: GradedCase, co
 
 const shapeText = (shape: readonly number[]) => `[${shape.join(', ')}]`;
 
+/** K with its last two dims swapped: [..., d_k, n_k]. */
+const transposedK = (c: Case) => c.k.astype('float64').transpose(-2, -1);
+
+/** K's shape, holding Kᵀ's numbers in row-major order: what code that reads K as [d_k, n_k] needs to see K. */
+function kReadAsTransposed(c: Case): Tensor {
+  const t = transposedK(c);
+  return new Tensor(Float64Array.from(t.reshape(...c.k.shape).data), c.k.shape);
+}
+
+/**
+ * Mistakes confirmed by undoing them: the student's own function, called on inputs changed so that
+ * the suspected mistake cancels out, gives the expected output. Each changed input is the inverse
+ * of one mistake and of no correct code (for a correct function these inputs give another output).
+ */
+async function undone(c: Case, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext, recognisedUntransposed: boolean): Promise<Finding | undefined> {
+  const right = async (inputs: Record<string, Tensor>) => withinTolerance(await call(context, inputs), fixture.expected, graded.tolerance);
+  const mask = c.mask && { mask: c.mask };
+  // Q·K where Q·Kᵀ belongs: given Kᵀ, it computes Q·Kᵀ. Tried when its shape error was seen, or
+  // when Kᵀ has K's shape (n_k = d_k), where the mistake throws nothing.
+  const square = c.grid.keys === c.dK;
+  if ((recognisedUntransposed || square) && (await right({ q: c.q, k: transposedK(c), v: c.v, ...mask }))) {
+    // With n_k = d_k, reading K's numbers as [d_k, n_k] is the same computation as Q·K.
+    return { id: 'k_not_transposed', evidence: 'Given Kᵀ in place of K, your function returns the right output.', ...(square && { sameAs: ['k_reshaped'] }) };
+  }
+  if (await right({ q: c.q, k: kReadAsTransposed(c), v: c.v, ...mask })) {
+    return { id: 'k_reshaped', evidence: "Given K's numbers laid out as Kᵀ (same shape), your function returns the right output." };
+  }
+  if (await right({ q: c.q, k: c.v, v: c.k, ...mask })) {
+    return { id: 'kv_swapped', evidence: 'Given V in place of K and K in place of V, your function returns the right output.' };
+  }
+  return undefined;
+}
+
 /** Where a NaN comes from: zero scores (so no exp can overflow), one query alone, or scores scaled down. */
 async function nanSource(c: Case, out: Tensor, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
   const zeros = await call(context, { q: Tensor.zeros(c.q.shape, 'float64'), k: Tensor.zeros(c.k.shape, 'float64'), v: c.v });
-  if (zeros && hasNaN(zeros)) return { id: 'nan_before_softmax' };
+  if (zeros && hasNaN(zeros)) {
+    // A NaN scale (Q.shape[-1] is undefined) turns every score into NaN, so every output value: a
+    // NaN in some values only has another source, said as seen.
+    if (allNaN(zeros) && allNaN(out)) return { id: 'nan_before_softmax' };
+    const count = Array.prototype.filter.call(zeros.data, (x: number) => !Number.isFinite(x)).length;
+    return { id: 'nan_observed', evidence: `With Q and K all zeros, ${count} of ${zeros.data.length} output values are NaN or infinite.` };
+  }
   if (c.mask && nanOnlyInFullyMaskedRows(c, out)) return { id: 'fully_masked_nan' };
   const row = firstRow(out, (values) => Array.prototype.some.call(values, (x: number) => !Number.isFinite(x)));
   return (row !== undefined && (await aloneRight(c, row, 'NaN', fixture, graded, context))) || overflow(c, context);
@@ -134,6 +175,11 @@ async function aloneRight(c: Case, row: number, got: string, fixture: LoadedFixt
   if (!out || !withinTolerance(out, expected, graded.tolerance)) return undefined;
   const where = c.grid.batches > 1 ? `query ${query} of batch entry ${b}` : `query ${query}`;
   return { id: 'attention_global_max', evidence: `Given alone, ${where} gets the right output; beside the other queries it gets ${got}.` };
+}
+
+function allNaN({ data }: Values): boolean {
+  for (let i = 0; i < data.length; i++) if (!Number.isNaN(data[i])) return false;
+  return data.length > 0;
 }
 
 function nanOnlyInFullyMaskedRows(c: Case, out: Values): boolean {
@@ -226,8 +272,38 @@ export async function probeProbabilities(probe: Probe, inputs: Record<string, Te
   return new Tensor(columns(out, c.grid.keys), [...want, c.grid.keys]);
 }
 
+/** Rows (queries) whose masked keys get probability, as "query 2, 3 and 5" (batch entries named when there are several). */
+function leakingRows(p: ArrayLike<number>, allowed: Uint8Array, { batches, queries, keys }: Grid): string {
+  const rows: string[] = [];
+  let count = 0;
+  for (let row = 0; row < batches * queries; row++) {
+    let leaks = false;
+    for (let j = 0; j < keys && !leaks; j++) leaks = !allowed[row * keys + j] && p[row * keys + j] > 0;
+    if (!leaks) continue;
+    if (count++ < 5) rows.push(batches > 1 ? `query ${row % queries} of batch entry ${Math.floor(row / queries)}` : `query ${row % queries}`);
+  }
+  return count > 5 ? `${rows.join(', ')} and ${count - 5} more` : rows.join(', ');
+}
+
+/**
+ * What the mask reading claims, confirmed: an inverted mask by the function giving the right output
+ * when handed the mask inverted; an ignored mask by it giving the same output with no mask at all.
+ * Unconfirmed, what was seen is said (masked keys that get probability, and where), with no cause.
+ */
+async function maskFinding(c: Case, reading: MaskReading, p: ArrayLike<number>, out: Tensor, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
+  if (!c.mask || !(reading.inverted || reading.ignored)) return undefined;
+  if (reading.inverted && withinTolerance(await call(context, { q: c.q, k: c.k, v: c.v, mask: c.mask.logicalNot() }), fixture.expected, graded.tolerance)) {
+    return { id: 'mask_inverted', evidence: 'Given the mask inverted, your function returns the right output.' };
+  }
+  if (reading.ignored && withinTolerance(await call(context, { q: c.q, k: c.k, v: c.v }), out, graded.tolerance)) {
+    return { id: 'mask_ignored', evidence: 'Without the mask your function returns the same output.' };
+  }
+  const rows = leakingRows(p, allowedGrid(c), c.grid);
+  return rows ? { id: 'mask_leaks', evidence: `Masked keys get probability in ${rows}.` } : undefined;
+}
+
 /** What the probabilities (V = identity) show: normalisation, masking and the scale. */
-async function probabilities(c: Case, context: ProbeContext): Promise<Finding[] | undefined> {
+async function probabilities(c: Case, out: Tensor, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding[] | undefined> {
   const probed = await probeProbabilities(context.probe, { q: c.q, k: c.k, v: c.v, ...(c.mask && { mask: c.mask }) });
   if (typeof probed === 'string' || hasNaN(probed)) return undefined;
   const p = probed.data;
@@ -238,16 +314,19 @@ async function probabilities(c: Case, context: ProbeContext): Promise<Finding[] 
     if (fitScale(p, rawScores(c.q.data, c.k.data, c.grid, c.dK, false), allowed, c.grid, 'keys').misfit <= FITS) return [{ id: 'k_reshaped' }];
     if (columnsSumToOne(p, allowed, c.grid) && fitScale(p, scores, allowed, c.grid, 'queries').misfit <= FITS) return [{ id: 'softmax_over_queries' }];
     const mask = readMask(p, scores, allowed, c.grid, fit);
-    return mask.inverted ? [{ id: 'mask_inverted' }] : undefined;
+    const found = mask.inverted ? await maskFinding(c, { ...mask, ignored: false }, p, out, fixture, graded, context) : undefined;
+    return found && [found];
   }
   const findings: Finding[] = [];
   const mask = readMask(p, scores, allowed, c.grid, fit);
   const sums = [...mask.fullSums, ...mask.partialSums];
   const expectedScale = 1 / Math.sqrt(c.dK);
-  if (mask.inverted) findings.push({ id: 'mask_inverted' });
-  else if (mask.ignored) findings.push({ id: 'mask_ignored' });
+  const masking = await maskFinding(c, mask, p, out, fixture, graded, context);
+  if (masking) findings.push(masking);
+  else if (mask.fill !== undefined && Math.abs(mask.fill) < 1e-3) findings.push({ id: 'mask_multiplied', evidence: 'Your masked keys get probability: their scores are 0 after scaling.' });
   else if (mask.fill !== undefined) findings.push({ id: 'mask_minus_100', evidence: `Your masked keys get probability: their scores are about ${formatNumber(mask.fill)} after scaling, not −∞.` });
   else if (mask.uniform > 0) findings.push({ id: 'fully_masked_uniform' });
+  else if (c.mask && mask.leaks > 0) findings.push({ id: 'mask_leaks', evidence: `Masked keys get probability in ${leakingRows(p, allowed, c.grid)}.` });
   const sumsTo = (target: number, list: number[]) => list.length > 0 && list.every((s) => Math.abs(s - target) <= 1e-5 * Math.max(1, target));
   if (!sumsTo(1, sums) && sumsTo(sums[0], sums)) {
     if (Math.abs(sums[0] - expectedScale) < 1e-5 && Math.abs(fit.scale - 1) < 1e-3) return [...findings, { id: 'scale_after_softmax' }];
@@ -256,7 +335,7 @@ async function probabilities(c: Case, context: ProbeContext): Promise<Finding[] 
   if ((mask.fullSums.length === 0 || sumsTo(1, mask.fullSums)) && mask.partialSums.length > 0 && mask.partialSums.every((s) => s < 1 - 1e-5) && mask.leaks === 0) {
     findings.push({ id: 'mask_after_softmax' });
   }
-  if (!mask.ignored && !mask.inverted) {
+  if (masking?.id !== 'mask_ignored' && masking?.id !== 'mask_inverted') {
     const scale = scaleFinding(fit.scale, c);
     if (scale) findings.push(scale);
   }
@@ -285,6 +364,11 @@ export async function diagnoseAttention(
   const c = caseOf(fixture.inputs);
   // An output within tolerance failed a property check only: no probe can fix what is not wrong.
   const valuesWrong = outcome.kind !== 'output' || !withinTolerance(outcome.output, fixture.expected, graded.tolerance);
+  if (outcome.kind === 'output' && rightValuesWrongShape(outcome.output, fixture.expected, graded)) {
+    return [{ id: 'output_shape', evidence: `Your output has shape ${shapeText(outcome.output.shape)} where ${shapeText(fixture.expected.shape)} is expected; its values in order are right.` }];
+  }
+  const reversed = valuesWrong ? await undone(c, fixture, graded, context, outcome.kind !== 'output' && matmulWithUntransposedK(outcome, fixture.inputs, fixture.params)) : undefined;
+  if (reversed) return [reversed];
   const structural = valuesWrong ? await structure(c, fixture, graded, context) : undefined;
   if (structural) return [structural];
   const out = outcome.kind === 'output' ? new Tensor(Float64Array.from(outcome.output.data), outcome.output.shape)
@@ -303,7 +387,7 @@ export async function diagnoseAttention(
   if (isAllZero(out)) return [(await overflow(c, context)) ?? (await zeros(c, context))];
   const batch = await batchEntries(c, out, fixture, graded, context);
   if (batch) return [batch];
-  const found = await probabilities(c, context);
+  const found = await probabilities(c, out, fixture, graded, context);
   if (found) return found;
   // NaN cleared to 0 (after an overflow, or a max taken over every query) leaves rows of zeros
   // where a query has keys to attend to.
@@ -311,6 +395,12 @@ export async function diagnoseAttention(
   if (row === undefined) return [];
   const cleared = (await aloneRight(c, row, 'zeros', fixture, graded, context)) ?? (await overflow(c, context));
   return cleared ? [cleared] : [];
+}
+
+/** The same numbers in the same order under another shape: a reshape away from right. */
+function rightValuesWrongShape(output: Values, expected: Values, graded: GradedCase): boolean {
+  if (output.shape.join() === expected.shape.join() || output.data.length !== expected.data.length) return false;
+  return withinTolerance({ data: output.data, shape: expected.shape }, expected, graded.tolerance);
 }
 
 function zeroRowWithKeys(c: Case, out: Values): number | undefined {

@@ -15,7 +15,7 @@ import { diagnoseAttention, type Finding } from './attention';
 import { diagnosedByProbing, MISTAKES, mistakesOf, type Mistake } from './catalogue';
 import { diagnoseMultiHead } from './multiHead';
 import { withinTolerance, type ProbeContext } from './probe';
-import type { Failure } from './signatures';
+import { parseNonFinite, type Failure } from './signatures';
 
 export interface Diagnosis {
   /** The mistake's id in lib/diagnosis/catalogue.ts; ids joined by '|' when several give this same output, by '+' when several show at once. */
@@ -51,13 +51,12 @@ const messageOf = (id: string) => MISTAKES.find((m) => m.id === id)!.message;
 function fromFindings(findings: readonly Finding[]): Diagnosis | undefined {
   if (findings.length === 0) return undefined;
   const say = (f: Finding) => (f.evidence ? `${messageOf(f.id)} (${f.evidence})` : messageOf(f.id));
-  return { mistake: findings.map((f) => f.id).join('+'), message: findings.map(say).join(' Also: ') };
+  return { mistake: findings.map((f) => [f.id, ...(f.sameAs ?? [])].join('|')).join('+'), message: findings.map(say).join(' Also: ') };
 }
 
 async function findingsOf(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<Finding[]> {
   if (graded.fn === 'multihead_self_attention') return diagnoseMultiHead(graded, fixture, outcome, context);
-  const recognised = outcome.kind === 'output' ? [] : matchStored(graded, fixture, outcome);
-  if (recognised.length) return [{ id: recognised[0].id }];
+  // An error that reads like a known mistake is confirmed by a probe there, not named from its words.
   return diagnoseAttention(graded, fixture, outcome, context);
 }
 
@@ -100,6 +99,10 @@ export function summarise(output: Values, expected: Values, tol: Tolerance): str
 export async function explain(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<Explanation> {
   const diagnosis = await diagnose(graded, fixture, outcome, context);
   if (diagnosis) return { diagnosis, note: `Diagnosis: ${diagnosis.message}` };
+  if (outcome.kind === 'unreadable') {
+    // A result that could not be read already says what to return instead: nothing to add.
+    return { note: parseNonFinite(outcome) ? 'No known cause shows behind these non-finite values.' : '' };
+  }
   if (outcome.kind !== 'output') return { note: 'No known cause shows behind this error.' };
   return { note: summarise(outcome.output, fixture.expected, graded.tolerance) };
 }

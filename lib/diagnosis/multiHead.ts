@@ -6,6 +6,7 @@
  * last a split without the transpose, simulated with the student's own attention function.
  */
 import type { Values } from '../compare';
+import { formatNumber } from '../format';
 import type { LoadedFixture } from '../grading/fixtures';
 import { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
@@ -38,6 +39,33 @@ function interleaveRows(w: Tensor, numHeads: number): Tensor {
 
 const transposed = (w: Tensor) => w.transpose(0, 1);
 
+/**
+ * oProj with its column blocks (one per head) in reverse order: code that concatenates the heads
+ * last to first, multiplied by it, gives what the right order gives with oProj.
+ */
+function reverseHeadColumns(w: Tensor, numHeads: number): Tensor {
+  const [dOut, dIn] = w.shape;
+  const dHead = dIn / numHeads;
+  const data = new Float64Array(w.size);
+  for (let r = 0; r < dOut; r++) {
+    for (let h = 0; h < numHeads; h++) {
+      for (let i = 0; i < dHead; i++) data[r * dIn + (numHeads - 1 - h) * dHead + i] = w.data[r * dIn + h * dHead + i];
+    }
+  }
+  return new Tensor(data, w.shape);
+}
+
+/** The one factor that makes `out` the expected output, when one does (not 1, not 0); undefined otherwise. */
+function constantFactor(out: Values, expected: Values, tol: GradedCase['tolerance']): number | undefined {
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < expected.data.length; i++) [sxy, sxx] = [sxy + out.data[i] * expected.data[i], sxx + expected.data[i] ** 2];
+  const factor = sxx > 0 ? sxy / sxx : NaN;
+  if (!Number.isFinite(factor) || Math.abs(factor) < 1e-6 || Math.abs(factor - 1) < 1e-6) return undefined;
+  const scaled = { data: Float64Array.from(expected.data, (e) => e * factor), shape: expected.shape };
+  return withinTolerance(out, scaled, tol) ? factor : undefined;
+}
+
 /** Weights under which each mistake computes exactly the expected output. */
 function fixingInputs(inputs: Inputs, numHeads: number): [string, Inputs][] {
   const { q_proj, k_proj, v_proj, o_proj } = inputs;
@@ -46,6 +74,8 @@ function fixingInputs(inputs: Inputs, numHeads: number): [string, Inputs][] {
     o_proj: transposed(interleaveRows(transposed(o_proj), numHeads)),
   };
   return [
+    ['projections_swapped', { ...inputs, q_proj: k_proj, k_proj: q_proj }],
+    ['heads_order', { ...inputs, o_proj: reverseHeadColumns(o_proj, numHeads) }],
     ['projection_not_transposed', { ...inputs, q_proj: transposed(q_proj), k_proj: transposed(k_proj), v_proj: transposed(v_proj), o_proj: transposed(o_proj) }],
     ['projection_not_transposed', { ...inputs, q_proj: transposed(q_proj), k_proj: transposed(k_proj), v_proj: transposed(v_proj) }],
     ['projection_not_transposed', { ...inputs, o_proj: transposed(o_proj) }],
@@ -91,6 +121,15 @@ export async function diagnoseMultiHead(
   }
   const out = outcome.kind === 'output' ? outcome.output : await call(context, inputs, numHeads);
   if (!out) return [];
+  if (out.shape.join() === expected.shape.join()) {
+    // Measured on the output itself: x plus the expected output, or the expected output times one constant.
+    const minusX = { data: Float64Array.from(out.data, (v, i) => v - inputs.x.data[i]), shape: out.shape };
+    if (inputs.x.shape.join() === out.shape.join() && withinTolerance(minusX, expected, graded.tolerance)) {
+      return [{ id: 'mhsa_residual', evidence: 'Your output minus x is the expected output.' }];
+    }
+    const factor = constantFactor(out, expected, graded.tolerance);
+    if (factor !== undefined) return [{ id: 'mhsa_scaled', evidence: `Your output is the expected output times ${formatNumber(factor)}.` }];
+  }
   const same = (probe: Tensor | undefined) => withinTolerance(probe, out, graded.tolerance);
   // Each is a fact the probe shows; an output that ignores several inputs gets each named.
   const ignored: Finding[] = [];
@@ -100,6 +139,12 @@ export async function diagnoseMultiHead(
   if (same(await call(context, { ...inputs, o_proj: inputs.o_proj.mul(2) }, numHeads))) {
     ignored.push({ id: 'output_projection_missing', evidence: 'With oProj doubled your output is the same.' });
   }
+  const unused: string[] = [];
+  for (const [weight, name] of [['q_proj', 'qProj'], ['k_proj', 'kProj'], ['v_proj', 'vProj']] as const) {
+    // Doubling qProj or kProj doubles every score, doubling vProj the output: used, either changes it.
+    if (same(await call(context, { ...inputs, [weight]: inputs[weight].mul(2) }, numHeads))) unused.push(name);
+  }
+  if (unused.length) ignored.push({ id: 'projection_unused', evidence: `With ${unused.join(' or ')} doubled your output is the same.` });
   if (ignored.length) return ignored;
   for (const transposeBack of [false, true]) {
     if (same(await reshapedHeads(inputs, numHeads, context, transposeBack))) return [{ id: 'heads_reshaped' }];

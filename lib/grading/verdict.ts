@@ -6,8 +6,7 @@
  */
 import { readResult } from '../../adapters';
 import type { Diagnosis, Explanation, Outcome } from '../diagnosis/diagnose';
-import { ResultError } from '../errors';
-import { PROJECT_ROOT } from '../paths';
+import { NonFiniteResult, ResultError } from '../errors';
 import type { ErrorInfo } from '../sandbox/protocol';
 import { OUT_OF_MEMORY, type SessionOutcome } from '../sandbox/session';
 import { mapStack } from '../sandbox/sourceMap';
@@ -18,13 +17,18 @@ import { didNotReturn, notRunAfterHang } from './hangWords';
 import type { LoadedFixture } from './fixtures';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from './result';
 
-/** A stack trace as a student should see it: their frames at their lines, no harness internals or machine paths. */
-function studentStack(error: ErrorInfo, prepared: PreparedSubmission): string {
-  const frames = error.stack
-    .split('\n')
-    .filter((line, i) => i === 0 || (!line.includes(PROJECT_ROOT) && !line.includes('node:') && line.includes(':')))
-    .join('\n');
-  return mapStack(frames, prepared.load.label, prepared.lineMaps);
+/**
+ * A stack trace as a student should see it: the message, then only the frames in the submission's
+ * own files (named `<label>/file:line:col` in the child), at the lines they wrote. The harness's
+ * frames (the tensor module, the adapters, the child's runtime) and machine paths are not theirs.
+ */
+export function studentStack(error: ErrorInfo, prepared: PreparedSubmission): string {
+  const lines = error.stack.split('\n');
+  const firstFrame = lines.findIndex((line) => /^\s+at /.test(line));
+  const message = firstFrame < 0 ? lines : lines.slice(0, firstFrame);
+  const own = new RegExp(`^\\s+at (?:.* \\()?${prepared.load.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^\\s():]+:\\d+:\\d+\\)?$`);
+  const frames = firstFrame < 0 ? [] : lines.slice(firstFrame).filter((line) => own.test(line));
+  return mapStack([...message, ...frames].join('\n'), prepared.load.label, prepared.lineMaps);
 }
 
 export interface CaseVerdict {
@@ -96,6 +100,7 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
         output = readResult(graded.fn, outcome.value, fixture.inputs.mask);
       } catch (err) {
         if (!(err instanceof ResultError)) throw err;
+        if (err instanceof NonFiniteResult) return { ...unreadable(err.message), status: 'failed' };
         return unreadable(err.message);
       }
       const verdict = evaluateCase(graded, output, fixture);

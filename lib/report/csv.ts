@@ -10,7 +10,7 @@ export interface GradebookRow {
   points: Record<string, number>;
   total: number;
   max: number;
-  /** `graded`, `graded (2 timeout, 1 crashed)` or `error: <reason>`. */
+  /** `graded`, `graded (2 tests timed out, 1 test crashed)` or `error: <reason>`. */
   status: string;
 }
 

@@ -86,7 +86,7 @@ describe('toGradescope', () => {
     expect(doc.tests[4].output).toBe('Crashed: the process ran out of memory');
     expect(doc.tests[5].output).toMatch(/^Not run: imports 'child_process'/);
     expect(doc.output).toBe(
-      'Score 0.25/7.25: 1 of 7 tests passed (1 not_implemented, 1 error, 1 timeout, 1 crashed, 1 refused).',
+      'Score 0.25/7.25: 1 of 7 tests passed (1 test not implemented, 1 test ended in an error, 1 test timed out, 1 test crashed, 1 test refused).',
     );
     expect(doc.extra_data.cases).toEqual({
       test_softmax_last_dim: 'passed', test_scaled_dot_product_attention: 'failed', test_causal_mask: 'not_implemented',

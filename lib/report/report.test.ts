@@ -35,7 +35,7 @@ describe('gradebookCsv', () => {
     expect(csv).toBe(
       'name,test_softmax_last_dim,test_causal_mask,test_multihead_self_attention,total,max,status\r\n' +
         'alice,0,0.5,0.5,1,1.5,graded\r\n' +
-        'Bob,0.5,0,0,0.5,1.5,"graded (1 timeout, 1 crashed)"\r\n' +
+        'Bob,0.5,0,0,0.5,1.5,"graded (1 test timed out, 1 test crashed)"\r\n' +
         'student2,0.5,0.5,0.5,1.5,1.5,graded\r\n' +
         'student10,0.5,0.5,0.5,1.5,1.5,graded\r\n',
     );
@@ -49,8 +49,8 @@ describe('gradebookCsv', () => {
       rowFromResult(broken('d', [])),
     ];
     expect(rows.map((r) => r.status)).toEqual([
-      'graded (1 not_implemented, 2 timeout)',
-      'graded (1 error, 1 refused)',
+      'graded (1 test not implemented, 2 tests timed out)',
+      'graded (1 test ended in an error, 1 test refused)',
       'error: student/index.ts is missing: submit the student folder',
       'error: the submission could not be run',
     ]);
@@ -193,7 +193,7 @@ describe('formatBatchSummary and progressLine', () => {
     expect(formatBatchSummary(results)).toBe([
       'Submissions: 4',
       'Score (out of 1.5): mean 0.5, min 0, max 1.5',
-      'Submissions with a test that timed out: 2, crashed: 1, threw an error: 1, was refused: 1',
+      'Submissions with a test that timed out: 2, crashed: 1, ended in an error: 1, was refused: 1',
       'Could not be graded at all: 1 (d)',
     ].join('\n'));
     expect(formatBatchSummary([])).toBe('No submissions graded.');

@@ -121,7 +121,7 @@ export function formatBatchSummary(results: readonly SummaryEntry[]): string {
     `Score (out of ${formatPoints(max)}): mean ${round2(mean(scores))}, min ${formatPoints(Math.min(...scores))}, ` +
       `max ${formatPoints(Math.max(...scores))}`,
     `Submissions with a test that timed out: ${withStatus('timeout')}, crashed: ${withStatus('crashed')}, ` +
-      `threw an error: ${withStatus('error')}, was refused: ${withStatus('refused')}`,
+      `ended in an error: ${withStatus('error')}, was refused: ${withStatus('refused')}`,
     `Could not be graded at all: ${errored.length}`,
   ];
   // Names let the instructor go and look; the mean above counts these submissions as 0.

@@ -83,7 +83,7 @@ describe('type errors of many submissions', () => {
   it('in a process of its own: the note for a submission, none for a clean one', async () => {
     const notes = startTypeCheck([{ name: 'good', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } }, { name: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } }]);
     expect(await notes('good')).toEqual([]);
-    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nindex\.ts\(2,/);
+    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nstudent\/index\.ts\(2,/);
   });
 
   it('each submission has a time limit of its own, in CPU time: a slow check is stopped and said, the others are checked', async () => {
@@ -97,6 +97,6 @@ describe('type errors of many submissions', () => {
     ], { submissionMs: 1000, setupMs: 60_000 });
     expect(await notes('slow')).toEqual(['Type errors (no points): not checked, its type check took longer than 1 s and was stopped.']);
     expect(await notes('good')).toEqual([]);
-    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nindex\.ts\(2,/);
+    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nstudent\/index\.ts\(2,/);
   });
 });

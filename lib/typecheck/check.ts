@@ -50,9 +50,11 @@ const readable = (file: string) => /\.(d\.)?ts$/.test(file) && READABLE.some((di
 interface Placed {
   submission: CheckedSubmission;
   folder: string;
-  /** Full path → the path relative to the submission, for the notes. */
+  /** Full path → the path relative to the submission, as imports resolve it. */
   owner: Map<string, string>;
   text: Map<string, string>;
+  /** What a note puts before that path: `student/` when the folder is the student's folder itself. */
+  shownIn: string;
 }
 
 function place(submission: CheckedSubmission, index: number): Placed {
@@ -65,7 +67,10 @@ function place(submission: CheckedSubmission, index: number): Placed {
     owner.set(full, file);
     text.set(full, code);
   }
-  return { submission, folder, owner, text };
+  // Notes name files as `npm run typecheck` does in the student's repository (student/index.ts(4,2)):
+  // a folder whose entry is index.ts is that repository's student/ folder (an upload of its files).
+  const shownIn = submission.entry.includes('/') ? '' : 'student/';
+  return { submission, folder, owner, text, shownIn };
 }
 
 /**
@@ -171,12 +176,12 @@ export function typeErrors(submissions: readonly CheckedSubmission[], alone = fa
   return errors;
 }
 
-/** No machine path in a note: the submission's virtual folder goes, the project's root is named as such. */
-function withoutPaths(text: string, folder: string): string {
-  return text.split(folder + path.sep).join('').split(PROJECT_ROOT + path.sep).join('<project>/').split(PROJECT_ROOT).join('<project>');
+/** No machine path in a note: the submission's virtual folder is named as the student names it, the project's root as such. */
+function withoutPaths(text: string, folder: string, shownIn: string): string {
+  return text.split(folder + path.sep).join(shownIn).split(PROJECT_ROOT + path.sep).join('<project>/').split(PROJECT_ROOT).join('<project>');
 }
 
-function errorsOf(program: ts.Program, { owner, folder }: Placed): string[] {
+function errorsOf(program: ts.Program, { owner, folder, shownIn }: Placed): string[] {
   const found: string[] = [];
   // Only the submission's own files are checked: lib/ is the grader's, checked by `npm run
   // typecheck`, and its full check cost more than a hundred submissions' (types it exports are
@@ -184,7 +189,7 @@ function errorsOf(program: ts.Program, { owner, folder }: Placed): string[] {
   for (const file of program.getSourceFiles().filter((f) => owner.has(f.fileName))) {
     const where = (node: ts.Node) => {
       const { line, character } = file.getLineAndCharacterOfPosition(node.getStart(file));
-      return `${owner.get(file.fileName)}(${line + 1},${character + 1})`;
+      return `${shownIn}${owner.get(file.fileName)}(${line + 1},${character + 1})`;
     };
     // Changing the grader's own types or the globals is not the submission's to do: said, for it alone.
     for (const statement of file.statements) {
@@ -198,8 +203,8 @@ function errorsOf(program: ts.Program, { owner, folder }: Placed): string[] {
     for (const diagnostic of [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]) {
       if (diagnostic.category !== ts.DiagnosticCategory.Error || diagnostic.file !== file) continue;
       const { line, character } = file.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
-      const message = withoutPaths(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '), folder);
-      found.push(`${owner.get(file.fileName)}(${line + 1},${character + 1}): error TS${diagnostic.code}: ${message}`);
+      const message = withoutPaths(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '), folder, shownIn);
+      found.push(`${shownIn}${owner.get(file.fileName)}(${line + 1},${character + 1}): error TS${diagnostic.code}: ${message}`);
     }
   }
   return found;

@@ -11,6 +11,10 @@ export interface Knobs {
   divisor?: (dK: number, dV: number) => number;
   /** The offset in K.data of key j, feature c of batch entry b (row-major [..., n_k, d_k]). */
   keyOffset?: (b: number, j: number, c: number, nK: number, dK: number) => number;
+  /** The offset in Q.data of query i, feature c of batch entry b. */
+  queryOffset?: (b: number, i: number, c: number, nQ: number, dK: number) => number;
+  /** The offset in V.data of key j, feature c of batch entry b. */
+  valueOffset?: (b: number, j: number, c: number, nK: number, dV: number) => number;
   /** How many batch entries are computed (all). */
   entries?: (count: number) => number;
   /** Whether query i may attend key j in batch entry b (mask read with broadcasting). */
@@ -39,6 +43,8 @@ export function maskAllows(mask: Tensor, batch: readonly number[], b: number, i:
 export function loopAttention(Q: Tensor, K: Tensor, V: Tensor, mask: Tensor | undefined, knobs: Knobs = {}): { shape: number[]; data: Float64Array } {
   const { divisor = (dK: number) => Math.sqrt(dK), keyOffset = (b: number, j: number, c: number, nK: number, dK: number) => (b * nK + j) * dK + c } = knobs;
   const { entries = (n: number) => n, allowed = maskAllows, fill = -Infinity, stable = true, guardEmptyRows = true } = knobs;
+  const { queryOffset = (b: number, i: number, c: number, nQ: number, dK: number) => (b * nQ + i) * dK + c } = knobs;
+  const { valueOffset = (b: number, j: number, c: number, nK: number, dV: number) => (b * nK + j) * dV + c } = knobs;
   const batch = Q.shape.slice(0, -2);
   const [nQ, dK] = Q.shape.slice(-2);
   const [nK, dV] = V.shape.slice(-2);
@@ -51,7 +57,7 @@ export function loopAttention(Q: Tensor, K: Tensor, V: Tensor, mask: Tensor | un
       let any = false;
       for (let j = 0; j < nK; j++) {
         let dot = 0;
-        for (let c = 0; c < dK; c++) dot += Q.data[(b * nQ + i) * dK + c] * K.data[keyOffset(b, j, c, nK, dK)];
+        for (let c = 0; c < dK; c++) dot += Q.data[queryOffset(b, i, c, nQ, dK)] * K.data[keyOffset(b, j, c, nK, dK)];
         const ok = !mask || allowed(mask, batch, b, i, j);
         any ||= ok;
         scores[j] = ok ? dot / scale : fill;
@@ -62,7 +68,7 @@ export function loopAttention(Q: Tensor, K: Tensor, V: Tensor, mask: Tensor | un
       const total = exps.reduce((a, e) => a + e, 0);
       for (let j = 0; j < nK; j++) {
         const p = exps[j] / total;
-        for (let c = 0; c < dV; c++) out[(b * nQ + i) * dV + c] += p * V.data[(b * nK + j) * dV + c];
+        for (let c = 0; c < dV; c++) out[(b * nQ + i) * dV + c] += p * V.data[valueOffset(b, j, c, nK, dV)];
       }
     }
   }
