@@ -11,6 +11,7 @@ import { parseFlags } from '../lib/cli';
 import { measureBatch } from '../lib/bench/batch';
 import { machine } from '../lib/bench/measure';
 import { measureNumpy } from '../lib/bench/numpy';
+import { measureSimilarity } from '../lib/bench/similarity';
 import { benchmarksMarkdown } from '../lib/bench/report';
 import { measureStudentLoop } from '../lib/bench/studentLoop';
 import { BENCH_SHAPE, measureTensor } from '../lib/bench/tensor';
@@ -22,8 +23,8 @@ const USAGE = 'npm run bench -- [--quick] [--out FILE]';
 const flags = parseFlags(process.argv.slice(2), { quick: 'boolean', out: 'string' }, USAGE);
 const quick = Boolean(flags.quick);
 const sizes = quick
-  ? { loopRuns: 3, submissions: 24, vitestSubmissions: 6, reps: 3 }
-  : { loopRuns: 7, submissions: 120, vitestSubmissions: 20, reps: 7 };
+  ? { loopRuns: 3, submissions: 24, vitestSubmissions: 6, reps: 3, similar: 100 }
+  : { loopRuns: 7, submissions: 120, vitestSubmissions: 20, reps: 7, similar: 1000 };
 const shownOut = flags.out ?? 'docs/benchmarks.md';
 const out = flags.out ? path.resolve(flags.out) : path.join(PROJECT_ROOT, 'docs', 'benchmarks.md');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
@@ -41,12 +42,16 @@ async function main(): Promise<void> {
   console.log('bench: the tensor module and NumPy…');
   const tensor = measureTensor(scaledDotProductAttention, sizes.reps);
   const numpy = measureNumpy(BENCH_SHAPE, sizes.reps);
+  console.log('bench: code similarity…');
+  const similar = path.join(work, 'similar');
+  layOutCatalogue(similar, sizes.similar);
+  const similarity = await measureSimilarity(similar, sizes.similar);
   const markdown = benchmarksMarkdown({
     machine: machine(),
     date: new Date().toISOString().slice(0, 10),
     command: `npm run bench${quick ? ' -- --quick' : ''}`,
     load: { start: loadStart, end: os.loadavg()[0] },
-    studentLoop, batch, tensor, numpy,
+    studentLoop, batch, tensor, numpy, similarity,
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, markdown);

@@ -19,11 +19,12 @@ import { containmentBlock, containmentLine } from '../lib/report/containment';
 import { submissionPage } from '../lib/report/submissionPage';
 import { containmentReport } from '../lib/sandbox/containment';
 import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
+import { DEFAULT_THRESHOLD, runSimilarity } from '../lib/similarity/run';
 import { oneLine } from '../lib/text/sanitise';
 import { GRADED_CASES } from '../tests/cases';
 
 const USAGE =
-  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]] [--hidden] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity]] [--hidden] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
 const HELP = `Grades a submission on the graded cases of tests/cases.ts: its code runs in a contained child
 process, this one checks the answers and awards the points.
 
@@ -41,7 +42,9 @@ usage: ${USAGE}
                      batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/submissions/<name>.json,
                      DIR2/submissions/<name>.html, DIR2/report.html and DIR2/batch.json (what it was graded
                      with); a rerun regrades only what no longer matches (--force: everything);
-                     --shard i/n grades only shard i of n (npm run merge joins the shards)
+                     --shard i/n grades only shard i of n (npm run merge joins the shards);
+                     --similarity also compares the submissions' code with each other (DIR2/similarity.csv
+                     and DIR2/similarity.html; the same as npm run similarity)
   --timeout S        per-test time limit in seconds (default 10)
   --budget S         time budget of a whole submission, all its tests together (default 60)
   --memory MIB       memory cap per child process, typed arrays included (default 2048)
@@ -53,7 +56,7 @@ const flags = parseFlags(
   process.argv.slice(2),
   {
     submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string', 'instructor-view': 'boolean', verbose: 'boolean',
-    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', shard: 'string', timeout: 'number', budget: 'number', memory: 'number',
+    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', shard: 'string', similarity: 'boolean', timeout: 'number', budget: 'number', memory: 'number',
   },
   USAGE,
   HELP,
@@ -67,7 +70,8 @@ function usage(problem: string): never {
 if (flags.reference && flags.submission) usage('--reference and --submission both name the submission: pick one');
 if (flags.submissions && (flags.submission || flags.reference)) usage('--submissions grades a folder of submissions: drop --submission/--reference');
 if (flags.submissions && !flags.out) usage('--submissions needs --out DIR2 for grades.csv and the results');
-if (!flags.submissions && (flags.out || flags.jobs || flags.force || flags.shard)) usage('--out, --jobs, --force and --shard go with --submissions');
+if (!flags.submissions && (flags.out || flags.jobs || flags.force || flags.shard || flags.similarity)) usage('--out, --jobs, --force, --shard and --similarity go with --submissions');
+if (flags.shard && flags.similarity) usage('--similarity compares the whole folder: run npm run similarity -- --submissions DIR --out DIR2 once, not per shard');
 function shardFlag(): Shard | undefined {
   if (flags.shard === undefined) return undefined;
   const parsed = parseShard(flags.shard);
@@ -136,6 +140,10 @@ async function main(): Promise<void> {
     console.log(formatBatchSummary(outcome.entries));
     console.log(containmentLine(containment));
     console.log(`wrote ${path.join(flags.out!, 'grades.csv')} (${outcome.rows.length} rows) and ${path.join(flags.out!, 'report.html')}`);
+    if (flags.similarity) {
+      const similar = await runSimilarity({ submissions: path.resolve(flags.submissions), out: path.resolve(flags.out!), base: path.join(PROJECT_ROOT, 'student') });
+      console.log(`similarity: ${similar.flagged.length} pair(s) at or above ${Math.round(DEFAULT_THRESHOLD * 100)}%, ${similar.groups.length} group(s) of three or more; wrote ${similar.files.csv} and ${similar.files.html}`);
+    }
     if (outcome.graderErrors.length) {
       // Their rows say so, but a gradebook with the grader's own failures in it is not a finished run.
       console.error(`grade: the grader itself failed on ${outcome.graderErrors.length} submission(s) (${outcome.graderErrors.map(oneLine).join(', ')}): fix the cause and rerun (only those are graded again)`);

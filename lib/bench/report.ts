@@ -2,6 +2,7 @@
 import { batchTable, type BatchResult } from './batch';
 import { describeMachine, type Machine } from './measure';
 import type { NumpyResult } from './numpy';
+import { similaritySection, type SimilarityBench } from './similarity';
 import { studentLoopTable, type StudentLoopResult } from './studentLoop';
 import type { TensorResult } from './tensor';
 
@@ -19,6 +20,7 @@ export interface BenchReport {
   batch: BatchResult;
   tensor: TensorResult;
   numpy: NumpyResult;
+  similarity: SimilarityBench;
 }
 
 const g = (x: number) => x.toFixed(2);
@@ -108,6 +110,8 @@ export function benchmarksMarkdown(r: BenchReport): string {
     '## The tensor module',
     '',
     ...tensorSection(r.tensor, r.numpy),
+    '',
+    ...similaritySection(r.similarity),
     '',
   ];
   return lines.join('\n');

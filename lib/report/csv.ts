@@ -52,7 +52,7 @@ export function rowFromGradescope(name: string, results: GradescopeResults): Gra
   };
 }
 
-function cell(value: string | number): string {
+export function csvCell(value: string | number): string {
   // Numbers are ours and a negative one is a number, not a formula: no guard.
   if (typeof value === 'number') return formatPoints(value);
   // Names and reasons are student text: no terminal controls, never a formula.
@@ -72,14 +72,14 @@ export function gradebookCsv(rows: readonly SubmissionResult[] | readonly Gradeb
   const table = (rows as readonly (SubmissionResult | GradebookRow)[])
     .map((r) => ('cases' in r ? rowFromResult(r) : r))
     .sort((a, b) => compareNames(a.name, b.name));
-  const lines = [['name', ...caseNames, 'total', 'max', 'status'].map(cell)];
+  const lines = [['name', ...caseNames, 'total', 'max', 'status'].map((c) => csvCell(c))];
   for (const row of table) {
     lines.push([
-      cell(row.name),
-      ...caseNames.map((n) => (Object.hasOwn(row.points, n) ? cell(row.points[n]) : '')),
-      cell(row.total),
-      cell(row.max),
-      cell(row.status),
+      csvCell(row.name),
+      ...caseNames.map((n) => (Object.hasOwn(row.points, n) ? csvCell(row.points[n]) : '')),
+      csvCell(row.total),
+      csvCell(row.max),
+      csvCell(row.status),
     ]);
   }
   return lines.map((line) => line.join(',')).join('\r\n') + '\r\n';

@@ -1,6 +1,6 @@
 /**
- * The three HTML pages in a real browser: a submission's page (a catalogued mistake, so its
- * attention cases fail), a batch report, and the explore page. Each is made by its own command,
+ * The four HTML pages in a real browser: a submission's page (a catalogued mistake, so its
+ * attention cases fail), a batch report, the explore page and the similarity page. Each is made by its own command,
  * loaded from file://, and must draw every heatmap cell, log no console error and ask for nothing
  * over the network. The screenshots land in docs/ for the README.
  */
@@ -31,7 +31,16 @@ const CLASS: Record<string, string> = {
   frank: path.join(bugs, 'softmax_over_queries.ts'),
   'grace "<b>" & #1': path.join(PROJECT_ROOT, 'reference', 'index.ts'),
 };
+/** Two solutions, each with a disguised copy (selftest/similarity/corpus), and one on its own. */
+const SIMILAR: Record<string, string> = {
+  alice: path.join(PROJECT_ROOT, 'reference', 'index.ts'),
+  bob: path.join(PROJECT_ROOT, 'selftest', 'similarity', 'corpus', 'reference_disguised.ts'),
+  carol: path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'correct', 'plain_loops.ts'),
+  dave: path.join(PROJECT_ROOT, 'selftest', 'similarity', 'corpus', 'plain_loops_disguised.ts'),
+  erin: path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'correct', 'float32_loops.ts'),
+};
 const files = {
+  similarity: path.join(work, 'similarity'),
   submission: path.join(work, 'scale_missing.html'),
   batch: path.join(work, 'batch'),
   explore: path.join(work, 'explore.html'),
@@ -50,11 +59,17 @@ beforeAll(async () => {
   const submissions = path.join(work, 'submissions');
   for (const [name, entry] of Object.entries(CLASS)) materialize(entry, submissions, name);
   const single = materialize(path.join(bugs, 'scale_missing.ts'), work);
+  const similar = path.join(work, 'similar');
+  for (const [name, entry] of Object.entries(SIMILAR)) {
+    fs.mkdirSync(path.join(similar, name), { recursive: true });
+    fs.copyFileSync(entry, path.join(similar, name, 'index.ts'));
+  }
   [browser] = await Promise.all([
     launchChromium(),
     run('scripts/grade.ts', ['--submission', single, '--html', files.submission]),
     run('scripts/grade.ts', ['--submissions', submissions, '--out', files.batch, '--jobs', '2']),
     run('scripts/explore.ts', ['--out', files.explore]),
+    run('scripts/similarity.ts', ['--submissions', similar, '--out', files.similarity]),
   ]);
 });
 
@@ -151,5 +166,33 @@ describe('the explore page', () => {
     expect(drawn.every((h) => h.complete && h.width > 0)).toBe(true);
     expectQuiet(visited);
     await page.screenshot({ path: path.join(DOCS, 'explore.png'), fullPage: true });
+  });
+});
+
+describe('the similarity page', () => {
+  it('the distribution, the two flagged pairs side by side, fragments that lead to their other side, quiet; screenshot', async () => {
+    const visited = await visit(path.join(files.similarity, 'similarity.html'));
+    const { page } = visited;
+    expectQuiet(visited);
+    expect(await page.locator('svg.histogram rect.bar').count()).toBe(10);
+    expect(await page.locator('text=Evidence, not a verdict.').count()).toBe(1);
+    const pairs = await page.$$eval('section.pair h3', (hs) => hs.map((h) => h.textContent ?? ''));
+    expect(pairs.map((h) => h.replace(/: \d+%$/, '')).sort()).toEqual(['alice · bob', 'carol · dave']);
+    // Two columns of code, side by side.
+    const sides = await page.locator('section.pair').first().locator('pre.code').all();
+    const [left, right] = await Promise.all(sides.map((side) => side.boundingBox()));
+    expect(left!.width).toBeGreaterThan(200);
+    expect(right!.x).toBeGreaterThan(left!.x + left!.width - 1);
+    // A shared fragment on the left leads to its match on the right.
+    const fragment = page.locator('a.shared[id$="-a"]').first();
+    const target = (await fragment.getAttribute('href'))!;
+    await fragment.click();
+    expect(new URL(page.url()).hash).toBe(target);
+    expect(await page.locator(`${target}:target`).count()).toBe(1);
+    // Following a fragment asked the network for nothing.
+    expect(visited.requests).toHaveLength(1);
+    expect(visited.errors).toEqual([]);
+    await page.goto(page.url().replace(/#.*$/, ''));
+    await page.screenshot({ path: path.join(DOCS, 'report-similarity.png'), fullPage: false });
   });
 });

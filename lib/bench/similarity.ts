@@ -1,0 +1,71 @@
+/**
+ * The similarity check at scale (`npm run bench`): the whole of `npm run similarity` on a folder of
+ * submissions, against reading and tokenising the same folder alone (the intake and the scanner,
+ * which any check must do), so that the figure says what the index, the scores and the page cost on
+ * top. Both are timed in this process, best of `runs`.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { collect } from '../similarity/collect';
+import { runSimilarity } from '../similarity/run';
+import { PROJECT_ROOT } from '../paths';
+import { elapsedMs } from './measure';
+
+export interface SimilarityBench {
+  submissions: number;
+  /** Reading (intake) and tokenising every submission, best run. */
+  tokeniseMs: number;
+  /** The whole check: the same, then the index, every pair's score, similarity.csv and similarity.html. */
+  totalMs: number;
+  flagged: number;
+  groups: number;
+}
+
+export const SIMILARITY_GOAL_MS = 10_000;
+
+export async function measureSimilarity(submissions: string, count: number, runs = 3): Promise<SimilarityBench> {
+  let tokeniseMs = Infinity;
+  let totalMs = Infinity;
+  let flagged = 0;
+  let groups = 0;
+  for (let run = 0; run < runs; run++) {
+    let start = process.hrtime.bigint();
+    await collect(submissions);
+    tokeniseMs = Math.min(tokeniseMs, elapsedMs(start));
+    start = process.hrtime.bigint();
+    const outcome = await runSimilarity({ submissions, out: path.join(os.tmpdir(), `bench-similarity-${process.pid}`), base: path.join(PROJECT_ROOT, 'student') });
+    totalMs = Math.min(totalMs, elapsedMs(start));
+    [flagged, groups] = [outcome.flagged.length, outcome.groups.length];
+  }
+  return { submissions: count, tokeniseMs, totalMs, flagged, groups };
+}
+
+const s1 = (ms: number) => (ms / 1000).toFixed(2);
+
+/** The section of docs/benchmarks.md, under its heading. */
+export function similaritySection(r: SimilarityBench): string[] {
+  return [
+    '## Code similarity',
+    '',
+    `${r.submissions} typical submissions (the catalogue's correct and buggy ones, round robin: many share helper files, so `
+      + `${r.flagged} pairs reach the threshold and ${r.groups} groups form, far more than a real course), the handout (student/) subtracted. `
+      + 'Best of 3 runs in one process. Also on its own: `npm run bench:similarity`.',
+    '',
+    '| step | wall time |',
+    '| --- | --- |',
+    `| read (intake) and tokenise every submission | ${s1(r.tokeniseMs)} s |`,
+    `| \`npm run similarity\` whole: the same, the fingerprint index, every pair's score, similarity.csv and similarity.html | ${s1(r.totalMs)} s |`,
+    '',
+    `Ratio whole check / reading and tokenising: **${(r.totalMs / r.tokeniseMs).toFixed(2)}×**. `
+      + `Goal: ${r.submissions} submissions under ${SIMILARITY_GOAL_MS / 1000} s: ${r.totalMs < SIMILARITY_GOAL_MS ? 'met' : 'not met'}.`,
+  ];
+}
+
+/** docs/benchmarks.md with its similarity section replaced by `section` (or added at the end). */
+export function withSimilaritySection(markdown: string, section: readonly string[]): string {
+  const start = markdown.indexOf('\n## Code similarity\n');
+  const body = `${section.join('\n')}\n`;
+  if (start < 0) return `${markdown.replace(/\n*$/, '\n\n')}${body}`;
+  const next = markdown.indexOf('\n## ', start + 1);
+  return `${markdown.slice(0, start + 1)}${body}${next < 0 ? '' : markdown.slice(next)}`;
+}

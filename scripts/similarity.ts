@@ -1,0 +1,58 @@
+/**
+ * npm run similarity -- --submissions DIR --out OUT [--base DIR] [--threshold P]: which submissions
+ * share code, offline. Writes OUT/similarity.csv and OUT/similarity.html (lib/similarity/).
+ * Exits 0 when it wrote them, 1 when it could not compare, 2 on a usage error.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseFlags } from '../lib/cli';
+import { PROJECT_ROOT } from '../lib/paths';
+import { DEFAULT_THRESHOLD, runSimilarity } from '../lib/similarity/run';
+import { oneLine } from '../lib/text/sanitise';
+
+const USAGE = 'npm run similarity -- --submissions DIR --out OUT [--base DIR] [--threshold P]';
+const HELP = `Compares every submission of DIR with every other, offline: which share code once names,
+literals, comments, layout and the handout's own code are set aside. Evidence for a person to read,
+never a verdict: similar code on a 20-line exercise is expected.
+
+usage: ${USAGE}
+
+  --submissions DIR  one subfolder per submission, read as the grader reads them (no links, size caps)
+  --out OUT          writes OUT/similarity.csv (pairs, best first: score, each side's share, longest
+                     shared fragment in tokens) and OUT/similarity.html (score distribution, groups of
+                     three or more, the pairs at or above the threshold side by side)
+  --base DIR         the handout's code, removed from every submission (default: student/, the stubs)
+  --threshold P      pairs sharing at least this share of their fingerprints are listed and shown
+                     (0 < P <= 1, default ${DEFAULT_THRESHOLD})
+  --help             this text`;
+
+const flags = parseFlags(process.argv.slice(2), { submissions: 'string', out: 'string', base: 'string', threshold: 'number' }, USAGE, HELP);
+if (!flags.submissions || !flags.out) {
+  console.error(`${flags.submissions ? '--out OUT' : '--submissions DIR'} is needed; usage: ${USAGE}`);
+  process.exit(2);
+}
+if (!fs.existsSync(flags.submissions) || !fs.statSync(flags.submissions).isDirectory()) {
+  console.error(`submissions folder ${flags.submissions} not found: pass a folder with one subfolder per submission; usage: ${USAGE}`);
+  process.exit(2);
+}
+const base = flags.base ?? path.join(PROJECT_ROOT, 'student');
+if (!fs.existsSync(base)) {
+  console.error(`handout folder ${base} not found: pass --base DIR with the stubs students were given; usage: ${USAGE}`);
+  process.exit(2);
+}
+if (flags.threshold !== undefined && flags.threshold > 1) {
+  console.error(`--threshold needs a share between 0 and 1, got ${flags.threshold}; usage: ${USAGE}`);
+  process.exit(2);
+}
+
+runSimilarity({ submissions: flags.submissions, out: flags.out, base, threshold: flags.threshold })
+  .then((outcome) => {
+    console.log(`compared ${outcome.compared} submissions: ${outcome.flagged.length} pair(s) at or above ${Math.round((flags.threshold ?? DEFAULT_THRESHOLD) * 100)}%, `
+      + `${outcome.groups.length} group(s) of three or more`);
+    for (const s of outcome.notCompared) console.log(`not compared: ${oneLine(s.name)}: ${oneLine(s.problem)}`);
+    console.log(`wrote ${outcome.files.csv} and ${outcome.files.html}`);
+  })
+  .catch((err: unknown) => {
+    console.error(`similarity: failed: ${oneLine(String((err as Error)?.message ?? err))}`);
+    process.exit(1);
+  });

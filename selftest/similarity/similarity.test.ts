@@ -1,0 +1,221 @@
+/**
+ * The similarity check (lib/similarity) on a set of independent solutions (the catalogue's correct
+ * ones, written by different hands in different styles, and the reference) and disguised copies of
+ * some of them: by hand (selftest/similarity/corpus: names changed, functions reordered, comments
+ * and blank lines changed, statements split or merged, a for loop turned into a while, a helper
+ * inlined) and by a program (every name renamed, top-level declarations reversed, comments gone).
+ * Every disguised copy must rank above every pair of independent solutions, and no independent pair
+ * may reach the threshold. Also: the handout's code is no evidence, the page escapes every
+ * submission's text, the intake refuses links, and a tokeniser past its limit is a row, not a crash.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { collect, tokeniseTexts } from '../../lib/similarity/collect';
+import type { PairScore } from '../../lib/similarity/compare';
+import { DEFAULT_THRESHOLD, runSimilarity } from '../../lib/similarity/run';
+import { tokenise } from '../../lib/similarity/tokens';
+import { tempDir } from '../grader/materialize';
+
+const CORRECT = path.join(__dirname, '..', 'catalogue', 'correct');
+const LOOPS = path.join(__dirname, '..', 'catalogue', 'bugs', 'loops.ts');
+const STUDENT = path.join(PROJECT_ROOT, 'student');
+
+/** Independent solutions: each its own folder of files. */
+const INDEPENDENT: Record<string, Record<string, string>> = {
+  reference: { 'index.ts': fs.readFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), 'utf8') },
+  tensor_methods: { 'index.ts': fs.readFileSync(path.join(__dirname, '..', 'catalogue', 'bugs', 'base.ts'), 'utf8') },
+  float32_loops: { 'index.ts': fs.readFileSync(path.join(CORRECT, 'float32_loops.ts'), 'utf8') },
+  minus_1e9: { 'index.ts': fs.readFileSync(path.join(CORRECT, 'minus_1e9.ts'), 'utf8') },
+  plain_loops: { 'index.ts': fs.readFileSync(path.join(CORRECT, 'plain_loops.ts'), 'utf8') },
+  knob_loops: {
+    'index.ts': fs.readFileSync(path.join(CORRECT, 'loops_correct.ts'), 'utf8').replace('../bugs/loops', './loops'),
+    'loops.ts': fs.readFileSync(LOOPS, 'utf8'),
+  },
+};
+
+/** Names a program renames: everything a submission chooses, not the API's (after a dot) nor the contract's exports. */
+const KEEP = new Set(['softmax', 'scaledDotProductAttention', 'causalMask', 'multiHeadSelfAttention', 'Tensor', 'Math', 'Array', 'Number', 'Float32Array', 'Float64Array', 'Uint8Array', 'Error', 'Infinity', 'undefined', 'Object', 'Set', 'Map']);
+
+/** A copy as a program disguises it: every chosen name renamed, top-level statements reversed, comments dropped. */
+function programmaticDisguise(code: string): string {
+  const source = ts.createSourceFile('x.ts', code, ts.ScriptTarget.Latest, true);
+  const names = new Map<string, string>();
+  const rename: ts.TransformerFactory<ts.SourceFile> = (context) => (root) => {
+    const visit = (node: ts.Node): ts.Node => {
+      if (ts.isIdentifier(node) && !KEEP.has(node.text) && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)
+        && !ts.isPropertySignature(node.parent) && !ts.isPropertyAssignment(node.parent) && !ts.isImportSpecifier(node.parent)) {
+        if (!names.has(node.text)) names.set(node.text, `renamed${names.size}`);
+        return ts.factory.createIdentifier(names.get(node.text)!);
+      }
+      return ts.visitEachChild(node, visit, context);
+    };
+    const visited = ts.visitNode(root, visit) as ts.SourceFile;
+    const imports = visited.statements.filter(ts.isImportDeclaration);
+    const rest = visited.statements.filter((s) => !ts.isImportDeclaration(s)).reverse();
+    return ts.factory.updateSourceFile(visited, [...imports, ...rest]);
+  };
+  const [out] = ts.transform(source, [rename]).transformed;
+  return ts.createPrinter({ removeComments: true }).printFile(out);
+}
+
+const DISGUISED: Record<string, { of: string; files: Record<string, string> }> = {
+  plain_loops_by_hand: { of: 'plain_loops', files: { 'index.ts': fs.readFileSync(path.join(__dirname, 'corpus', 'plain_loops_disguised.ts'), 'utf8') } },
+  reference_by_hand: { of: 'reference', files: { 'index.ts': fs.readFileSync(path.join(__dirname, 'corpus', 'reference_disguised.ts'), 'utf8') } },
+  float32_loops_by_program: { of: 'float32_loops', files: { 'index.ts': programmaticDisguise(INDEPENDENT.float32_loops['index.ts']) } },
+  minus_1e9_by_program: { of: 'minus_1e9', files: { 'index.ts': programmaticDisguise(INDEPENDENT.minus_1e9['index.ts']) } },
+};
+
+function layOut(dir: string, submissions: Record<string, Record<string, string>>): void {
+  for (const [name, files] of Object.entries(submissions)) {
+    for (const [file, code] of Object.entries(files)) {
+      fs.mkdirSync(path.join(dir, name, path.dirname(file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name, file), code);
+    }
+  }
+}
+
+const key = (p: PairScore) => [p.a, p.b].sort().join(' · ');
+
+describe('tokens', () => {
+  it('renaming, reformatting and re-commenting change nothing; a changed operator does', () => {
+    const a = tokenise('export function f(x: number) { return x * 2; } // double');
+    const b = tokenise('/* twice */\nexport function g(\n  value: number\n) {\n  return value * 99;\n}\n');
+    expect(b.tokens).toEqual(a.tokens);
+    expect(tokenise('export function f(x: number) { return x + 2; }').tokens).not.toEqual(a.tokens);
+    expect(tokenise('x.matmul(y)').tokens).toEqual(['$', '.', 'matmul', '(', '$', ')']);
+  });
+});
+
+describe('a set of independent solutions and disguised copies', async () => {
+  const dir = tempDir('similarity');
+  const submissions = path.join(dir, 'submissions');
+  layOut(submissions, { ...INDEPENDENT, ...Object.fromEntries(Object.entries(DISGUISED).map(([name, d]) => [name, d.files])) });
+  const outcome = await runSimilarity({ submissions, out: path.join(dir, 'out'), base: STUDENT });
+  const scored = new Map(outcome.flagged.map((p) => [key(p), p.score]));
+  const csv = fs.readFileSync(outcome.files.csv, 'utf8').trim().split('\r\n').slice(1).map((line) => line.split(','));
+  const scoreOf = new Map(csv.map(([a, b, score]) => [[a, b].sort().join(' · '), Number(score)]));
+  const independentPairs = Object.keys(INDEPENDENT).flatMap((a, i) => Object.keys(INDEPENDENT).slice(i + 1).map((b) => [a, b].sort().join(' · ')));
+
+  it('every disguised copy ranks above every pair of independent solutions', () => {
+    const worstCopy = Math.min(...Object.entries(DISGUISED).map(([name, d]) => scoreOf.get([name, d.of].sort().join(' · ')) ?? 0));
+    const bestIndependent = Math.max(...independentPairs.map((p) => scoreOf.get(p) ?? 0));
+    expect(worstCopy, `copies from ${worstCopy}, independent pairs up to ${bestIndependent}`).toBeGreaterThan(bestIndependent);
+  });
+
+  it('every copy reaches the threshold, and no independent pair does', () => {
+    for (const [name, d] of Object.entries(DISGUISED)) expect(scored.has([name, d.of].sort().join(' · ')), `${name} and ${d.of}`).toBe(true);
+    expect(independentPairs.filter((p) => scored.has(p))).toEqual([]);
+  });
+
+  it("writes the CSV (pair, score, both shares, longest fragment) and a page with the distribution, the words and each flagged pair's fragments", () => {
+    expect(fs.readFileSync(outcome.files.csv, 'utf8').split('\r\n')[0]).toBe('a,b,score,a_in_b,b_in_a,longest_fragment_tokens');
+    for (const row of csv) expect(Number(row[5])).toBeGreaterThanOrEqual(0);
+    const html = fs.readFileSync(outcome.files.html, 'utf8');
+    expect(html).toContain('Evidence, not a verdict.');
+    expect(html).toContain('similar code is expected');
+    expect(html).toMatch(/<svg class="histogram"/);
+    expect(outcome.flagged.every((p) => p.fragments.length > 0 && p.longest > 0)).toBe(true);
+    // Each shared fragment links to its other side.
+    expect(html).toMatch(/<a class="shared" id="p0-f0-a" href="#p0-f0-b">/);
+    expect(html).toMatch(/id="p0-f0-b" href="#p0-f0-a"/);
+    expect(html).not.toMatch(/<script/i);
+  });
+
+  it('three or more submissions sharing one solution are one group', async () => {
+    const groupDir = path.join(dir, 'group');
+    layOut(groupDir, { ...INDEPENDENT, copy_a: DISGUISED.plain_loops_by_hand.files, copy_b: { 'index.ts': programmaticDisguise(INDEPENDENT.plain_loops['index.ts']) } });
+    const grouped = await runSimilarity({ submissions: groupDir, out: path.join(dir, 'group-out'), base: STUDENT });
+    expect(grouped.groups).toEqual([['copy_a', 'copy_b', 'plain_loops']]);
+    expect(fs.readFileSync(grouped.files.html, 'utf8')).toContain('3 submissions: copy_a, copy_b, plain_loops');
+  });
+});
+
+describe('what every student received is no evidence', () => {
+  it('two stubs filled with a one-line body each share nothing once the handout is subtracted', async () => {
+    const dir = tempDir('similarity-handout');
+    const stub = fs.readFileSync(path.join(STUDENT, 'index.ts'), 'utf8');
+    layOut(path.join(dir, 's'), { a: { 'index.ts': stub }, b: { 'index.ts': stub.replace("throw new NotImplementedError('softmax');", 'return x;') } });
+    const without = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o1'), base: STUDENT });
+    expect(without.flagged).toEqual([]);
+    const withHandout = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o2') });
+    expect(withHandout.flagged.length).toBe(1);
+  });
+});
+
+describe('hostile submissions', () => {
+  it("a submission's text reaches the page only escaped; its name too", async () => {
+    const dir = tempDir('similarity-escape');
+    const evil = `${INDEPENDENT.plain_loops['index.ts']}\n// </pre></script><script>alert(1)</script><img src=x onerror=alert(2)>\n`;
+    layOut(path.join(dir, 's'), { plain_loops: INDEPENDENT.plain_loops, '<img src=x onerror=alert(3)>': { 'index.ts': evil } });
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    expect(outcome.flagged.length).toBe(1);
+    const html = fs.readFileSync(outcome.files.html, 'utf8');
+    expect(html).not.toMatch(/<script|<img/i);
+    expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('&lt;img src=x onerror=alert(3)&gt;');
+  });
+
+  it('a folder with a symbolic link is refused by the intake and gets a row saying so', async () => {
+    const dir = tempDir('similarity-link');
+    layOut(path.join(dir, 's'), { a: INDEPENDENT.reference, b: INDEPENDENT.plain_loops });
+    fs.mkdirSync(path.join(dir, 's', 'linked'));
+    fs.symlinkSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(dir, 's', 'linked', 'index.ts'));
+    const collected = await collect(path.join(dir, 's'));
+    const linked = collected.find((c) => c.name === 'linked')!;
+    expect('problem' in linked && linked.problem).toMatch(/^not read: .*link/);
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    expect(outcome.notCompared.map((s) => s.name)).toEqual(['linked']);
+    expect(fs.readFileSync(outcome.files.html, 'utf8')).toMatch(/Not compared.*linked/s);
+  });
+
+  it('a text that holds the tokeniser past its limit is a row, and the others are tokenised', async () => {
+    // 300,000 nested template literals: the scanner's work grows with the nesting; a 1 ms limit
+    // stops it whatever the machine.
+    const deep = `${'`${'.repeat(300_000)}${'}`'.repeat(300_000)}`;
+    const out = await tokeniseTexts([{ name: 'deep', text: deep }, { name: 'fine', text: 'export const x = 1;' }], 1);
+    expect(out[0]).toEqual({ name: 'deep', problem: 'tokenising took longer than 0.001 s and was stopped' });
+    expect(out[1]).toMatchObject({ name: 'fine', tokens: ['export', 'const', '$', '=', 'num', ';'] });
+  });
+});
+
+describe('npm run similarity', () => {
+  it('writes both files and says what it found; a missing folder is one line and exit 2', () => {
+    const dir = tempDir('similarity-cli');
+    layOut(path.join(dir, 's'), { plain_loops: INDEPENDENT.plain_loops, copy: DISGUISED.plain_loops_by_hand.files, reference: INDEPENDENT.reference });
+    const tsNode = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
+    const stdout = execFileSync(process.execPath, [tsNode, 'scripts/similarity.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o')], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    expect(stdout).toMatch(/^compared 3 submissions: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more$/m);
+    expect(fs.existsSync(path.join(dir, 'o', 'similarity.html'))).toBe(true);
+    let failure: { status: number; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, [tsNode, 'scripts/similarity.ts', '--submissions', path.join(dir, 'nowhere'), '--out', path.join(dir, 'o')], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: 'pipe' });
+    } catch (err) {
+      failure = err as { status: number; stderr: string };
+    }
+    expect(failure?.status).toBe(2);
+    expect(failure?.stderr.trim().split('\n')).toHaveLength(1);
+    expect(DEFAULT_THRESHOLD).toBe(0.35);
+  });
+
+  it('--similarity on a batch writes the same two files beside the gradebook; with --shard it is refused', () => {
+    const dir = tempDir('similarity-grade');
+    layOut(path.join(dir, 's'), { reference: INDEPENDENT.reference, copy: DISGUISED.reference_by_hand.files });
+    const tsNode = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
+    const args = ['scripts/grade.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o'), '--similarity'];
+    const stdout = execFileSync(process.execPath, [tsNode, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    expect(stdout).toMatch(/^similarity: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more; wrote /m);
+    expect(fs.readdirSync(path.join(dir, 'o')).sort()).toEqual(['batch.json', 'grades.csv', 'report.html', 'similarity.csv', 'similarity.html', 'submissions']);
+    let failure: { status: number; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, [tsNode, ...args, '--shard', '1/2'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: 'pipe' });
+    } catch (err) {
+      failure = err as { status: number; stderr: string };
+    }
+    expect(failure?.status).toBe(2);
+    expect(failure?.stderr).toMatch(/--similarity compares the whole folder/);
+  });
+});
