@@ -21,10 +21,11 @@ import { containmentReport } from '../lib/sandbox/containment';
 import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
 import { DEFAULT_THRESHOLD, runSimilarity } from '../lib/similarity/run';
 import { oneLine } from '../lib/text/sanitise';
+import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
 import { GRADED_CASES } from '../tests/cases';
 
 const USAGE =
-  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity]] [--hidden] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
 const HELP = `Grades a submission on the graded cases of tests/cases.ts: its code runs in a contained child
 process, this one checks the answers and awards the points.
 
@@ -44,7 +45,12 @@ usage: ${USAGE}
                      with); a rerun regrades only what no longer matches (--force: everything);
                      --shard i/n grades only shard i of n (npm run merge joins the shards);
                      --similarity also compares the submissions' code with each other (DIR2/similarity.csv
-                     and DIR2/similarity.html; the same as npm run similarity)
+                     and DIR2/similarity.html; the same as npm run similarity); a batch also writes
+                     DIR2/grades-long.csv (submission, test, points, max, status, cause_id, cause)
+  --roster FILE      with --submissions: also DIR2/canvas.csv, Canvas's gradebook import, for the
+                     students of FILE (a CSV: submission, and student, id, sis_user_id, sis_login_id,
+                     section); submissions it does not name are listed and marked in canvas.csv
+  --assignment NAME  the Canvas column: "<name> (<id>)" of an existing assignment, or a new one's name
   --timeout S        per-test time limit in seconds (default 10)
   --budget S         time budget of a whole submission, all its tests together (default 60)
   --memory MIB       memory cap per child process, typed arrays included (default 2048)
@@ -56,7 +62,7 @@ const flags = parseFlags(
   process.argv.slice(2),
   {
     submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string', 'instructor-view': 'boolean', verbose: 'boolean',
-    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', shard: 'string', similarity: 'boolean', timeout: 'number', budget: 'number', memory: 'number',
+    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', shard: 'string', similarity: 'boolean', roster: 'string', assignment: 'string', timeout: 'number', budget: 'number', memory: 'number',
   },
   USAGE,
   HELP,
@@ -71,6 +77,8 @@ if (flags.reference && flags.submission) usage('--reference and --submission bot
 if (flags.submissions && (flags.submission || flags.reference)) usage('--submissions grades a folder of submissions: drop --submission/--reference');
 if (flags.submissions && !flags.out) usage('--submissions needs --out DIR2 for grades.csv and the results');
 if (!flags.submissions && (flags.out || flags.jobs || flags.force || flags.shard || flags.similarity)) usage('--out, --jobs, --force, --shard and --similarity go with --submissions');
+if (!flags.submissions && (flags.roster || flags.assignment)) usage('--roster and --assignment go with --submissions (or with npm run merge)');
+if (flags.assignment && !flags.roster) usage('--assignment names the Canvas column of --roster FILE\'s export: pass --roster too');
 if (flags.shard && flags.similarity) usage('--similarity compares the whole folder: run npm run similarity -- --submissions DIR --out DIR2 once, not per shard');
 function shardFlag(): Shard | undefined {
   if (flags.shard === undefined) return undefined;
@@ -121,6 +129,14 @@ async function main(): Promise<void> {
   const containment = containmentReport(options.child);
 
   if (flags.submissions) {
+    let roster: RosterEntry[] | undefined;
+    try {
+      roster = flags.roster ? readRoster(path.resolve(flags.roster)) : undefined;
+    } catch (err) {
+      if (!(err instanceof RosterError)) throw err;
+      console.error(`${err.message}; usage: ${USAGE}`);
+      process.exit(2);
+    }
     const outcome = await gradeBatch(path.resolve(flags.submissions), path.resolve(flags.out!), {
       ...options,
       jobs: flags.jobs ?? os.availableParallelism(),
@@ -128,6 +144,7 @@ async function main(): Promise<void> {
       html: true,
       memoryBytes,
       shard,
+      exports: { roster, assignment: flags.assignment },
       onDone: (result, done, total) => {
         if (color) process.stdout.write(progressLine(done, total, result.name));
         else console.log(doneLine(result));
@@ -140,6 +157,12 @@ async function main(): Promise<void> {
     console.log(formatBatchSummary(outcome.entries));
     console.log(containmentLine(containment));
     console.log(`wrote ${path.join(flags.out!, 'grades.csv')} (${outcome.rows.length} rows) and ${path.join(flags.out!, 'report.html')}`);
+    console.log(`wrote ${path.join(flags.out!, LONG_CSV)} (one row per submission and test)`);
+    if (outcome.canvas) {
+      const { said, warned } = canvasLines(outcome.canvas, path.join(flags.out!, CANVAS_CSV));
+      console.log(said);
+      for (const line of warned) console.error(`grade: ${line}`);
+    }
     if (flags.similarity) {
       const similar = await runSimilarity({ submissions: path.resolve(flags.submissions), out: path.resolve(flags.out!), base: path.join(PROJECT_ROOT, 'student') });
       console.log(`similarity: ${similar.flagged.length} pair(s) at or above ${Math.round(DEFAULT_THRESHOLD * 100)}%, ${similar.groups.length} group(s) of three or more; wrote ${similar.files.csv} and ${similar.files.html}`);

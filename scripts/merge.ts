@@ -13,8 +13,9 @@ import { MergeError, mergeShards } from '../lib/batch/merge';
 import { batchSummaryMarkdown } from '../lib/report/githubBatch';
 import { formatBatchSummary } from '../lib/report/terminal';
 import { oneLine } from '../lib/text/sanitise';
+import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
 
-const USAGE = 'npm run merge -- OUT1 OUT2 … --out DIR';
+const USAGE = 'npm run merge -- OUT1 OUT2 … --out DIR [--roster FILE [--assignment NAME]]';
 
 // Folders are positional; flags are whatever starts with --, with the value that follows --out.
 const argv = process.argv.slice(2);
@@ -22,13 +23,14 @@ const folders: string[] = [];
 const flagArgs: string[] = [];
 for (let i = 0; i < argv.length; i++) {
   if (!argv[i].startsWith('--')) folders.push(argv[i]);
-  else if (argv[i] === '--out' && i + 1 < argv.length) flagArgs.push(argv[i], argv[++i]);
+  else if (['--out', '--roster', '--assignment'].includes(argv[i]) && i + 1 < argv.length) flagArgs.push(argv[i], argv[++i]);
   else flagArgs.push(argv[i]);
 }
-const flags = parseFlags(flagArgs, { out: 'string', help: 'boolean' }, USAGE);
+const flags = parseFlags(flagArgs, { out: 'string', help: 'boolean', roster: 'string', assignment: 'string' }, USAGE);
 if (flags.help) {
   console.log(`usage: ${USAGE}\n\nJoins the --out folders of \`npm run grade -- --submissions DIR --shard i/n\` (i = 1…n, any order) into\n` +
-    'DIR/grades.csv, DIR/submissions/<name>.json and .html, DIR/report.html and DIR/batch.json, as one machine would write them.\n' +
+    'DIR/grades.csv, DIR/grades-long.csv, DIR/submissions/<name>.json and .html, DIR/report.html and DIR/batch.json, as one machine would write them;\n' +
+    'with --roster FILE also DIR/canvas.csv (see npm run grade -- --help).\n' +
     'Refuses, naming the culprit, shards graded with other options, cases or fixtures, a shard missing or given twice,\n' +
     'and a submission graded twice.');
   process.exit(0);
@@ -38,11 +40,25 @@ if (!flags.out || folders.length === 0) {
   process.exit(2);
 }
 
+let roster: RosterEntry[] | undefined;
 try {
-  const merged = mergeShards(folders, flags.out);
+  roster = flags.roster ? readRoster(flags.roster) : undefined;
+} catch (err) {
+  if (!(err instanceof RosterError)) throw err;
+  console.error(`${err.message}; usage: ${USAGE}`);
+  process.exit(2);
+}
+
+try {
+  const merged = mergeShards(folders, flags.out, { roster, assignment: flags.assignment });
   console.log(`merged ${folders.length} shard output(s): ${merged.rows.length} submissions`);
   console.log(formatBatchSummary(merged.entries));
-  console.log(`wrote ${path.join(flags.out, 'grades.csv')} (${merged.rows.length} rows) and ${path.join(flags.out, 'report.html')}`);
+  console.log(`wrote ${path.join(flags.out, 'grades.csv')} (${merged.rows.length} rows), ${path.join(flags.out, LONG_CSV)} and ${path.join(flags.out, 'report.html')}`);
+  if (merged.canvas) {
+    const { said, warned } = canvasLines(merged.canvas, path.join(flags.out, CANVAS_CSV));
+    console.log(said);
+    for (const line of warned) console.error(`merge: ${line}`);
+  }
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) appendFileSync(summaryFile, batchSummaryMarkdown(merged.entries));
 } catch (err) {

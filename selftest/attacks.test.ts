@@ -260,6 +260,7 @@ describe('all attacks in one batch, beside a correct submission', () => {
     expect(good).toEqual({
       name: 'good', total: '12', max: '12', status: 'graded',
       ...Object.fromEntries(visibleCases().map((c) => [c.name, String(c.points)])),
+      ...Object.fromEntries(visibleCases().map((c) => [`cause: ${c.name}`, ''])),
     });
   });
 
@@ -271,7 +272,7 @@ describe('all attacks in one batch, beside a correct submission', () => {
   it('grades.csv, the results files and the pages hold what the grader decided, and nothing else is in its output', () => {
     expect(batch.value, batch.failure).toBeDefined();
     const graded = batch.value!.graded;
-    expect(fs.readdirSync(out).sort()).toEqual(['batch.json', 'grades.csv', 'report.html', 'submissions']);
+    expect(fs.readdirSync(out).sort()).toEqual(['batch.json', 'grades-long.csv', 'grades.csv', 'report.html', 'submissions']);
     expect(fs.readdirSync(path.join(out, 'submissions')).map((f) => `submissions/${f}`).sort()).toEqual(
       graded.flatMap((r) => [resultsFile(r.name), pageFile(r.name)]).sort(),
     );

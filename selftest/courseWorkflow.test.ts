@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../lib/paths';
 import { materialize, tempDir } from './grader/materialize';
+import { csvRecords } from '../lib/report/exports';
 
 interface Step {
   name: string;
@@ -212,12 +213,11 @@ describe(`${FILE}: its commands, run here`, () => {
 
     const whole = await run({ name: 'one machine', run: 'npm run grade -- --submissions submissions --out whole --hidden\n' }, {});
     expect(whole.code, whole.stderr).toBe(0);
-    for (const file of ['grades.csv', 'report.html', 'batch.json']) {
+    for (const file of ['grades.csv', 'grades-long.csv', 'report.html', 'batch.json']) {
       expect(fs.readFileSync(path.join(checkout, 'gradebook', file), 'utf8'), file)
         .toBe(fs.readFileSync(path.join(checkout, 'whole', file), 'utf8'));
     }
-    const totals = fs.readFileSync(path.join(checkout, 'gradebook', 'grades.csv'), 'utf8').trim().split('\r\n').slice(1)
-      .map((line) => [line.split(',')[0], line.split(',').at(-3)]);
+    const totals = csvRecords(fs.readFileSync(path.join(checkout, 'gradebook', 'grades.csv'), 'utf8')).map((r) => [r.name, r.total]);
     expect(Object.fromEntries(totals)).toMatchObject({ 'attention-ada': '14.5', 'attention-ed': '14.5', 'attention-di': '0', 'attention-fay': '0' });
   });
 });

@@ -14,6 +14,7 @@ import { oneLine } from '../text/sanitise';
 import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile, SUBMISSIONS_DIR } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import type { GradescopeResults } from '../report/gradescope';
+import { courseExports, type CanvasExport, type CourseExportOptions } from '../report/exports';
 import type { SummaryEntry } from '../report/terminal';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';
 import { badName, RESULT_BYTES, resultProblem } from './checkResult';
@@ -33,6 +34,8 @@ export interface MergeOutcome {
   rows: GradebookRow[];
   entries: SummaryEntry[];
   results: Map<string, GradescopeResults>;
+  /** The roster's verdict, when canvas.csv was written. */
+  canvas?: CanvasExport;
 }
 
 interface Input {
@@ -139,7 +142,7 @@ function collectResults(inputs: readonly Input[]): Map<string, { input: Input; r
   return found;
 }
 
-export function mergeShards(dirs: readonly string[], outDir: string): MergeOutcome {
+export function mergeShards(dirs: readonly string[], outDir: string, exports: CourseExportOptions = {}): MergeOutcome {
   const inputs = readInputs(dirs);
   const target = path.resolve(outDir);
   const clash = inputs.find(({ dir }) => path.resolve(dir) === target);
@@ -155,6 +158,7 @@ export function mergeShards(dirs: readonly string[], outDir: string): MergeOutco
   const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
   const csv = gradebookCsv(rows, first.case_table.map((c) => c.name));
   const report = batchReportHtml(names.map((name) => readBatchEntries(found.get(name)!.input.dir, [name])[0]), first.case_table);
+  const exported = courseExports(names, results, rows, first.case_table, exports);
   fs.mkdirSync(path.join(outDir, SUBMISSIONS_DIR), { recursive: true });
   for (const name of names) {
     const { input } = found.get(name)!;
@@ -166,6 +170,7 @@ export function mergeShards(dirs: readonly string[], outDir: string): MergeOutco
   }
   writeFileAtomic(path.join(outDir, 'grades.csv'), csv);
   writeFileAtomic(path.join(outDir, REPORT_FILE), report);
+  for (const [file, contents] of exported.files) writeFileAtomic(path.join(outDir, file), contents);
   const record: BatchRecord = {
     about: ABOUT,
     shard: WHOLE,
@@ -176,5 +181,5 @@ export function mergeShards(dirs: readonly string[], outDir: string): MergeOutco
     fixtures: first.fixtures,
   };
   writeRecord(outDir, record);
-  return { record, rows, entries: names.map((name) => summaryEntry(name, results.get(name)!)), results };
+  return { record, rows, entries: names.map((name) => summaryEntry(name, results.get(name)!)), results, canvas: exported.canvas };
 }

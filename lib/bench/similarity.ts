@@ -63,7 +63,12 @@ export function similaritySection(r: SimilarityBench): string[] {
 
 /** docs/benchmarks.md with its similarity section replaced by `section` (or added at the end). */
 export function withSimilaritySection(markdown: string, section: readonly string[]): string {
-  const start = markdown.indexOf('\n## Code similarity\n');
+  return withSection(markdown, section);
+}
+
+/** `markdown` with the section headed like section[0] replaced by `section` (or added at the end). */
+export function withSection(markdown: string, section: readonly string[]): string {
+  const start = markdown.indexOf(`\n${section[0]}\n`);
   const body = `${section.join('\n')}\n`;
   if (start < 0) return `${markdown.replace(/\n*$/, '\n\n')}${body}`;
   const next = markdown.indexOf('\n## ', start + 1);

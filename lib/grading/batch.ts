@@ -27,6 +27,7 @@ import { oneLine } from '../text/sanitise';
 import type { SummaryEntry } from '../report/terminal';
 import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, gradeSubmission, typeCheckSubmissions, withoutRunning, type GradeOptions } from './grade';
 import { LastGuard } from './lastGuard';
+import { courseExports, type CanvasExport, type CourseExportOptions } from '../report/exports';
 import type { SubmissionResult } from './result';
 import type { TypeNotes } from '../typecheck/run';
 
@@ -41,6 +42,8 @@ export interface BatchOptions extends GradeOptions {
   /** Grade only this shard of the folder (default: all of it). */
   shard?: Shard;
   onDone?: (result: SubmissionResult, done: number, total: number) => void;
+  /** canvas.csv for this roster, under this assignment column (grades-long.csv is always written). */
+  exports?: CourseExportOptions;
 }
 
 export interface BatchOutcome {
@@ -56,6 +59,8 @@ export interface BatchOutcome {
   rows: GradebookRow[];
   /** The same submissions, for the summary that closes the run. */
   entries: SummaryEntry[];
+  /** The roster's verdict, when canvas.csv was written. */
+  canvas?: CanvasExport;
 }
 
 function listSubmissions(dir: string): string[] {
@@ -193,6 +198,8 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
 
   const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
   writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(rows, options.cases.map((c) => c.name)));
+  const exported = courseExports(names, results, rows, options.cases, options.exports ?? {});
+  for (const [file, contents] of exported.files) writeFileAtomic(path.join(outDir, file), contents);
   if (options.html) writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), options.cases));
   writeRecord(outDir, {
     about: ABOUT,
@@ -203,5 +210,5 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     case_table: caseTable(options.cases),
     fixtures,
   });
-  return { graded, skipped, graderErrors, regraded, rows, entries: names.map((name) => summaryEntry(name, results.get(name)!)) };
+  return { graded, skipped, graderErrors, regraded, rows, entries: names.map((name) => summaryEntry(name, results.get(name)!)), canvas: exported.canvas };
 }

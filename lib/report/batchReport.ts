@@ -1,13 +1,15 @@
 /**
- * The batch as one page, `<out>/report.html`: how the scores spread, how often each test passed,
- * which known mistakes came up most, and a link to every submission's own page. It is built from
+ * The batch as one page, `<out>/report.html`: how the scores spread (mean, median, quartiles, the
+ * count at full marks, a histogram), who failed what (a submission × test grid, courseGrid.ts),
+ * each cause with the submissions that have it (root causes apart from knock-ons), how often each
+ * test passed, and a link to every submission's own page. It is built from
  * the `<name>.json` files alone, so a resumed batch reports on the submissions it kept as well.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { MISTAKES } from '../diagnosis/catalogue';
 import type { GradedCase } from '../../tests/cases';
-import { compareNames, rowFromGradescope } from './csv';
+import { compareNames } from './csv';
+import { causeIds, causeWords, GRID_HTML, GRID_SCRIPT, GRID_STYLE, gridData, KNOCK_ON } from './courseGrid';
 import { formatPoints } from './words';
 import { histogramSvg, rateBarsSvg, type Bin } from './charts';
 import type { GradescopeResults } from './gradescope';
@@ -78,11 +80,12 @@ export function scoreBins(scores: readonly number[], max: number): Bin[] {
   return bins;
 }
 
-function mistakeTable(graded: readonly { name: string; results: GradescopeResults }[]): string {
+/** Each cause with the submissions that have it: root causes first, then knock-ons (counted at their root). */
+function causeTables(graded: readonly { name: string; results: GradescopeResults }[]): string {
   const seen = new Map<string, { submissions: Set<string>; cases: number }>();
   for (const { name, results } of graded) {
-    for (const ids of Object.values(results.extra_data.diagnoses ?? {})) {
-      for (const id of ids.split('|')) {
+    for (const mistake of Object.values(results.extra_data.diagnoses ?? {})) {
+      for (const id of new Set(causeIds(mistake))) {
         const entry = seen.get(id) ?? { submissions: new Set<string>(), cases: 0 };
         entry.submissions.add(name);
         entry.cases++;
@@ -91,54 +94,76 @@ function mistakeTable(graded: readonly { name: string; results: GradescopeResult
     }
   }
   if (seen.size === 0) return '<p class="muted">No failure matched a known mistake.</p>';
-  const rows = [...seen.entries()]
-    .sort(([a, x], [b, y]) => y.submissions.size - x.submissions.size || y.cases - x.cases || (a < b ? -1 : 1))
-    .map(([id, { submissions, cases }]) => {
-      const mistake = MISTAKES.find((m) => m.id === id);
-      return `<tr><td><span class="mistake">${escapeHtml(id)}</span></td><td class="num">${submissions.size}</td>` +
-        `<td class="num">${cases}</td><td>${escapeHtml(mistake?.message ?? '')}</td></tr>`;
-    });
+  const table = (ids: [string, { submissions: Set<string>; cases: number }][]) => [
+    '<table class="mistakes"><thead><tr><th>cause</th><th class="num">submissions</th><th class="num">failed tests</th>',
+    '<th>what it is, and who</th></tr></thead><tbody>',
+    ...ids
+      .sort(([a, x], [b, y]) => y.submissions.size - x.submissions.size || y.cases - x.cases || (a < b ? -1 : 1))
+      .map(([id, { submissions, cases }]) => {
+        const names = [...submissions].sort(compareNames).map(escapeHtml).join(', ');
+        return `<tr><td><span class="mistake">${escapeHtml(id)}</span></td><td class="num">${submissions.size}</td>`
+          + `<td class="num">${cases}</td><td>${escapeHtml(causeWords(id))}<details><summary>${submissions.size} submission(s)</summary>${names}</details></td></tr>`;
+      }),
+    '</tbody></table>',
+  ].join('\n');
+  const roots = [...seen.entries()].filter(([id]) => !KNOCK_ON.has(id));
+  const knockOns = [...seen.entries()].filter(([id]) => KNOCK_ON.has(id));
   return [
-    '<table class="mistakes"><thead><tr><th>mistake</th><th class="num">submissions</th><th class="num">failed tests</th>',
-    '<th>what it is</th></tr></thead>',
-    `<tbody>${rows.join('\n')}</tbody></table>`,
+    '<h3>Root causes</h3>',
+    roots.length ? table(roots) : '<p class="muted">None.</p>',
+    '<h3>Knock-ons</h3>',
+    '<p class="note">A failing function named as the cause of its callers\' failures (multi-head attention built on a failing attention) counts once, at its root above.</p>',
+    knockOns.length ? table(knockOns) : '<p class="muted">None.</p>',
     '<p class="note">A test whose output fits several mistakes counts for each.</p>',
   ].join('\n');
 }
 
-function submissionTable(entries: readonly BatchEntry[]): string {
-  const rows = [...entries].sort((a, b) => compareNames(a.name, b.name)).map(({ name, results, page }) => {
-    const shown = escapeHtml(name);
-    const link = page ? `<a class="submission" href="${fileHref(page)}">${shown}</a>` : shown;
-    if (!results) return `<tr><td>${link}</td><td class="num">–</td><td class="muted">no result file: grade it again</td></tr>`;
-    const row = rowFromGradescope(name, results);
-    const noPage = page ? '' : ' <span class="muted">(no page: graded before pages were written; --force regrades)</span>';
-    return `<tr><td>${link}</td><td class="num">${formatPoints(row.total)} / ${formatPoints(row.max)}</td>` +
-      `<td>${escapeHtml(row.status)}${noPage}</td></tr>`;
+/** Every submission's own page, as plain links (the grid draws its links by script). */
+function pageList(entries: readonly BatchEntry[]): string {
+  const items = [...entries].sort((a, b) => compareNames(a.name, b.name)).map(({ name, page, results }) => {
+    if (!results) return `<li>${escapeHtml(name)} <span class="muted">(no result file: grade it again)</span></li>`;
+    if (!page) return `<li>${escapeHtml(name)} <span class="muted">(no page: graded before pages were written; --force regrades)</span></li>`;
+    return `<li><a class="page" href="${fileHref(page)}">${escapeHtml(name)}</a></li>`;
   });
-  return `<table class="submissions"><thead><tr><th>submission</th><th class="num">score</th><th>status</th></tr></thead>\n` +
-    `<tbody>${rows.join('\n')}</tbody></table>`;
+  return `<details><summary>Each submission's own page (${entries.length})</summary><ul class="pages">${items.join('')}</ul></details>`;
+}
+
+/** The value below which `share` of the sorted values fall (linear between neighbours). */
+export function quantile(sorted: readonly number[], share: number): number {
+  if (sorted.length === 0) return NaN;
+  const at = share * (sorted.length - 1);
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
 }
 
 export function batchReportHtml(entries: readonly BatchEntry[], cases: readonly GradedCase[]): string {
-  const graded = entries.flatMap((e) => (e.results ? [{ name: e.name, results: e.results }] : []));
+  const graded = entries.flatMap((e) => (e.results ? [{ name: e.name, page: e.page, results: e.results }] : []));
   const scores = graded.map((g) => g.results.score);
+  const sorted = [...scores].sort((a, b) => a - b);
   const max = Math.max(cases.reduce((s, c) => s + c.points, 0), ...graded.map((g) => g.results.extra_data.max_score));
-  const body = [`<h1>Attention assignment: ${entries.length} submissions</h1>`];
+  const round = (x: number) => formatPoints(Math.round(x * 100) / 100);
+  const full = graded.filter((g) => g.results.score >= g.results.extra_data.max_score - 1e-9).length;
+  const body = [GRID_STYLE_TAG, `<h1>Attention assignment: ${entries.length} submissions</h1>`];
   body.push(graded.length
-    ? `<p>Scores out of ${formatPoints(max)}: mean <strong>${formatPoints(Math.round(mean(scores) * 100) / 100)}</strong>, ` +
-      `min ${formatPoints(Math.min(...scores))}, max ${formatPoints(Math.max(...scores))}` +
-      `${graded.length < entries.length ? `; ${entries.length - graded.length} without a readable result` : ''}.</p>`
+    ? `<p class="stats">Scores out of ${formatPoints(max)}: mean <strong>${round(mean(scores))}</strong>, `
+      + `median <strong>${round(quantile(sorted, 0.5))}</strong>, quartiles ${round(quantile(sorted, 0.25))} and ${round(quantile(sorted, 0.75))}, `
+      + `min ${formatPoints(sorted[0])}, max ${formatPoints(sorted[sorted.length - 1])}; <strong>${full}</strong> at full marks`
+      + `${graded.length < entries.length ? `; ${entries.length - graded.length} without a readable result` : ''}.</p>`
     : '<p>No submission has a result yet.</p>');
   body.push('<h2>Scores</h2>',
     histogramSvg(scoreBins(scores, max), { title: 'score histogram', xLabel: 'score (points)', yLabel: 'submissions' }));
+  body.push('<h2>Who failed what</h2>', GRID_HTML, `<script type="application/json" id="grid-data">${gridData(graded, cases)}</script>`);
+  const missing = entries.filter((e) => !e.results);
+  if (missing.length) body.push(`<p class="muted">Without a readable result (grade them again): ${missing.map((e) => escapeHtml(e.name)).join(', ')}.</p>`);
+  body.push(pageList(entries));
+  body.push('<h2>Causes</h2>', causeTables(graded));
   const rates = cases.map((c) => ({
     label: c.name,
     passed: graded.filter((g) => g.results.extra_data.cases[c.name] === 'passed').length,
     total: graded.filter((g) => c.name in g.results.extra_data.cases).length,
   }));
   body.push('<h2>Pass rate per test</h2>', rateBarsSvg(rates, { title: 'pass rate per test' }));
-  body.push('<h2>Most common mistakes</h2>', mistakeTable(graded));
-  body.push('<h2>Submissions</h2>', submissionTable(entries));
-  return htmlPage(`Batch report: ${entries.length} submissions`, body.join('\n'));
+  return htmlPage(`Batch report: ${entries.length} submissions`, body.join('\n'), GRID_SCRIPT);
 }
+
+const GRID_STYLE_TAG = `<style>${GRID_STYLE}</style>`;

@@ -2,6 +2,7 @@
 import type { CaseStatus, SubmissionResult } from '../grading/result';
 import type { GradescopeResults } from './gradescope';
 import { spreadsheetCell } from '../text/sanitise';
+import { causeIds, causeWords } from './courseGrid';
 import { formatPoints, statusSummary } from './words';
 
 export interface GradebookRow {
@@ -12,6 +13,8 @@ export interface GradebookRow {
   max: number;
   /** `graded`, `graded (2 tests timed out, 1 test crashed)` or `error: <reason>`. */
   status: string;
+  /** Case name → the diagnosed cause's id ('a|b' when several fit); only diagnosed cases. */
+  causes: Record<string, string>;
 }
 
 function statusText(submission: SubmissionResult['status'], feedback: readonly string[], statuses: readonly CaseStatus[]): string {
@@ -31,6 +34,7 @@ export function rowFromResult(result: SubmissionResult): GradebookRow {
     total: result.score,
     max: result.maxScore,
     status: statusText(result.status, result.feedback, result.cases.map((c) => c.status)),
+    causes: Object.fromEntries(result.cases.flatMap((c) => (c.diagnosis ? [[c.name, c.diagnosis.mistake]] : []))),
   };
 }
 
@@ -49,6 +53,7 @@ export function rowFromGradescope(name: string, results: GradescopeResults): Gra
     total: results.score,
     max: extra.max_score,
     status: statusText(extra.submission_status, extra.feedback ?? [], Object.values(extra.cases)),
+    causes: { ...(extra.diagnoses ?? {}) },
   };
 }
 
@@ -64,15 +69,22 @@ export function csvCell(value: string | number): string {
 const byName = new Intl.Collator('en', { numeric: true });
 export const compareNames = (a: string, b: string): number => byName.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
+/** A diagnosed cause as a cell: its stable id, then its words ("scale_missing: Your scores are not scaled…"). */
+export function causeCell(mistake: string | undefined): string {
+  return mistake ? `${mistake}: ${causeIds(mistake).map(causeWords).join(' Or: ')}` : '';
+}
+
 /**
- * `name,<case names…>,total,max,status`, then one row per submission sorted by name; CRLF line ends
- * as RFC 4180 has them. A case a submission never reached has an empty cell, not a 0.
+ * `name,<case names…>,total,max,status,cause: <case name>…`, then one row per submission sorted by
+ * name; CRLF line ends as RFC 4180 has them. A case a submission never reached has an empty cell,
+ * not a 0; a cause cell is empty when no known mistake was confirmed. The cause columns come last,
+ * so that every column a reader of the earlier gradebook used keeps its place.
  */
 export function gradebookCsv(rows: readonly SubmissionResult[] | readonly GradebookRow[], caseNames: readonly string[]): string {
   const table = (rows as readonly (SubmissionResult | GradebookRow)[])
     .map((r) => ('cases' in r ? rowFromResult(r) : r))
     .sort((a, b) => compareNames(a.name, b.name));
-  const lines = [['name', ...caseNames, 'total', 'max', 'status'].map((c) => csvCell(c))];
+  const lines = [['name', ...caseNames, 'total', 'max', 'status', ...caseNames.map((n) => `cause: ${n}`)].map((c) => csvCell(c))];
   for (const row of table) {
     lines.push([
       csvCell(row.name),
@@ -80,6 +92,7 @@ export function gradebookCsv(rows: readonly SubmissionResult[] | readonly Gradeb
       csvCell(row.total),
       csvCell(row.max),
       csvCell(row.status),
+      ...caseNames.map((n) => csvCell(causeCell(row.causes?.[n]))),
     ]);
   }
   return lines.map((line) => line.join(',')).join('\r\n') + '\r\n';

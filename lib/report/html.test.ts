@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
 import type { AttentionHeatmap, CaseResult, SubmissionResult } from '../grading/result';
 import { batchReportHtml, pageFile, resultsFile } from './batchReport';
+import { GRID_SCRIPT } from './courseGrid';
 import { niceTicks } from './charts';
 import { toGradescope } from './gradescope';
 import { colorOf, heatmapSvg, type Matrix } from './heatmap';
@@ -135,17 +137,28 @@ describe('batchReportHtml', () => {
     caseResult(cases[1].name, { fn: 'causal_mask' }),
   ]);
 
-  it('histogram, pass rates, mistakes with counts, links with escaped names', () => {
+  it('statistics, histogram, pass rates, causes with who has them, the grid data escaped, one script of ours allowed by its hash', () => {
     const page = batchReportHtml([
       { name: 'good', results: toGradescope(good), page: 'good.html' },
       { name: HOSTILE, results: toGradescope(bad), page: pageFile(HOSTILE) },
       { name: 'lost' },
     ], cases);
-    expect(page).not.toMatch(/<script|<img/i);
-    expect(page).toContain(`href="${fileHref(pageFile(HOSTILE))}"`);
+    // One script, ours: the policy names its hash; no submission's text can open or close an element.
+    const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    expect(scripts).toEqual([GRID_SCRIPT]);
+    const hash = createHash('sha256').update(GRID_SCRIPT, 'utf8').digest('base64');
+    expect(page).toContain(`script-src 'sha256-${hash}'`);
+    expect(page).not.toMatch(/<img/i);
+    const data = /<script type="application\/json" id="grid-data">([^<]*)<\/script>/.exec(page)![1];
+    const parsed = JSON.parse(data) as { rows: [string, string, number, number, unknown[]][] };
+    expect(parsed.rows.map((r) => r[0])).toEqual(['good', HOSTILE]);
+    expect(parsed.rows[1][1]).toBe(fileHref(pageFile(HOSTILE)));
     expect(page).toMatch(/scale_missing<\/span><\/td><td class="num">1<\/td><td class="num">1<\/td>/);
+    expect(page).toContain(`<summary>1 submission(s)</summary>${escapeHtml(HOSTILE)}</details>`);
+    expect(page).toMatch(/median <strong>1<\/strong>, quartiles 0.75 and 1.25, min 0.5, max 1.5; <strong>1<\/strong> at full marks/);
     expect(page).toContain('1/2 (50%)');
-    expect(page).toContain('no result file: grade it again');
+    expect(page).toContain('Without a readable result (grade them again): lost.');
+    expect(page).toContain(`<a class="page" href="${fileHref(pageFile(HOSTILE))}">${escapeHtml(HOSTILE)}</a>`);
     expect((page.match(/<rect class="bar"/g) ?? []).length).toBe(2 + 2); // 2 one-point bins (max 1.5), 2 tests
   });
 });

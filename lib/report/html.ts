@@ -1,8 +1,11 @@
 /**
  * The HTML reports' shared frame: escaping and a self-contained page. A page loads nothing: no
  * script, stylesheet, font or image from anywhere, and its Content-Security-Policy says so to the
- * browser, so a string that escaped escaping still could neither run nor call out.
+ * browser, so a string that escaped escaping still could neither run nor call out. The one script
+ * a page may run (the batch report's grid) is ours, inline, and allowed by its hash alone.
  */
+
+import { createHash } from 'node:crypto';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -50,14 +53,18 @@ a { color: #1a56c4; }
 .mask-case { max-width: 372px; } table.numbers { width: auto; } table.numbers td, table.numbers th { padding: 3px 14px; }
 `;
 
-/** A whole page: `body` is HTML this project wrote, with student text already escaped. */
-export function htmlPage(title: string, body: string): string {
+/**
+ * A whole page: `body` is HTML this project wrote, with student text already escaped. `script`,
+ * when given, is one script of ours, fixed text: the policy allows it by its sha256 and no other.
+ */
+export function htmlPage(title: string, body: string, script?: string): string {
+  const policy = script ? `${POLICY}; script-src 'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'` : POLICY;
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${POLICY}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
     '<meta name="referrer" content="no-referrer">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title>`,
@@ -65,6 +72,7 @@ export function htmlPage(title: string, body: string): string {
     '</head>',
     '<body>',
     body,
+    ...(script ? [`<script>${script}</script>`] : []),
     '</body>',
     '</html>',
     '',

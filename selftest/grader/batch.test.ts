@@ -76,9 +76,9 @@ describe('batch grading', () => {
     // The report is rebuilt from every JSON file, kept or new: all submissions, the kept one's mistake too.
     const report = fs.readFileSync(path.join(out, 'report.html'), 'utf8');
     for (const name of Object.keys(EXPECTED).filter((n) => n !== 'no_index')) {
-      expect(report).toContain(`href="${fileHref(pageFile(name))}">${escapeHtml(name)}</a>`);
+      expect(report).toContain(`<a class="page" href="${fileHref(pageFile(name))}">${escapeHtml(name)}</a>`);
     }
-    expect(report).toMatch(/<td>no_index<\/td>.*\(no page: graded before pages were written/);
+    expect(report).toMatch(/<li>no_index <span class="muted">\(no page: graded before pages were written/);
     expect(report).toMatch(/scale_missing<\/span><\/td><td class="num">1<\/td><td class="num">10<\/td>/);
     expect(report).toContain(`<h1>Attention assignment: ${Object.keys(EXPECTED).length} submissions</h1>`);
     const buggyPage = fs.readFileSync(path.join(out, pageFile('buggy_scale_missing')), 'utf8');

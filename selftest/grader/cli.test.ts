@@ -64,6 +64,8 @@ describe('npm run grade', () => {
     [['--submissions', 'x'], /--submissions needs --out/],
     [['--reference', '--submission', 'x'], /pick one/],
     [['--timeout', 'soon'], /--timeout needs a positive number/],
+    [['--reference', '--roster', 'r.csv'], /--roster and --assignment go with --submissions/],
+    [['--submissions', '.', '--out', 'o', '--roster', 'nowhere.csv'], /roster .*nowhere\.csv cannot be read \(ENOENT\): pass --roster FILE/],
   ])('refuses %j in one line, exit 2', (args, message) => {
     const run = grade(args);
     expect(run.status).toBe(2);

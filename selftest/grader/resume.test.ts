@@ -14,6 +14,7 @@ import { GRADED_CASES, visibleCases } from '../../tests/cases';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
 import { resultsFile } from '../../lib/report/batchReport';
+import { csvRecords, parseCsv } from '../../lib/report/exports';
 
 const root = tempDir('resume');
 const submissions = path.join(root, 'submissions');
@@ -32,8 +33,8 @@ beforeAll(() => {
   hidden = { ...visible, cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) };
 });
 
-const header = () => fs.readFileSync(path.join(out, 'grades.csv'), 'utf8').split('\r\n')[0].split(',');
-const maxima = () => fs.readFileSync(path.join(out, 'grades.csv'), 'utf8').trim().split('\r\n').slice(1).map((l) => l.split(',').at(-2));
+const header = () => parseCsv(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'))[0];
+const maxima = () => csvRecords(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8')).map((r) => r.max);
 const recorded = (name: string) => JSON.parse(fs.readFileSync(path.join(out, resultsFile(name)), 'utf8')).extra_data.graded_with;
 
 describe('resuming a batch', () => {
@@ -59,13 +60,13 @@ describe('resuming a batch', () => {
   it('regrades everything graded with other options: never 12 and 14.5 under one header', async () => {
     const withHidden = await gradeBatch(submissions, out, hidden);
     expect([...withHidden.regraded.values()]).toEqual(['other_options', 'other_options', 'other_options']);
-    expect(header()).toEqual(['name', ...GRADED_CASES.map((c) => c.name), 'total', 'max', 'status']);
+    expect(header()).toEqual(['name', ...GRADED_CASES.map((c) => c.name), 'total', 'max', 'status', ...GRADED_CASES.map((c) => `cause: ${c.name}`)]);
     expect(maxima()).toEqual(['14.5', '14.5', '14.5']);
     expect(fs.readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('Scores out of 14.5');
 
     const back = await gradeBatch(submissions, out, visible);
     expect(back.graded).toHaveLength(3);
-    expect(header()).toEqual(['name', ...VISIBLE.map((c) => c.name), 'total', 'max', 'status']);
+    expect(header()).toEqual(['name', ...VISIBLE.map((c) => c.name), 'total', 'max', 'status', ...VISIBLE.map((c) => `cause: ${c.name}`)]);
     expect(maxima()).toEqual(['12', '12', '12']);
     const timeout = await gradeBatch(submissions, out, { ...visible, timeoutMs: 20_000 });
     expect([...timeout.regraded.values()]).toEqual(['other_options', 'other_options', 'other_options']);

@@ -16,6 +16,7 @@ import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { GRADED_CASES } from '../../tests/cases';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
+import { csvRecords } from '../../lib/report/exports';
 
 const CATALOGUE = path.join(__dirname, '..', 'catalogue');
 const ATTACKS = path.join(__dirname, '..', 'attacks');
@@ -82,7 +83,7 @@ describe('a batch graded as 3 shards and merged', () => {
       const merged = out(`merged-${order.replace(/,/g, '')}`);
       mergeShards(dirs, merged);
       const whole = out('whole');
-      for (const file of ['grades.csv', 'report.html', RECORD_FILE]) expect(read(merged, file), file).toBe(read(whole, file));
+      for (const file of ['grades.csv', 'grades-long.csv', 'report.html', RECORD_FILE]) expect(read(merged, file), file).toBe(read(whole, file));
       for (const name of record(whole).submissions) {
         expect(untimed(merged, name), name).toEqual(untimed(whole, name));
         expect(read(merged, pageFile(name)), name).toBe(read(whole, pageFile(name)));
@@ -92,13 +93,10 @@ describe('a batch graded as 3 shards and merged', () => {
   );
 
   it('the gradebook holds real grades: full marks only for the correct ones', () => {
-    const totals = Object.fromEntries(read(out('whole'), 'grades.csv').trim().split('\r\n').slice(1).map((line) => {
-      const cells = line.split(',');
-      return [cells[0], Number(cells.at(-3))];
-    }));
+    const totals = Object.fromEntries(csvRecords(read(out('whole'), 'grades.csv')).map((r) => [r.name, Number(r.total)]));
     for (const name of Object.keys(totals)) expect(totals[name] === 12, name).toBe(CORRECT.has(name));
     // The batch's own files, and one result and page per submission, none shared.
-    expect(fs.readdirSync(out('whole')).sort()).toEqual(['batch.json', 'grades.csv', 'report.html', 'submissions']);
+    expect(fs.readdirSync(out('whole')).sort()).toEqual(['batch.json', 'grades-long.csv', 'grades.csv', 'report.html', 'submissions']);
     const names = [...Object.keys(SUBMISSIONS), 'no_index'];
     expect(fs.readdirSync(path.join(out('whole'), 'submissions')).length).toBe(2 * names.length);
     for (const name of names) expect(JSON.parse(read(out('whole'), resultsFile(name))).extra_data.graded_with.submission, name).toBeDefined();
@@ -220,7 +218,7 @@ describe('a merge refuses, naming the culprit', () => {
     expect(read(out('cli-merged'), 'grades.csv')).toBe(read(out('whole'), 'grades.csv'));
     const markdown = fs.readFileSync(summary, 'utf8');
     expect(markdown).toMatch(/^### Gradebook: 16 submissions\n/);
-    const totals = read(out('whole'), 'grades.csv').trim().split('\r\n').slice(1).map((line) => Number(line.split(',').at(-3)));
+    const totals = csvRecords(read(out('whole'), 'grades.csv')).map((r) => Number(r.total));
     expect(markdown).toContain(`| 11–12 | ${totals.filter((t) => t >= 11).length} |`);
     expect(markdown).toContain(`| 0–1 | ${totals.filter((t) => t < 1).length} |`);
     const counted = [...markdown.matchAll(/^\| [\d.]+–[\d.]+ \| (\d+) \|/gm)].reduce((s, m) => s + Number(m[1]), 0);

@@ -208,7 +208,7 @@ describe('npm run similarity', () => {
     const args = ['scripts/grade.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o'), '--similarity'];
     const stdout = execFileSync(process.execPath, [tsNode, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(stdout).toMatch(/^similarity: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more; wrote /m);
-    expect(fs.readdirSync(path.join(dir, 'o')).sort()).toEqual(['batch.json', 'grades.csv', 'report.html', 'similarity.csv', 'similarity.html', 'submissions']);
+    expect(fs.readdirSync(path.join(dir, 'o')).sort()).toEqual(['batch.json', 'grades-long.csv', 'grades.csv', 'report.html', 'similarity.csv', 'similarity.html', 'submissions']);
     let failure: { status: number; stderr: string } | undefined;
     try {
       execFileSync(process.execPath, [tsNode, ...args, '--shard', '1/2'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: 'pipe' });

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GRADED_CASES } from '../../tests/cases';
+import { gradebookCsv, rowFromResult } from './csv';
+import { canvasCsv, longCsv, parseCsv, readRoster, RosterError } from './exports';
+import { toGradescope } from './gradescope';
+import { caseResult, submission } from './sampleResults';
+
+const cases = GRADED_CASES.filter((c) => c.name === 'test_scaled_dot_product_attention' || c.name === 'test_causal_mask');
+const good = submission('alice', [caseResult(cases[0].name, { maxPoints: cases[0].points }), caseResult(cases[1].name, { fn: 'causal_mask', maxPoints: cases[1].points })]);
+const bad = submission('=bob', [
+  caseResult(cases[0].name, { maxPoints: cases[0].points, status: 'failed', reason: 'x', diagnosis: { mistake: 'scale_missing', message: 'm' } }),
+  caseResult(cases[1].name, { fn: 'causal_mask', maxPoints: cases[1].points, status: 'timeout', reason: 'slow' }),
+]);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'exports-'));
+const file = (name: string, text: string) => {
+  fs.writeFileSync(path.join(tmp, name), text);
+  return path.join(tmp, name);
+};
+
+describe('grades.csv', () => {
+  it('gains a cause column per test, last: the stable id, then its words; empty when none was confirmed', () => {
+    const [header, bob, alice] = parseCsv(gradebookCsv([good, bad], cases.map((c) => c.name)));
+    expect(header).toEqual(['name', ...cases.map((c) => c.name), 'total', 'max', 'status', ...cases.map((c) => `cause: ${c.name}`)]);
+    expect(alice.slice(-2)).toEqual(['', '']);
+    expect(bob[0]).toBe("'=bob");
+    expect(bob[bob.length - 2]).toMatch(/^scale_missing: Your scores are not scaled: divide them by √d_k/);
+    expect(bob[bob.length - 1]).toBe('');
+  });
+});
+
+describe('grades-long.csv', () => {
+  it('one row per submission and test: points, max, status, cause id and words; a missing result says so', () => {
+    const rows = parseCsv(longCsv([{ name: 'alice', results: toGradescope(good) }, { name: '=bob', results: toGradescope(bad) }, { name: 'carol' }], cases));
+    expect(rows[0]).toEqual(['submission', 'test', 'points', 'max', 'status', 'cause_id', 'cause']);
+    expect(rows).toHaveLength(1 + 3 * cases.length);
+    expect(rows.find((r) => r[0] === 'alice')).toEqual(['alice', cases[0].name, String(cases[0].points), String(cases[0].points), 'passed', '', '']);
+    const bobAttention = rows.find((r) => r[0] === "'=bob" && r[1] === cases[0].name)!;
+    expect(bobAttention.slice(2, 6)).toEqual(['0', String(cases[0].points), 'failed', 'scale_missing']);
+    expect(bobAttention[6]).toMatch(/^Your scores are not scaled/);
+    expect(rows.find((r) => r[0] === "'=bob" && r[1] === cases[1].name)!.slice(4, 6)).toEqual(['timeout', '']);
+    expect(rows.filter((r) => r[0] === 'carol').map((r) => r[4])).toEqual(['no result', 'no result']);
+  });
+});
+
+describe('canvas.csv', () => {
+  const rows = [good, bad, submission('dave', [caseResult(cases[0].name, { maxPoints: cases[0].points })])].map(rowFromResult);
+
+  it("Canvas's columns, a row per roster student with their score, and every submission the roster does not name kept and marked", () => {
+    const roster = readRoster(file('roster.csv', '\uFEFFSubmission,Student,ID,SIS User ID,SIS Login ID,Section\r\nalice,"Smith, Alice",101,S1,asmith,A\r\n=bob,Bob Jones,102,S2,bjones,B\r\nerin,Erin Ode,104,S4,eode,A\r\n'));
+    const out = canvasCsv(rows, roster, 'Attention (12345)');
+    const parsed = parseCsv(out.csv);
+    expect(parsed[0]).toEqual(['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Attention (12345)']);
+    expect(parsed.slice(1)).toEqual([
+      ['Smith, Alice', '101', 'S1', 'asmith', 'A', String(good.score)],
+      ['Bob Jones', '102', 'S2', 'bjones', 'B', String(bad.score)],
+      ['Erin Ode', '104', 'S4', 'eode', 'A', ''],
+      ['(not in the roster) dave', '', '', '', '', String(cases[0].points)],
+    ]);
+    expect(out.unmatched).toEqual(['dave']);
+    expect(out.missing).toEqual(['erin']);
+  });
+
+  it('a roster that cannot be used is one line naming the file and the fix', () => {
+    expect(() => readRoster(path.join(tmp, 'nowhere.csv'))).toThrow(/^roster .*nowhere\.csv cannot be read \(ENOENT\): pass --roster FILE/);
+    expect(() => readRoster(file('a.csv', 'name,student\nx,y\n'))).toThrow(/has no "submission" column/);
+    expect(() => readRoster(file('b.csv', 'submission,section\nx,A\n'))).toThrow(/names no student: add a "student", "id"/);
+    expect(() => readRoster(file('c.csv', 'submission,id\nx,1\nx,2\n'))).toThrow(/line 3: submission "x" is listed twice/);
+    expect(() => readRoster(file('d.csv', 'submission,id\nx,1\n'))).not.toThrow(RosterError);
+  });
+});

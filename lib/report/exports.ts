@@ -1,0 +1,167 @@
+/**
+ * What a course exports besides grades.csv: a long-format CSV (one row per submission and test,
+ * for a spreadsheet's pivot table or a script) and a gradebook an LMS imports as it is (Canvas's
+ * CSV: Student, ID, SIS User ID, SIS Login ID, Section, then one column per assignment named
+ * "<name> (<id>)" or, for a new assignment, "<name>"). The roster maps submission names (folder
+ * names, GitHub user names) to students; a submission the roster does not name is never dropped:
+ * it is listed, and it keeps a row in the Canvas file that Canvas's import preview will flag.
+ */
+import fs from 'node:fs';
+import type { GradedCase } from '../../tests/cases';
+import { causeCell, compareNames, csvCell, type GradebookRow } from './csv';
+import type { GradescopeResults } from './gradescope';
+import { formatPoints } from './words';
+
+/** `submission,test,points,max,status,cause_id,cause`: one row per submission and test, by name then in the case table's order. */
+export function longCsv(entries: readonly { name: string; results?: GradescopeResults }[], cases: readonly GradedCase[]): string {
+  const lines = ['submission,test,points,max,status,cause_id,cause'];
+  for (const { name, results } of [...entries].sort((a, b) => compareNames(a.name, b.name))) {
+    const tests = new Map((results?.tests ?? []).map((t) => [t.name, t]));
+    for (const c of cases) {
+      const status = results?.extra_data.cases[c.name];
+      const test = tests.get(c.name);
+      const cause = results?.extra_data.diagnoses?.[c.name];
+      lines.push([
+        csvCell(name), csvCell(c.name), test ? formatPoints(test.score) : '', formatPoints(c.points),
+        status ?? (results ? 'not graded' : 'no result'), csvCell(cause ?? ''), csvCell(cause ? causeCell(cause).slice(cause.length + 2) : ''),
+      ].join(','));
+    }
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+export interface RosterEntry {
+  submission: string;
+  student: string;
+  id: string;
+  sisUserId: string;
+  sisLoginId: string;
+  section: string;
+}
+
+/** Fields of one CSV line (RFC 4180: quotes, doubled quotes, commas and line breaks inside quotes). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') [field, i] = [field + '"', i + 1];
+      else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') [row, field] = [[...row, field], ''];
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      rows.push([...row, field]);
+      [row, field] = [[], ''];
+    } else field += ch;
+  }
+  if (field !== '' || row.length) rows.push([...row, field]);
+  return rows.filter((r) => r.some((f) => f.trim() !== ''));
+}
+
+/** A CSV with a header as records by column name (for reading back a gradebook). */
+export function csvRecords(text: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(text);
+  return rows.map((r) => Object.fromEntries((header ?? []).map((h, i) => [h, r[i] ?? ''])));
+}
+
+export class RosterError extends Error {
+  override name = 'RosterError';
+}
+
+const COLUMNS = { submission: 'submission', student: 'student', id: 'id', sisUserId: 'sis_user_id', sisLoginId: 'sis_login_id', section: 'section' } as const;
+
+/**
+ * A roster CSV with a header: `submission` (the submission's folder name) and at least one of
+ * `student`, `id`, `sis_user_id`, `sis_login_id` (what Canvas matches students by); `section` is
+ * optional. Column names are matched without regard to case or spaces.
+ */
+export function readRoster(file: string): RosterEntry[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  } catch (err) {
+    throw new RosterError(`roster ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): pass --roster FILE, a CSV with a header`);
+  }
+  const [header, ...rows] = parseCsv(text);
+  const norm = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const at = Object.fromEntries(Object.entries(COLUMNS).map(([key, col]) => [key, (header ?? []).map(norm).indexOf(col)])) as Record<keyof typeof COLUMNS, number>;
+  if (at.submission < 0) throw new RosterError(`roster ${file} has no "submission" column: its header must name the submission (folder) column, e.g. submission,student,id,sis_user_id,sis_login_id,section`);
+  if (at.student < 0 && at.id < 0 && at.sisUserId < 0 && at.sisLoginId < 0) {
+    throw new RosterError(`roster ${file} names no student: add a "student", "id", "sis_user_id" or "sis_login_id" column, which Canvas matches students by`);
+  }
+  const seen = new Set<string>();
+  return rows.map((r, i) => {
+    const get = (key: keyof typeof COLUMNS) => (at[key] >= 0 ? (r[at[key]] ?? '').trim() : '');
+    const submission = get('submission');
+    if (!submission) throw new RosterError(`roster ${file}, line ${i + 2}: no submission name`);
+    if (seen.has(submission)) throw new RosterError(`roster ${file}, line ${i + 2}: submission "${submission}" is listed twice`);
+    seen.add(submission);
+    return { submission, student: get('student'), id: get('id'), sisUserId: get('sisUserId'), sisLoginId: get('sisLoginId'), section: get('section') };
+  });
+}
+
+export interface CanvasExport {
+  csv: string;
+  /** Submissions the roster does not name: listed, and given a row Canvas will flag. */
+  unmatched: string[];
+  /** Roster students with no submission: their score cell is empty, which Canvas leaves as it was. */
+  missing: string[];
+}
+
+/**
+ * Canvas's gradebook import: a row per roster student (score, or empty when they submitted
+ * nothing) and, after them, a row per submission the roster does not name, marked in the Student
+ * column so that the import preview shows it.
+ */
+export function canvasCsv(rows: readonly GradebookRow[], roster: readonly RosterEntry[], assignment: string): CanvasExport {
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  const named = new Set(roster.map((r) => r.submission));
+  const lines = [['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', assignment].map((c) => csvCell(c)).join(',')];
+  const missing: string[] = [];
+  for (const entry of roster) {
+    const row = byName.get(entry.submission);
+    if (!row) missing.push(entry.submission);
+    lines.push([entry.student, entry.id, entry.sisUserId, entry.sisLoginId, entry.section].map((c) => csvCell(c)).concat(row ? csvCell(row.total) : '').join(','));
+  }
+  const unmatched = rows.map((r) => r.name).filter((name) => !named.has(name)).sort(compareNames);
+  for (const name of unmatched) {
+    lines.push([`(not in the roster) ${name}`, '', '', '', ''].map((c) => csvCell(c)).concat(csvCell(byName.get(name)!.total)).join(','));
+  }
+  return { csv: `${lines.join('\r\n')}\r\n`, unmatched, missing };
+}
+
+export const LONG_CSV = 'grades-long.csv';
+export const CANVAS_CSV = 'canvas.csv';
+/** Canvas creates an assignment of this name on import unless the column names an existing one as "<name> (<id>)". */
+export const DEFAULT_ASSIGNMENT = 'Scaled dot-product attention';
+
+export interface CourseExportOptions {
+  /** Write canvas.csv for this roster. */
+  roster?: readonly RosterEntry[];
+  /** The Canvas assignment column: "<name> (<id>)" for an existing assignment, or a new one's name. */
+  assignment?: string;
+}
+
+/** The export files of a batch or a merge (file name → contents), built before anything is written, and the roster's verdict. */
+export function courseExports(
+  names: readonly string[], results: ReadonlyMap<string, GradescopeResults>, rows: readonly GradebookRow[], cases: readonly GradedCase[], options: CourseExportOptions,
+): { files: [string, string][]; canvas?: CanvasExport } {
+  const files: [string, string][] = [[LONG_CSV, longCsv(names.map((name) => ({ name, results: results.get(name) })), cases)]];
+  if (!options.roster) return { files };
+  const canvas = canvasCsv(rows, options.roster, options.assignment ?? DEFAULT_ASSIGNMENT);
+  files.push([CANVAS_CSV, canvas.csv]);
+  return { files, canvas };
+}
+
+/** What a run says of the Canvas file (stdout), then who the roster and the submissions do not match (stderr). */
+export function canvasLines(canvas: CanvasExport, file: string): { said: string; warned: string[] } {
+  const lines = [`wrote ${file} (Canvas gradebook import)`];
+  if (canvas.unmatched.length) lines.push(`${canvas.unmatched.length} submission(s) not in the roster, marked "(not in the roster)" in it: ${canvas.unmatched.join(', ')}`);
+  if (canvas.missing.length) lines.push(`${canvas.missing.length} roster student(s) with no submission (empty score, left as it was by Canvas): ${canvas.missing.join(', ')}`);
+  return { said: lines[0], warned: lines.slice(1) };
+}
