@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 // @ts-ignore TS1479, see above (not @ts-expect-error: the error depends on tsconfig's module setting)
 import { parse as npyjsParse } from 'npyjs';
 import { FixtureError } from './errors';
+import { FIXTURES_FIX } from './paths';
 
 export type NpyDType = 'float32' | 'float64' | 'bool';
 export interface NpyArray {
@@ -32,7 +33,7 @@ const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
 const DESCRS: Record<string, NpyDType> = { '<f4': 'float32', '<f8': 'float64', '|b1': 'bool', '<b1': 'bool' };
 const ITEMSIZE: Record<NpyDType, number> = { float32: 4, float64: 8, bool: 1 };
 const SUPPORTED = "supported: '<f4' (float32), '<f8' (float64), '|b1' (bool)";
-const REGENERATE = 'regenerate with `npm run fixtures`';
+const REGENERATE = FIXTURES_FIX;
 const KINDS: Record<string, string> = {
   f: 'float', i: 'int', u: 'uint', c: 'complex', b: 'bool', U: 'unicode string', S: 'byte string',
   O: 'Python object', V: 'void/structured', M: 'datetime64', m: 'timedelta64',

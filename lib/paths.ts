@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** The project's root folder, wherever it was cloned. */
@@ -12,3 +13,12 @@ export function displayPath(file: string): string {
 
 /** ts-node's command-line entry: scripts are run with `node TS_NODE_BIN script.ts`, as `npm run` does. */
 export const TS_NODE_BIN = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
+
+/**
+ * Whether this checkout is the student handout (`npm run release`): no reference solution and no
+ * fixture generator. What needs instructor files says so there instead of failing.
+ */
+export const IS_HANDOUT = !fs.existsSync(path.join(PROJECT_ROOT, 'reference')) && !fs.existsSync(path.join(PROJECT_ROOT, 'scripts', 'fixtures.ts'));
+
+/** How to get a fixture back: instructors regenerate; a student restores the handout's own copy. */
+export const FIXTURES_FIX = IS_HANDOUT ? 'restore fixtures/ as the assignment gave it (git checkout fixtures)' : 'regenerate with `npm run fixtures`';

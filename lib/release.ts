@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { mistakeFile, type Manifest } from './grading/manifest';
 import { PROJECT_ROOT } from './paths';
+import { withCaseTables } from './readmeTables';
+import { GRADED_CASES, type GradedCase } from '../tests/cases';
 
 /** The release cannot be built or written; the message says what to do. */
 export class ReleaseError extends Error {
@@ -20,13 +22,13 @@ const COPIED: readonly { path: string; skip?: RegExp }[] = [
   { path: 'tests/' },
   // The harness's unit tests and their sample results, this tool, the benchmarks, the Gradescope bundler, the explore
   // page (it runs the reference) and a course's fetch and merge (scripts/fetch-submissions.ts, merge.ts) are instructor-only.
-  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/report\/(sampleResults|githubBatch)\.ts$|^lib\/batch\/(fetch|merge)\.ts$|^lib\/(bench|gradescope|explore)\// },
+  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/readmeTables\.ts$|^lib\/report\/(sampleResults|githubBatch)\.ts$|^lib\/batch\/(fetch|merge)\.ts$|^lib\/(bench|gradescope|explore|similarity)\// },
   { path: 'scripts/grade.ts' },
   // tsconfig.json names it as ts-node's transpiler: without it no script of the handout starts.
   { path: 'scripts/cachedTranspiler.js' },
   { path: 'vitest.config.mts' },
-  // Copied unchanged with package.json's dependencies, so `npm ci` installs exactly these versions.
-  { path: 'package-lock.json' },
+  // The page a student gets from `npm run grade -- --html FILE`, shown in the handout's README.
+  { path: 'docs/report-submission.png' },
   { path: '.gitignore' },
 ];
 
@@ -121,15 +123,86 @@ function visibleFixtures(root: string, files: Map<string, Buffer>): { visible: n
   return { visible: visible.length, hidden: entries.length - visible.length };
 }
 
+/**
+ * What the handout's scripts use (npm test, npm run grade, npm run typecheck): every other
+ * dependency of the project (the browser driver, the schema checker, YAML, the similarity check)
+ * is an instructor's and stays out of the handout's package.json and lock.
+ */
+const SHIPPED_DEPENDENCIES = ['npyjs', 'seedrandom'];
+const SHIPPED_DEV_DEPENDENCIES = ['@types/node', '@types/seedrandom', 'ts-node', 'typescript', 'vitest'];
+
+interface PackageJson {
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+const only = (deps: Record<string, string> | undefined, names: readonly string[], file: string) =>
+  Object.fromEntries(names.map((name) => {
+    const range = deps?.[name];
+    if (range === undefined) throw new ReleaseError(`${file} does not list ${name}, which the handout needs: add it, or edit the list in lib/release.ts`);
+    return [name, range];
+  }));
+
 function packageJson(root: string): Buffer {
-  const pkg = JSON.parse(readSource(root, 'package.json').toString('utf8')) as { scripts?: Record<string, string> };
+  const pkg = JSON.parse(readSource(root, 'package.json').toString('utf8')) as PackageJson;
   const scripts: Record<string, string> = {};
   for (const name of SHIPPED_SCRIPTS) {
     const command = pkg.scripts?.[name];
     if (command === undefined) throw new ReleaseError(`package.json has no "${name}" script, which the handout needs`);
     scripts[name] = command;
   }
-  return Buffer.from(`${JSON.stringify({ ...pkg, scripts }, null, 2)}\n`);
+  const dependencies = only(pkg.dependencies, SHIPPED_DEPENDENCIES, 'package.json');
+  const devDependencies = only(pkg.devDependencies, SHIPPED_DEV_DEPENDENCIES, 'package.json');
+  return Buffer.from(`${JSON.stringify({ ...pkg, scripts, dependencies, devDependencies }, null, 2)}\n`);
+}
+
+interface LockEntry {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+/**
+ * package-lock.json with only what the handout's dependencies reach, resolved as Node resolves a
+ * package's dependencies (its own node_modules first, then each folder above), so that `npm ci`
+ * installs exactly the project's versions of those and nothing else.
+ */
+function packageLock(root: string): Buffer {
+  const lock = JSON.parse(readSource(root, 'package-lock.json').toString('utf8')) as { lockfileVersion: number; packages: Record<string, LockEntry> };
+  if (lock.lockfileVersion < 2 || !lock.packages?.['']) throw new ReleaseError('package-lock.json: lockfile v2 or v3 expected (npm 7 or later): run `npm install` with a current npm');
+  const rootEntry = lock.packages[''];
+  const shippedRoot: LockEntry = {
+    ...rootEntry,
+    dependencies: only(rootEntry.dependencies, SHIPPED_DEPENDENCIES, 'package-lock.json'),
+    devDependencies: only(rootEntry.devDependencies, SHIPPED_DEV_DEPENDENCIES, 'package-lock.json'),
+  };
+  const resolve = (from: string, name: string): string | undefined => {
+    for (let dir = from; ; dir = dir.includes('/node_modules/') ? dir.slice(0, dir.lastIndexOf('/node_modules/')) : '') {
+      const candidate = dir ? `${dir}/node_modules/${name}` : `node_modules/${name}`;
+      if (lock.packages[candidate]) return candidate;
+      if (!dir) return undefined;
+    }
+  };
+  const kept = new Set<string>(['']);
+  const queue: [string, LockEntry][] = [['', shippedRoot]];
+  while (queue.length) {
+    const [at, entry] = queue.shift()!;
+    // An optional peer (vite's yaml) is installed only when something else asks for it.
+    const peers = Object.keys(entry.peerDependencies ?? {}).filter((name) => !entry.peerDependenciesMeta?.[name]?.optional);
+    const names = [...[entry.dependencies, entry.devDependencies, entry.optionalDependencies].flatMap((d) => Object.keys(d ?? {})), ...peers];
+    for (const name of names) {
+      const found = resolve(at, name);
+      if (found && !kept.has(found)) {
+        kept.add(found);
+        queue.push([found, lock.packages[found]]);
+      }
+    }
+  }
+  const packages = Object.fromEntries(Object.entries(lock.packages).filter(([key]) => kept.has(key)).map(([key, entry]) => [key, key === '' ? shippedRoot : entry]));
+  return Buffer.from(`${JSON.stringify({ ...lock, packages }, null, 2)}\n`);
 }
 
 /** tsconfig.json is JSONC: only the include line is rewritten, so its comments survive. */
@@ -143,14 +216,18 @@ function tsconfig(root: string, shipped: ReadonlySet<string>): Buffer {
   return Buffer.from(text.replace(line, `$1[${kept.map((entry) => JSON.stringify(entry)).join(', ')}]`));
 }
 
-/** The project README's title, the student commands, then its "For students" section verbatim. */
-function readme(root: string): Buffer {
+/**
+ * The project README's title, the student commands, then its "For students" section, with its
+ * tables of points and tests made afresh from the case table (lib/readmeTables.ts): a point value
+ * changed in tests/cases.ts cannot leave the handout showing the old one.
+ */
+function readme(root: string, cases: readonly GradedCase[]): Buffer {
   const text = readSource(root, 'README.md').toString('utf8');
   const title = /^# .*$/m.exec(text)?.[0];
   const start = text.indexOf(`\n${STUDENT_SECTION}\n`);
   if (!title || start < 0) throw new ReleaseError(`README.md: needs a "# " title and a "${STUDENT_SECTION}" section for the handout`);
   const end = text.indexOf('\n## ', start + 1);
-  const section = text.slice(start + 1, end < 0 ? undefined : end + 1).trimEnd();
+  const section = withCaseTables(text.slice(start + 1, end < 0 ? undefined : end + 1).trimEnd(), cases);
   const commands = [
     '```sh',
     'npm ci                                  # set up (Node 22, 24 or 26: the LTS lines)',
@@ -161,14 +238,15 @@ function readme(root: string): Buffer {
   return Buffer.from(`${title}\n\n${commands}\n\n${section}\n`);
 }
 
-export function buildHandout(root = PROJECT_ROOT): Handout {
+export function buildHandout(root = PROJECT_ROOT, cases: readonly GradedCase[] = GRADED_CASES): Handout {
   const files = new Map<string, Buffer>();
   copiedFiles(root, files);
   committedStudent(root, files);
   classroomWorkflow(root, files);
   const { visible, hidden } = visibleFixtures(root, files);
   files.set('package.json', packageJson(root));
-  files.set('README.md', readme(root));
+  files.set('package-lock.json', packageLock(root));
+  files.set('README.md', readme(root, cases));
   files.set('tsconfig.json', tsconfig(root, new Set(files.keys())));
   return { files, visibleFixtures: visible, hiddenFixtures: hidden };
 }

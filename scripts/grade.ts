@@ -12,49 +12,60 @@ import { regradeLine } from '../lib/batch/resume';
 import { parseShard, type Shard } from '../lib/batch/shard';
 import { gradeBatch } from '../lib/grading/batch';
 import { checkChildStarts, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
-import { PROJECT_ROOT } from '../lib/paths';
+import { IS_HANDOUT, PROJECT_ROOT } from '../lib/paths';
 import { writeGithubOutputs } from '../lib/report/github';
 import { toGradescope } from '../lib/report/gradescope';
 import { containmentBlock, containmentLine } from '../lib/report/containment';
 import { submissionPage } from '../lib/report/submissionPage';
 import { containmentReport } from '../lib/sandbox/containment';
 import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
-import { DEFAULT_THRESHOLD, runSimilarity } from '../lib/similarity/run';
 import { oneLine } from '../lib/text/sanitise';
 import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
 import { GRADED_CASES } from '../tests/cases';
 
-const USAGE =
-  'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+// In the student handout (no reference/, no hidden fixtures, no similarity check) the flags that
+// need instructor files are neither listed nor accepted: --help shows only what works there.
+const INSTRUCTOR_FLAGS = ['reference', 'hidden', 'instructor-view', 'similarity'] as const;
+const FOR_INSTRUCTORS = (flag: string) => IS_HANDOUT && (INSTRUCTOR_FLAGS as readonly string[]).includes(flag);
+
+const USAGE = IS_HANDOUT
+  ? 'npm run grade -- [--submission DIR | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--roster FILE [--assignment NAME]]] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]'
+  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+
+/** Each flag's lines of help; the instructor-only ones are left out in the handout. */
+const FLAG_HELP: [flag: string, text: string][] = [
+  ['submission', '  --submission DIR   grade DIR (holding index.ts, or student/index.ts) instead of ./student'],
+  ['reference', '  --reference        grade the reference (must score full marks)'],
+  ['hidden', '  --hidden           include the instructor-only cases'],
+  ['json', "  --json FILE        also write Gradescope's results.json"],
+  ['html', '  --html FILE        also write a page: the score table, and heatmaps of each failed attention case'],
+  ['instructor-view', "  --instructor-view  pages also show hidden tests' expected values (and say so): not for students"],
+  ['verbose', `  --verbose          also show each test's details (every failing check, the student's stack mapped
+                     to its own lines), what the submission printed, and the containment in force`],
+  ['submissions', `  --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]
+                     batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/grades-long.csv (submission,
+                     test, points, max, status, cause_id, cause), DIR2/submissions/<name>.json,
+                     DIR2/submissions/<name>.html, DIR2/report.html and DIR2/batch.json (what it was graded
+                     with); a rerun regrades only what no longer matches (--force: everything);
+                     --shard i/n grades only shard i of n (npm run merge joins the shards)`],
+  ['similarity', `  --similarity       with --submissions: also compares the submissions' code with each other
+                     (DIR2/similarity.csv and DIR2/similarity.html; the same as npm run similarity)`],
+  ['roster', `  --roster FILE      with --submissions: also DIR2/canvas.csv, Canvas's gradebook import, for the
+                     students of FILE (a CSV: submission, and student, id, sis_user_id, sis_login_id,
+                     section); submissions it does not name are listed and marked in canvas.csv`],
+  ['assignment', '  --assignment NAME  the Canvas column: "<name> (<id>)" of an existing assignment, or a new one\'s name'],
+  ['timeout', '  --timeout S        per-test time limit in seconds (default 10)'],
+  ['budget', '  --budget S         time budget of a whole submission, all its tests together (default 60)'],
+  ['memory', '  --memory MIB       memory cap per child process, typed arrays included (default 2048)'],
+  ['help', '  --help             this text'],
+];
+
 const HELP = `Grades a submission on the graded cases of tests/cases.ts: its code runs in a contained child
 process, this one checks the answers and awards the points.
 
 usage: ${USAGE}
 
-  --submission DIR   grade DIR (holding index.ts, or student/index.ts) instead of ./student
-  --reference        grade the reference (must score full marks)
-  --hidden           include the instructor-only cases
-  --json FILE        also write Gradescope's results.json
-  --html FILE        also write a page: the score table, and heatmaps of each failed attention case
-  --instructor-view  pages also show hidden tests' expected values (and say so): not for students
-  --verbose          also show each test's details (every failing check, the student's stack mapped
-                     to its own lines), what the submission printed, and the containment in force
-  --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]
-                     batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/submissions/<name>.json,
-                     DIR2/submissions/<name>.html, DIR2/report.html and DIR2/batch.json (what it was graded
-                     with); a rerun regrades only what no longer matches (--force: everything);
-                     --shard i/n grades only shard i of n (npm run merge joins the shards);
-                     --similarity also compares the submissions' code with each other (DIR2/similarity.csv
-                     and DIR2/similarity.html; the same as npm run similarity); a batch also writes
-                     DIR2/grades-long.csv (submission, test, points, max, status, cause_id, cause)
-  --roster FILE      with --submissions: also DIR2/canvas.csv, Canvas's gradebook import, for the
-                     students of FILE (a CSV: submission, and student, id, sis_user_id, sis_login_id,
-                     section); submissions it does not name are listed and marked in canvas.csv
-  --assignment NAME  the Canvas column: "<name> (<id>)" of an existing assignment, or a new one's name
-  --timeout S        per-test time limit in seconds (default 10)
-  --budget S         time budget of a whole submission, all its tests together (default 60)
-  --memory MIB       memory cap per child process, typed arrays included (default 2048)
-  --help             this text
+${FLAG_HELP.filter(([flag]) => !FOR_INSTRUCTORS(flag)).map(([, text]) => text).join('\n')}
 
 Exits 0 whenever it produced a result, whatever the score; 1 when it could not grade; 2 on a
 usage error (a flag, a folder that does not exist).`;
@@ -71,6 +82,10 @@ const flags = parseFlags(
 function usage(problem: string): never {
   console.error(`${problem}; usage: ${USAGE}`);
   process.exit(2);
+}
+
+for (const flag of INSTRUCTOR_FLAGS) {
+  if (FOR_INSTRUCTORS(flag) && flags[flag]) usage(`--${flag} is for instructors: this handout has no reference solution, hidden tests or similarity check (grade your own work with npm run grade)`);
 }
 
 if (flags.reference && flags.submission) usage('--reference and --submission both name the submission: pick one');
@@ -164,6 +179,12 @@ async function main(): Promise<void> {
       for (const line of warned) console.error(`grade: ${line}`);
     }
     if (flags.similarity) {
+      // Loaded only when asked for: the student handout ships no similarity check.
+      // Typed here rather than by its module's types, which the handout does not ship.
+      const { DEFAULT_THRESHOLD, runSimilarity } = require('../lib/similarity/run') as {
+        DEFAULT_THRESHOLD: number;
+        runSimilarity(options: { submissions: string; out: string; base?: string }): Promise<{ flagged: unknown[]; groups: unknown[]; files: { csv: string; html: string } }>;
+      };
       const similar = await runSimilarity({ submissions: path.resolve(flags.submissions), out: path.resolve(flags.out!), base: path.join(PROJECT_ROOT, 'student') });
       console.log(`similarity: ${similar.flagged.length} pair(s) at or above ${Math.round(DEFAULT_THRESHOLD * 100)}%, ${similar.groups.length} group(s) of three or more; wrote ${similar.files.csv} and ${similar.files.html}`);
     }

@@ -11,9 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mistakeFile, type Manifest } from '../lib/grading/manifest';
-import { PROJECT_ROOT } from '../lib/paths';
+import { PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
-import { visibleCases } from '../tests/cases';
+import { withCaseTables } from '../lib/readmeTables';
+import { GRADED_CASES, visibleCases } from '../tests/cases';
 import { linkNodeModules } from './linkNodeModules';
 
 interface JsonReport {
@@ -23,7 +24,7 @@ interface JsonReport {
 
 /** What a student receives at the top level, and nothing more. */
 const TOP_LEVEL = [
-  '.github', '.gitignore', 'README.md', 'adapters', 'fixtures', 'lib', 'package-lock.json', 'package.json', 'scripts', 'student',
+  '.github', '.gitignore', 'README.md', 'adapters', 'docs', 'fixtures', 'lib', 'package-lock.json', 'package.json', 'scripts', 'student',
   'tests', 'tsconfig.json', 'vitest.config.mts',
 ];
 
@@ -91,7 +92,8 @@ describe('what the handout holds', () => {
     expect(files.filter((file) => file.startsWith('scripts/'))).toEqual(['scripts/cachedTranspiler.js', 'scripts/grade.ts']);
     expect(files.filter((file) => file.startsWith('fixtures/hidden/') || (file.endsWith('.test.ts') && !file.startsWith('tests/'))))
       .toEqual([]);
-    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs', 'vitest.selftest.config.mts', 'lib/release.ts', 'lib/bench', 'lib/gradescope', 'lib/explore', 'lib/batch/merge.ts', 'lib/batch/fetch.ts', 'lib/report/githubBatch.ts', 'classroom']) {
+    expect(files.filter((file) => file.startsWith('docs/'))).toEqual(['docs/report-submission.png']);
+    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs/benchmarks.md', 'lib/similarity', 'vitest.selftest.config.mts', 'lib/release.ts', 'lib/bench', 'lib/gradescope', 'lib/explore', 'lib/batch/merge.ts', 'lib/batch/fetch.ts', 'lib/report/githubBatch.ts', 'classroom']) {
       expect(fs.existsSync(path.join(stubs, gone)), gone).toBe(false);
     }
   });
@@ -121,14 +123,53 @@ describe('what the handout holds', () => {
     expect(new Set(visibleCases().map((c) => c.fixture))).toEqual(new Set(Object.keys(manifest.fixtures)));
   });
 
-  it('package.json with only test/grade/typecheck and the same dependencies; the same lock file', () => {
-    type Pkg = { scripts: Record<string, string>; dependencies: unknown; devDependencies: unknown };
+  it('package.json with only test/grade/typecheck and what they use; a lock of exactly those, at the project\'s versions', () => {
+    type Pkg = { scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    type Lock = { packages: Record<string, { version?: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> }> };
     const shipped = readJson<Pkg>(stubs, 'package.json');
     const project = readJson<Pkg>(PROJECT_ROOT, 'package.json');
     expect(Object.keys(shipped.scripts).sort()).toEqual(['grade', 'test', 'typecheck']);
-    expect(shipped.dependencies).toEqual(project.dependencies);
-    expect(shipped.devDependencies).toEqual(project.devDependencies);
-    expect(read(stubs, 'package-lock.json')).toBe(read(PROJECT_ROOT, 'package-lock.json'));
+    expect(Object.keys(shipped.dependencies).sort()).toEqual(['npyjs', 'seedrandom']);
+    expect(Object.keys(shipped.devDependencies).sort()).toEqual(['@types/node', '@types/seedrandom', 'ts-node', 'typescript', 'vitest']);
+    for (const [name, range] of Object.entries({ ...shipped.dependencies, ...shipped.devDependencies })) {
+      expect(range, name).toBe(project.dependencies[name] ?? project.devDependencies[name]);
+    }
+    const lock = readJson<Lock>(stubs, 'package-lock.json');
+    const projectLock = readJson<Lock>(PROJECT_ROOT, 'package-lock.json');
+    expect(lock.packages[''].dependencies).toEqual(shipped.dependencies);
+    expect(lock.packages[''].devDependencies).toEqual(shipped.devDependencies);
+    for (const gone of ['playwright-core', 'ajv', 'yaml', '@dodona/dolos-core']) expect(lock.packages[`node_modules/${gone}`], gone).toBeUndefined();
+    for (const [key, entry] of Object.entries(lock.packages)) if (key) expect(entry, key).toEqual(projectLock.packages[key]);
+  });
+
+  it('its README: the tables made from the case table (a changed point value shows), the heatmap page, what to submit', () => {
+    const text = read(stubs, 'README.md');
+    expect(text).toContain('npm run grade -- --html page.html');
+    expect(text).toContain('![The page of npm run grade -- --html');
+    expect(text).toMatch(/\*\*What to submit\*\*: the whole `student\/` folder, `index.ts` and every helper file it imports/);
+    for (const c of visibleCases()) expect(text).toContain(`| \`${c.name}\` | ${c.points} |`);
+    expect(text).not.toMatch(/_hidden/);
+    // The point value of one test changed in (a copy of) the case table: the handout says so.
+    const changed = visibleCases().map((c) => (c.name === 'test_causal_mask' ? { ...c, points: 0.75 } : c));
+    const handout = buildHandout(PROJECT_ROOT, changed).files.get('README.md')!.toString('utf8');
+    expect(handout).toContain('| `test_causal_mask` | 0.75 |');
+    expect(handout).toContain('| `causalMask(seqLen)` | 1.25 |');
+  });
+
+  it("the project's own README holds the tables the case table makes", () => {
+    const readme = read(PROJECT_ROOT, 'README.md');
+    expect(withCaseTables(readme, GRADED_CASES)).toBe(readme);
+  });
+
+  it('npm run grade -- --help lists only what works in the handout; an instructor flag is one line, exit 2', async () => {
+    const help = await run(stubs, [TS_NODE_BIN, 'scripts/grade.ts', '--help']);
+    expect(help.code).toBe(0);
+    for (const flag of ['--reference', '--hidden', '--instructor-view', '--similarity']) expect(help.output, flag).not.toContain(flag);
+    for (const flag of ['--submission', '--html', '--json', '--submissions', '--timeout']) expect(help.output, flag).toContain(flag);
+    const refused = await run(stubs, [TS_NODE_BIN, 'scripts/grade.ts', '--reference']);
+    expect(refused.code).toBe(2);
+    expect(refused.output.trim().split('\n')).toHaveLength(1);
+    expect(refused.output).toMatch(/^--reference is for instructors: this handout has no reference solution/);
   });
 
   it('tsconfig.json includes only what exists, comments kept', () => {
@@ -198,5 +239,37 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
     expect(output).not.toMatch(/crashed/);
     expect(output).not.toMatch(/_hidden\b/);
     expect(code).toBe(0);
+  });
+});
+
+describe('the handout installs and runs on its own', () => {
+  it('npm ci from its own package.json and lock (offline, from the npm cache), then every script it ships runs', async (ctx) => {
+    const dir = path.join(temp, 'installed');
+    writeHandout(buildHandout(), dir);
+    // Its own node_modules holds the child runtime the grader builds: the contained child (another
+    // uid) must reach it, as it does in a student's checkout, not through a private temp folder.
+    fs.chmodSync(temp, 0o755);
+    const npm = (args: string[]) => new Promise<{ code: number; output: string }>((resolve) => {
+      const env = { ...process.env };
+      delete env.ATTENTION_SUBMISSION;
+      delete env.GITHUB_ACTIONS;
+      execFile('npm', args, { cwd: dir, env, encoding: 'utf8', maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, output: `${stdout}${stderr}` });
+      });
+    });
+    const install = await npm(['ci', '--offline', '--no-audit', '--no-fund']);
+    // The cache is filled by the project's own `npm ci` (what .ci/run does first): without it there is nothing to test offline.
+    if (install.code !== 0 && /ENOTCACHED|offline/i.test(install.output)) ctx.skip();
+    expect(install.code, install.output).toBe(0);
+    for (const gone of ['playwright-core', 'ajv', 'yaml', '@dodona']) expect(fs.existsSync(path.join(dir, 'node_modules', gone)), gone).toBe(false);
+    const typecheck = await npm(['run', 'typecheck']);
+    expect(typecheck.code, typecheck.output).toBe(0);
+    const grade = await npm(['run', 'grade']);
+    expect(grade.code, grade.output).toBe(0);
+    expect(grade.output).toMatch(/Total: 0\/12/);
+    const test = await npm(['test', '--', '-t', 'scaled_dot_product']);
+    // The stubs fail every test they run, each with the stub's own message.
+    expect(test.code).toBe(1);
+    expect(test.output).toContain('scaledDotProductAttention is not implemented yet: edit student/index.ts');
   });
 });

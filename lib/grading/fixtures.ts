@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FixtureError } from '../errors';
 import { parseNpy, type NpyArray } from '../npy';
-import { displayPath, FIXTURES_DIR } from '../paths';
+import { displayPath, FIXTURES_DIR, FIXTURES_FIX, IS_HANDOUT } from '../paths';
 import { Tensor } from '../tensor';
 import { EXPECTED_FILE, PROBABILITIES_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
 
@@ -39,16 +39,16 @@ function readChecked(file: string, entry: FileEntry, verify: boolean): NpyArray 
   try {
     bytes = fs.readFileSync(file);
   } catch {
-    throw new FixtureError(`${label}: not found; regenerate with \`npm run fixtures\``);
+    throw new FixtureError(`${label}: not found; ${FIXTURES_FIX}`);
   }
   if (verify && sha256(bytes) !== entry.sha256) {
-    throw new FixtureError(`${label}: sha256 does not match fixtures/manifest.json (the file was changed); restore it with \`git checkout fixtures\` or \`npm run fixtures\``);
+    throw new FixtureError(`${label}: sha256 does not match fixtures/manifest.json (the file was changed); restore it with \`git checkout fixtures\`${IS_HANDOUT ? '' : ' or \`npm run fixtures\`'}`);
   }
   const array = parseNpy(bytes, label);
   const sameShape = array.shape.length === entry.shape.length && array.shape.every((n, i) => n === entry.shape[i]);
   if (!sameShape || array.dtype !== entry.dtype) {
     throw new FixtureError(
-      `${label}: holds ${array.dtype} [${array.shape.join(', ')}] but the manifest says ${entry.dtype} [${entry.shape.join(', ')}]; regenerate with \`npm run fixtures\``,
+      `${label}: holds ${array.dtype} [${array.shape.join(', ')}] but the manifest says ${entry.dtype} [${entry.shape.join(', ')}]; ${FIXTURES_FIX}`,
     );
   }
   return array;
@@ -68,7 +68,7 @@ export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixtu
     if (name === EXPECTED_FILE) expected = read(name, fileEntry);
     else if (name !== PROBABILITIES_FILE) inputs[name.replace(/\.npy$/, '')] = read(name, fileEntry);
   }
-  if (!expected) throw new FixtureError(`fixtures/${key}: the manifest lists no ${EXPECTED_FILE}; regenerate with \`npm run fixtures\``);
+  if (!expected) throw new FixtureError(`fixtures/${key}: the manifest lists no ${EXPECTED_FILE}; ${FIXTURES_FIX}`);
   let mistakes: Map<string, Tensor> | undefined;
   const loadMistakes = () =>
     (mistakes ??= new Map(Object.entries(entry.mistakes).map(([id, fileEntry]) => [id, read(mistakeFile(id), fileEntry)])));

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FixtureError } from '../errors';
 import type { NpyDType } from '../npy';
-import { displayPath, FIXTURES_DIR } from '../paths';
+import { displayPath, FIXTURES_DIR, FIXTURES_FIX } from '../paths';
 
 export interface FileEntry {
   shape: number[];
@@ -58,14 +58,14 @@ export function readManifest(fixturesDir = FIXTURES_DIR): Manifest {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    throw new FixtureError(`${displayPath(file)}: not found; regenerate the fixtures with \`npm run fixtures\``);
+    throw new FixtureError(`${displayPath(file)}: not found; ${FIXTURES_FIX}`);
   }
   try {
     const manifest = JSON.parse(text) as Manifest;
     if (typeof manifest.fixtures !== 'object' || manifest.fixtures === null) throw new Error('no "fixtures" object');
     return manifest;
   } catch (err) {
-    throw new FixtureError(`${displayPath(file)}: not valid JSON (${(err as Error).message}); regenerate with \`npm run fixtures\``);
+    throw new FixtureError(`${displayPath(file)}: not valid JSON (${(err as Error).message}); ${FIXTURES_FIX}`);
   }
 }
 
@@ -73,7 +73,7 @@ export function manifestEntry(manifest: Manifest, key: string, fixturesDir = FIX
   const entry = manifest.fixtures[key];
   if (!entry) {
     throw new FixtureError(
-      `${displayPath(path.join(fixturesDir, MANIFEST_NAME))}: no fixture "${key}"; regenerate with \`npm run fixtures\``,
+      `${displayPath(path.join(fixturesDir, MANIFEST_NAME))}: no fixture "${key}"; ${FIXTURES_FIX}`,
     );
   }
   return entry;
