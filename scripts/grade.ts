@@ -25,18 +25,20 @@ import { GRADED_CASES } from '../tests/cases';
 
 // In the student handout (no reference/, no hidden fixtures, no similarity check) the flags that
 // need instructor files are neither listed nor accepted: --help shows only what works there.
-const INSTRUCTOR_FLAGS = ['reference', 'hidden', 'instructor-view', 'similarity'] as const;
+const INSTRUCTOR_FLAGS = ['reference', 'hidden', 'instructor-view', 'similarity', 'carry-forward'] as const;
 const FOR_INSTRUCTORS = (flag: string) => IS_HANDOUT && (INSTRUCTOR_FLAGS as readonly string[]).includes(flag);
 
 const USAGE = IS_HANDOUT
   ? 'npm run grade -- [--submission DIR | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--roster FILE [--assignment NAME]]] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]'
-  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden] [--carry-forward] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
 
 /** Each flag's lines of help; the instructor-only ones are left out in the handout. */
 const FLAG_HELP: [flag: string, text: string][] = [
   ['submission', '  --submission DIR   grade DIR (holding index.ts, or student/index.ts) instead of ./student'],
   ['reference', '  --reference        grade the reference (must score full marks)'],
   ['hidden', '  --hidden           include the instructor-only cases'],
+  ['carry-forward', `  --carry-forward    a multi-head test whose code is right given the student's own
+                     scaledDotProductAttention earns its points (its reason says so); off by default`],
   ['json', "  --json FILE        also write Gradescope's results.json"],
   ['html', '  --html FILE        also write a page: the score table, and heatmaps of each failed attention case'],
   ['instructor-view', "  --instructor-view  pages also show hidden tests' expected values (and say so): not for students"],
@@ -72,7 +74,7 @@ usage error (a flag, a folder that does not exist).`;
 const flags = parseFlags(
   process.argv.slice(2),
   {
-    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string', 'instructor-view': 'boolean', verbose: 'boolean',
+    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string', 'instructor-view': 'boolean', verbose: 'boolean', 'carry-forward': 'boolean',
     submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', shard: 'string', similarity: 'boolean', roster: 'string', assignment: 'string', timeout: 'number', budget: 'number', memory: 'number',
   },
   USAGE,
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
     budgetMs: (flags.budget ?? 60) * 1000,
     outputCap: 4096,
     instructorView: Boolean(flags['instructor-view']),
+    carryForward: Boolean(flags['carry-forward']),
   };
   await checkChildStarts(options.child);
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;

@@ -17,6 +17,8 @@ export interface RecordedOptions {
   timeout_ms: number;
   budget_ms: number;
   memory_mib: number;
+  /** Present only when on, so results graded before the option existed still match a run without it. */
+  carry_forward?: true;
 }
 
 /** The part every result of one run shares; stored in each `<name>.json` and in `batch.json`. */
@@ -96,6 +98,7 @@ const SHOWN: Record<keyof RecordedOptions, (value: unknown) => string> = {
   timeout_ms: (v) => `--timeout ${typeof v === 'number' ? `${v / 1000} s` : String(v)}`,
   budget_ms: (v) => `--budget ${typeof v === 'number' ? `${v / 1000} s` : String(v)}`,
   memory_mib: (v) => `--memory ${typeof v === 'number' ? `${v} MiB` : String(v)}`,
+  carry_forward: (v) => `--carry-forward ${v === true ? 'on' : 'off'}`,
 };
 
 /**

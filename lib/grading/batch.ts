@@ -104,6 +104,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     timeout_ms: options.timeoutMs,
     budget_ms: options.budgetMs ?? DEFAULT_BUDGET_MS,
     memory_mib: (options.memoryBytes ?? DEFAULT_MEMORY_BYTES) / 1024 ** 2,
+    ...(options.carryForward ? { carry_forward: true as const } : {}),
   }, options.cases, fixtures);
 
   const results = new Map<string, ReturnType<typeof toGradescope>>();

@@ -16,6 +16,7 @@ import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler } from '../sandbox/transpilePool';
 import { startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
+import { carryForward } from './carryForward';
 import { explainFailures } from './diagnoseInChild';
 import { PER_TEST_LIMIT_MS } from './hangWords';
 import { loadFixture, type LoadedFixture } from './fixtures';
@@ -38,6 +39,8 @@ export interface GradeOptions extends SessionOptions {
   budgetMs?: number;
   /** Type errors as unscored notes, checked once for a batch (typeCheckSubmissions); absent: this submission alone. */
   typeNotes?: TypeNotes;
+  /** Error carried forward (carryForward.ts): off unless the instructor asks for it. */
+  carryForward?: boolean;
   /**
    * The submission as a batch already read it (lib/batch/provenance.ts take): graded as read, not
    * read again, so the hash, the type check and the grading see one snapshot of the folder.
@@ -200,6 +203,8 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
         runs.set(graded.name, { printed: printed.filter(Boolean).join('\n'), durationMs: Date.now() - t0 });
       }
       if (loadFailure) continue;
+      // The instructor's choice: multi-head cases right on the student's own attention earn their points.
+      if (options.carryForward) await carryForward(session, cases, options.fixtures, verdicts);
       // Every verdict of the phase is in before its first diagnosis probe: what a probe does changes no points.
       await explainFailures(session, cases, options.fixtures, verdicts);
       // A probe that hangs or kills the child changes no verdict either.

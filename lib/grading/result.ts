@@ -41,6 +41,8 @@ export interface CaseResult {
   reason: string;
   /** The known mistake this failure matches (lib/diagnosis/catalogue.ts), when one does. */
   diagnosis?: { mistake: string; message: string };
+  /** Its points came by --carry-forward: right given the student's own attention (the reason says so). */
+  carried?: boolean;
   /** Longer detail (all failing checks, the student's stack trace); may be empty. */
   details: string;
   /** What the submission printed during this case, capped. */

@@ -38,6 +38,8 @@ export interface CaseVerdict {
   diagnosis?: Diagnosis;
   /** What a failure produced, for the diagnosis; absent when there is nothing to diagnose (passed, timeout, crash, stub). */
   evidence?: Outcome;
+  /** Passed by --carry-forward (carryForward.ts): right given the student's own attention. */
+  carried?: true;
 }
 
 /** What the function returned is not a tensor, or not a finite one: adapters/normalise.ts said why, in the child or here. */
@@ -112,10 +114,10 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
 }
 
 export function caseResult(graded: GradedCase, verdict: CaseVerdict, output = '', durationMs = 0): CaseResult {
-  const { status, reason, details, diagnosis } = verdict;
+  const { status, reason, details, diagnosis, carried } = verdict;
   return {
     name: graded.name, fn: graded.fn, hidden: graded.hidden, maxPoints: graded.points,
-    points: status === 'passed' ? graded.points : 0, status, reason, ...(diagnosis && { diagnosis }), details, output, durationMs,
+    points: status === 'passed' ? graded.points : 0, status, reason, ...(diagnosis && { diagnosis }), ...(carried && { carried }), details, output, durationMs,
   };
 }
 

@@ -150,6 +150,11 @@ export function batchReportHtml(entries: readonly BatchEntry[], cases: readonly 
       + `min ${formatPoints(sorted[0])}, max ${formatPoints(sorted[sorted.length - 1])}; <strong>${full}</strong> at full marks`
       + `${graded.length < entries.length ? `; ${entries.length - graded.length} without a readable result` : ''}.</p>`
     : '<p>No submission has a result yet.</p>');
+  const carried = graded.filter((g) => g.results.extra_data.carried?.length);
+  if (carried.length) {
+    body.push(`<p class="note">--carry-forward: ${carried.length} submission(s) earned multi-head points on their own attention `
+      + `(${carried.map((g) => escapeHtml(g.name)).join(', ')}); their tests' reasons say so.</p>`);
+  }
   body.push('<h2>Scores</h2>',
     histogramSvg(scoreBins(scores, max), { title: 'score histogram', xLabel: 'score (points)', yLabel: 'submissions' }));
   body.push('<h2>Who failed what</h2>', GRID_HTML, `<script type="application/json" id="grid-data">${gridData(graded, cases)}</script>`);

@@ -47,7 +47,8 @@ export function gridData(rows: readonly GridRow[], cases: readonly GradedCase[])
       if (!status || !test) return null;
       const diagnosis = results.extra_data.diagnoses?.[c.name];
       const cause = diagnosis ? intern(causes, causeIndex, diagnosis) : -1;
-      const firstLine = status === 'passed' ? '' : (test.output.split('\n')[0] ?? '').slice(0, 300);
+      const carried = results.extra_data.carried?.includes(c.name) ?? false;
+      const firstLine = status === 'passed' && !carried ? '' : (test.output.split('\n')[0] ?? '').slice(0, 300);
       return [STATUSES.indexOf(status), test.score, cause, firstLine ? intern(reasons, reasonIndex, firstLine) : -1];
     });
     return [name, page ? fileHref(page) : '', results.score, results.extra_data.max_score, cells];

@@ -46,6 +46,8 @@ export interface GradescopeExtraData {
   containment?: ContainmentReport;
   /** The git commit graded, when the batch's folder came from npm run fetch-submissions. */
   commit?: string;
+  /** Cases whose points came by --carry-forward (right given the student's own attention). */
+  carried?: string[];
 }
 
 export interface GradescopeResults {
@@ -102,6 +104,7 @@ export function toGradescope(result: SubmissionResult): GradescopeResults {
       feedback: [...result.feedback],
       cases: Object.fromEntries(result.cases.map((c) => [c.name, c.status])),
       diagnoses: Object.fromEntries(result.cases.flatMap((c) => (c.diagnosis ? [[c.name, c.diagnosis.mistake]] : []))),
+      ...(result.cases.some((c) => c.carried) ? { carried: result.cases.filter((c) => c.carried).map((c) => c.name) } : {}),
       ...(result.containment ? { containment: result.containment } : {}),
     },
   };

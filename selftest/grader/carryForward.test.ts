@@ -1,0 +1,55 @@
+/**
+ * --carry-forward: a multi-head case whose code is right given the student's own attention earns
+ * its points, and says so; without the flag nothing changes; a multi-head mistake of its own still
+ * loses them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CARRIED_REASON } from '../../lib/grading/carryForward';
+import { loadCaseFixtures } from '../../lib/grading/grade';
+import { GRADED_CASES } from '../../tests/cases';
+import { toGradescope } from '../../lib/report/gradescope';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { grade, gradeOptions } from './harness';
+import { materialize, tempDir } from './materialize';
+
+const work = tempDir('carry-forward');
+const all = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) };
+
+/** The reference with only the scale forgotten: its multi-head attention calls its own attention. */
+function scaleForgotten(): string {
+  const dir = path.join(work, 'scale_forgotten');
+  fs.mkdirSync(dir, { recursive: true });
+  const reference = fs.readFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), 'utf8');
+  const broken = reference.replace('Q.matmul(K.transpose(-2, -1)).div(Math.sqrt(dK))', 'Q.matmul(K.transpose(-2, -1))');
+  expect(broken).not.toBe(reference);
+  fs.writeFileSync(path.join(dir, 'index.ts'), broken.replace(/'\.\.\/lib\//g, "'../../lib/"));
+  return dir;
+}
+
+const multiHead = GRADED_CASES.filter((c) => c.fn === 'multihead_self_attention');
+const pointsOf = (fn: string, cases: { fn: string; points: number }[]) => cases.filter((c) => c.fn === fn).reduce((s, c) => s + c.points, 0);
+
+describe('--carry-forward', () => {
+  it('a missing scale only: its multi-head points come back with the flag, said in the reason; nothing else changes', async () => {
+    const dir = scaleForgotten();
+    const without = await grade(dir, 'scale_forgotten', gradeOptions(all));
+    const withFlag = await grade(dir, 'scale_forgotten', { ...gradeOptions(all), carryForward: true });
+    expect(without.cases.filter((c) => c.fn === 'multihead_self_attention').every((c) => c.status === 'failed')).toBe(true);
+    const carried = withFlag.cases.filter((c) => c.fn === 'multihead_self_attention');
+    expect(carried.map((c) => [c.status, c.reason, c.carried])).toEqual(multiHead.map(() => ['passed', CARRIED_REASON, true]));
+    expect(withFlag.score - without.score).toBe(pointsOf('multihead_self_attention', multiHead));
+    // Every other case: the same verdict either way.
+    const others = (r: typeof without) => r.cases.filter((c) => c.fn !== 'multihead_self_attention').map((c) => [c.name, c.status, c.points]);
+    expect(others(withFlag)).toEqual(others(without));
+    expect(toGradescope(withFlag).extra_data.carried).toEqual(multiHead.map((c) => c.name));
+    expect(toGradescope(without).extra_data.carried).toBeUndefined();
+  });
+
+  it('a multi-head mistake of its own (heads interleaved) on a correct attention keeps no points', async () => {
+    const dir = materialize(path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs', 'heads_interleaved.ts'), work);
+    const result = await grade(dir, 'heads_interleaved', { ...gradeOptions(all), carryForward: true });
+    expect(result.cases.filter((c) => c.fn === 'multihead_self_attention').every((c) => c.status === 'failed' && !c.carried)).toBe(true);
+  });
+});
