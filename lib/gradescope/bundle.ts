@@ -24,7 +24,7 @@ export class BundleError extends Error {
 
 /** The autograder's own files, added even if the handout leaves them out. */
 const AUTOGRADER_FILES = ['scripts/autograde.ts', 'lib/gradescope/autograde.ts', 'lib/gradescope/errorResults.ts'];
-const DROPPED = [/^student\//, /^README\.md$/, /^\.github\//];
+const DROPPED = [/^student\//, /^README\.md$/, /^\.github\//, /^docs\//];
 const EXECUTABLE = new Set(['setup.sh', 'run_autograder']);
 
 export interface BundleOptions {
