@@ -5,8 +5,8 @@
  * CAP_SYS_ADMIN, as in Docker); a batch of unseen correct
  * solutions, realistic bugs and hostile submissions is graded as each expects (BATCH); the students'
  * `npm test -- -t scaled_dot_product` passes on the reference, and `npm test` on an unseen correct
- * submission; and a child that cannot start for a reason of the grader's own is a grader error
- * with a non-zero exit, never a student's crash.
+ * submission; a child that cannot start for a reason of the grader's own is a grader error
+ * with a non-zero exit, never a student's crash; and the similarity check runs.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -190,11 +190,28 @@ function checkChildCannotStart(binDir: string, work: string): CheckResult {
   return { name: 'a child that cannot be contained is a grader error: exit 1, no results', ok, detail: ok ? '' : tail(run) };
 }
 
+/** The similarity check loads Dolos's core, an ES module, from this CommonJS project: on every line. */
+function checkSimilarity(binDir: string, work: string): CheckResult {
+  const submissions = path.join(work, 'similar');
+  const files = {
+    original: path.join(PROJECT_ROOT, 'reference', 'index.ts'),
+    copy: path.join(PROJECT_ROOT, 'selftest', 'similarity', 'corpus', 'reference_disguised.ts'),
+    other: path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'correct', 'plain_loops.ts'),
+  };
+  for (const [name, file] of Object.entries(files)) {
+    fs.mkdirSync(path.join(submissions, name), { recursive: true });
+    fs.copyFileSync(file, path.join(submissions, name, 'index.ts'));
+  }
+  const run = runUnder(binDir, [TS_NODE_BIN, 'scripts/similarity.ts', '--submissions', submissions, '--out', path.join(work, 'similarity')]);
+  const ok = run.status === 0 && /^compared 3 submissions: 1 pair\(s\) at or above/m.test(run.stdout) && fs.existsSync(path.join(work, 'similarity', 'similarity.html'));
+  return { name: 'npm run similarity: the copy found, the page written', ok, detail: ok ? '' : tail(run) };
+}
+
 const CHECKS = [
   checkReference,
   // Only root can give up CAP_SYS_ADMIN to stand for Docker.
   ...(process.getuid?.() === 0 ? [checkReferenceWithoutSysAdmin] : []),
-  checkBatch, checkStudentLoop, checkUnseenCorrect, checkChildCannotStart,
+  checkBatch, checkStudentLoop, checkUnseenCorrect, checkChildCannotStart, checkSimilarity,
 ];
 
 export function checkNodeLine(binDir: string): CheckResult[] {
