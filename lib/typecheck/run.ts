@@ -35,21 +35,21 @@ interface Step {
 /**
  * Checks the submissions in one process; each answer is handed to `answer` as it arrives. Resolves
  * when the process ends, with what it left: the submission it was checking when it was stopped or
- * died (or 'setup'), or nothing when it finished.
+ * died (`at`; absent when it was setting up the shared program), or nothing when it finished.
  */
 function checkingProcess(
   submissions: readonly CheckedSubmission[],
   alone: boolean,
   answer: (name: string, errors: string[]) => void,
   limits: { submissionMs: number; setupMs: number },
-): Promise<{ stopped?: { at: string | 'setup'; why: string } }> {
+): Promise<{ stopped?: { at?: string; why: string } }> {
   const child = spawn(
     process.execPath,
     [`--max-old-space-size=${HEAP_MB}`, '-r', require.resolve('ts-node/register/transpile-only'), path.join(__dirname, 'main.ts')],
     { stdio: ['pipe', 'pipe', 'ignore'] },
   );
   let step: Step | undefined;
-  let stopped: { at: string | 'setup'; why: string } | undefined;
+  let stopped: { at?: string; why: string } | undefined;
   const begin = (name?: string) => {
     step = { name, cpuAtStart: (child.pid !== undefined ? cpuMs([child.pid]) : undefined) ?? 0, wallAtStart: Date.now() };
   };
@@ -82,15 +82,15 @@ function checkingProcess(
     const limitMs = step.name === undefined ? limits.setupMs : limits.submissionMs;
     const spent = (cpuMs([child.pid]) ?? 0) - step.cpuAtStart;
     if (spent > limitMs || Date.now() - step.wallAtStart > limitMs * WALL_FACTOR) {
-      stopped = { at: step.name ?? 'setup', why: `took longer than ${limitMs / 1000} s and was stopped` };
+      stopped = { at: step.name, why: `took longer than ${limitMs / 1000} s and was stopped` };
       child.kill('SIGKILL');
     }
   }, POLL_MS);
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearInterval(timer);
-      if (!stopped && step) stopped = { at: step.name ?? 'setup', why: `failed (${signal ?? `exit code ${code}`})` };
-      if (!stopped && code !== 0) stopped = { at: 'setup', why: `failed (${signal ?? `exit code ${code}`})` };
+      if (!stopped && step) stopped = { at: step.name, why: `failed (${signal ?? `exit code ${code}`})` };
+      if (!stopped && code !== 0) stopped = { why: `failed (${signal ?? `exit code ${code}`})` };
       resolve({ stopped });
     });
   });
@@ -115,14 +115,16 @@ async function checkAll(
     }, limits);
     left = left.filter((s) => !done.has(s.name));
     if (!stopped) break;
-    if (stopped.at === 'setup') {
+    const at = stopped.at;
+    if (at === undefined) {
+      // The shared program could not be set up: a program per submission, whose set-up is each one's own.
       if (alone) break;
       alone = true;
       continue;
     }
-    answer(stopped.at, { problem: `its type check ${stopped.why}` });
-    done.add(stopped.at);
-    left = left.filter((s) => s.name !== stopped.at);
+    answer(at, { problem: `its type check ${stopped.why}` });
+    done.add(at);
+    left = left.filter((s) => s.name !== at);
   }
   for (const s of submissions) if (!done.has(s.name)) answer(s.name, { problem: 'the type check failed before reaching it' });
 }
