@@ -63,7 +63,7 @@ const ATTENTION: readonly Mistake[] = [
   { id: 'fully_masked_nan', fn: 'scaled_dot_product_attention',
     message: 'A query whose keys are all masked outputs NaN: the softmax of a row of −∞ is 0/0. Handle the NaN (it occurs when an entire row is masked) by setting those probabilities to 0 after the softmax.' },
   { id: 'unstable_softmax', fn: 'scaled_dot_product_attention',
-    message: "Your attention's softmax overflows on large scores: exp of a score near 4096 is Infinity, so the row turns to NaN (or to zeros once NaN is cleared). Subtract each row's max from the scores before exp." },
+    message: "Your attention's softmax overflows on large scores: exp of a score near 1024 is Infinity, so the row turns to NaN (or to zeros once NaN is cleared). Subtract each row's max from the scores before exp." },
   { id: 'output_zeros', fn: 'scaled_dot_product_attention',
     message: 'Your output is all zeros: either the result never reaches the array you return, or the probabilities are all 0 (NaN cleared to 0: a NaN scale, e.g. from Q.shape[-1], which is undefined in TypeScript, makes every score NaN). Check both.' },
   { id: 'returns_probabilities', fn: 'scaled_dot_product_attention',

@@ -36,6 +36,7 @@ export const CORRECT: readonly CatalogueEntry[] = [
   correct('float64_minus_1e9', path.join(__dirname, 'correct', 'minus_1e9.ts')),
   correct('plain_loops_number_arrays', path.join(__dirname, 'correct', 'plain_loops.ts')),
   correct('loops_float64', path.join(__dirname, 'correct', 'loops_correct.ts')),
+  correct('float32_log_sum_exp', path.join(__dirname, 'correct', 'log_sum_exp.ts')),
 ];
 
 export const BUGS: readonly CatalogueEntry[] = [
