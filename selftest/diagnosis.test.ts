@@ -11,11 +11,15 @@ import { describe, expect, it } from 'vitest';
 import { bindAdapters, probeOf, readResult, type Submission } from '../adapters';
 import { MISTAKES } from '../lib/diagnosis/catalogue';
 import { diagnose } from '../lib/diagnosis/diagnose';
+import { withinTolerance } from '../lib/diagnosis/probe';
 import { parseNonFinite } from '../lib/diagnosis/signatures';
 import { FixtureError } from '../lib/errors';
 import { inProcessContext } from '../lib/grading/inProcess';
 import { loadFixture } from '../lib/grading/fixtures';
 import { PROJECT_ROOT } from '../lib/paths';
+import type { Tensor } from '../lib/tensor';
+import * as reference from '../reference';
+import { GRADED_CASES } from '../tests/cases';
 import { BUGS, CORRECT, type CatalogueEntry } from './catalogue';
 import { gradeInProcess } from './gradeInProcess';
 import { grade } from './grader/harness';
@@ -54,6 +58,18 @@ describe('each bug is diagnosed as its own mistake, and never as another', () =>
   });
 });
 
+describe('the evidence says which weights the probe transposed', () => {
+  it.each([
+    ['projection_not_transposed', 'With all four weights transposed'],
+    ['output_projection_not_transposed', 'With only oProj transposed'],
+  ])('%s', async (name, evidence) => {
+    const results = await gradeInProcess(await load(bug(name).file), name);
+    const named = results.filter((r) => r.diagnosis?.mistake === 'projection_not_transposed');
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((r) => !r.diagnosis!.message.includes(evidence)).map((r) => r.graded.name)).toEqual([]);
+  });
+});
+
 describe('correct solutions match no mistake', () => {
   it.each(CORRECT.map((e) => [e.name, e] as const))('%s', async (_, entry) => {
     const impl = await load(entry.file);
@@ -66,6 +82,27 @@ describe('correct solutions match no mistake', () => {
     }
     expect(matched.filter(([, diagnosis]) => diagnosis !== undefined)).toEqual([]);
     expect(results.filter((r) => !r.passed).map((r) => r.graded.name)).toEqual([]);
+  });
+});
+
+describe('a probe keeps the dtype of what it changes', () => {
+  it('a float32 solution that rounds differently from float64 is not said to mix batch entries', async () => {
+    // Scores near 8192: a float32 exp(x − logsumexp(x)) is then off by about 5e-4, past rtol, on
+    // every batch entry alike. Given float64 entries in reverse order it rounds differently, and a
+    // probe that widened the entries read that difference as entries that mix.
+    const name = 'float32_log_sum_exp';
+    const impl = await load(CORRECT.find((e) => e.name === name)!.file);
+    const graded = GRADED_CASES.find((c) => c.fixture === 'sdpa_large_scores')!;
+    const base = loadFixture('sdpa_large_scores');
+    const inputs: Record<string, Tensor> = { ...base.inputs, q: base.inputs.q.mul(8) };
+    expect(inputs.q.dtype).toBe('float32');
+    const expected = reference.scaledDotProductAttention(inputs.q.astype('float64'), inputs.k.astype('float64'), inputs.v.astype('float64'));
+    const fixture = { ...base, inputs, expected, probabilities: () => undefined, mistakes: () => new Map<string, Tensor>() };
+    const output = impl.scaledDotProductAttention!(inputs.q, inputs.k, inputs.v) as Tensor;
+    expect(withinTolerance(output, expected, graded.tolerance)).toBe(false);
+    const context = inProcessContext(probeOf(impl, name), bindAdapters(impl, name));
+    const diagnosis = await diagnose(graded, fixture, { kind: 'output', output }, context);
+    expect(diagnosis?.mistake).toBeUndefined();
   });
 });
 

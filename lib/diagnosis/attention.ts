@@ -241,9 +241,11 @@ async function batchEntries(c: Case, out: Tensor, fixture: LoadedFixture, graded
 async function reversedBatch(c: Case, out: Tensor, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
   const { batches } = c.grid;
   if (batches < 2) return undefined;
+  // Each tensor keeps its own dtype: a float32 solution given float64 entries rounds differently,
+  // and that difference alone once passed for entries that mix.
   const reverse = (t: Tensor) => {
     const per = t.data.length / batches;
-    const data = new Float64Array(t.data.length);
+    const data = t.data instanceof Float32Array ? new Float32Array(t.data.length) : new Float64Array(t.data.length);
     for (let b = 0; b < batches; b++) data.set(entry(t, batches - 1 - b, per), b * per);
     return new Tensor(data, t.shape);
   };
@@ -302,6 +304,39 @@ async function maskFinding(c: Case, reading: MaskReading, p: ArrayLike<number>, 
   return rows ? { id: 'mask_leaks', evidence: `Masked keys get probability in ${rows}.` } : undefined;
 }
 
+/**
+ * The range of the probabilities' row sums, over the queries with a key to attend to, when they
+ * are not all 1: an observation, true whatever the code does wrong, so it names no cause.
+ */
+function unnormalisedRows(p: ArrayLike<number>, allowed: Uint8Array, grid: Grid): Finding | undefined {
+  let [min, max] = [Infinity, -Infinity];
+  for (let row = 0; row < grid.batches * grid.queries; row++) {
+    let sum = 0;
+    let any = false;
+    for (let j = row * grid.keys; j < (row + 1) * grid.keys; j++) [sum, any] = [sum + p[j], any || allowed[j] !== 0];
+    if (any) [min, max] = [Math.min(min, sum), Math.max(max, sum)];
+  }
+  // A row of zeros where keys are allowed is NaN cleared to 0: its own probes (an overflow, a
+  // maximum over every query) say more than a sum.
+  if (min < 1e-6) return undefined;
+  if (!Number.isFinite(min) || !Number.isFinite(max) || (Math.abs(min - 1) <= 1e-3 && Math.abs(max - 1) <= 1e-3)) return undefined;
+  return { id: 'rows_not_normalised', evidence: `With V = identity, your output's rows (the probabilities) sum to between ${formatNumber(min)} and ${formatNumber(max)}, not 1.` };
+}
+
+/**
+ * Masked after the softmax, confirmed: without the mask the function's probabilities are the same on
+ * the allowed keys (the masked ones were zeroed afterwards). Rows that merely fall short of 1 (a
+ * denominator that is too large) do not pass.
+ */
+async function maskedAfterSoftmax(c: Case, p: ArrayLike<number>, allowed: Uint8Array, context: ProbeContext): Promise<boolean> {
+  const unmasked = await probeProbabilities(context.probe, { q: c.q, k: c.k, v: c.v });
+  if (typeof unmasked === 'string' || hasNaN(unmasked) || unmasked.data.length !== p.length) return false;
+  for (let i = 0; i < p.length; i++) {
+    if (allowed[i] && !(Math.abs(p[i] - unmasked.data[i]) <= 1e-6 + 1e-4 * Math.abs(unmasked.data[i]))) return false;
+  }
+  return true;
+}
+
 /** What the probabilities (V = identity) show: normalisation, masking and the scale. */
 async function probabilities(c: Case, out: Tensor, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding[] | undefined> {
   const probed = await probeProbabilities(context.probe, { q: c.q, k: c.k, v: c.v, ...(c.mask && { mask: c.mask }) });
@@ -315,7 +350,9 @@ async function probabilities(c: Case, out: Tensor, fixture: LoadedFixture, grade
     if (columnsSumToOne(p, allowed, c.grid) && fitScale(p, scores, allowed, c.grid, 'queries').misfit <= FITS) return [{ id: 'softmax_over_queries' }];
     const mask = readMask(p, scores, allowed, c.grid, fit);
     const found = mask.inverted ? await maskFinding(c, { ...mask, ignored: false }, p, out, fixture, graded, context) : undefined;
-    return found && [found];
+    if (found) return [found];
+    const sums = unnormalisedRows(p, allowed, c.grid);
+    return sums && [sums];
   }
   const findings: Finding[] = [];
   const mask = readMask(p, scores, allowed, c.grid, fit);
@@ -332,13 +369,17 @@ async function probabilities(c: Case, out: Tensor, fixture: LoadedFixture, grade
     if (Math.abs(sums[0] - expectedScale) < 1e-5 && Math.abs(fit.scale - 1) < 1e-3) return [...findings, { id: 'scale_after_softmax' }];
     return [...findings, { id: 'rows_not_normalised', evidence: `Every query's probabilities sum to ${formatNumber(sums[0])}, not 1.` }];
   }
-  if ((mask.fullSums.length === 0 || sumsTo(1, mask.fullSums)) && mask.partialSums.length > 0 && mask.partialSums.every((s) => s < 1 - 1e-5) && mask.leaks === 0) {
-    findings.push({ id: 'mask_after_softmax' });
+  if ((mask.fullSums.length === 0 || sumsTo(1, mask.fullSums)) && mask.partialSums.some((s) => s < 1 - 1e-5) && mask.leaks === 0
+    && (await maskedAfterSoftmax(c, p, allowed, context))) {
+    findings.push({ id: 'mask_after_softmax', evidence: 'Without the mask, your function gives the allowed keys the same probabilities.' });
   }
   if (masking?.id !== 'mask_ignored' && masking?.id !== 'mask_inverted') {
     const scale = scaleFinding(fit.scale, c);
     if (scale) findings.push(scale);
   }
+  // Nothing named, yet the rows do not sum to 1 (and not to one same wrong total): say so.
+  const unnormalised = findings.length === 0 ? unnormalisedRows(p, allowed, c.grid) : undefined;
+  if (unnormalised) findings.push(unnormalised);
   return findings.length ? findings : undefined;
 }
 

@@ -56,6 +56,17 @@ describe('diagnose without probes', () => {
     expect(await diagnose(caseOf('softmax_middle_dim'), fixture, { kind: 'output', output: far }, noProbes)).toBeUndefined();
   });
 
+  it('a stored output with one value everywhere confirms nothing: causalMask(1) = [[0]] names no mistake', async () => {
+    const graded = caseOf('causal_mask_1');
+    const fixture = loadFixture('causal_mask_1');
+    expect(fixture.mistakes().get('causal_off_by_one')?.data[0]).toBe(0);
+    expect(await diagnose(graded, fixture, { kind: 'output', output: t([0], [1, 1]) }, noProbes)).toBeUndefined();
+    // On causalMask(5) the same mistake has a shape of its own, and is named.
+    const five = loadFixture('causal_mask_5');
+    const offByOne = five.mistakes().get('causal_off_by_one')!;
+    expect((await diagnose(caseOf('causal_mask_5'), five, { kind: 'output', output: offByOne }, noProbes))?.mistake).toBe('causal_off_by_one');
+  });
+
   it('an attention failure no probe answers has no diagnosis', async () => {
     const fixture = loadFixture('sdpa_3d');
     const output = { data: new Float64Array(fixture.expected.size).fill(0.5), shape: fixture.expected.shape };

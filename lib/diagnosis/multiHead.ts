@@ -67,7 +67,7 @@ function constantFactor(out: Values, expected: Values, tol: GradedCase['toleranc
 }
 
 /** Weights under which each mistake computes exactly the expected output. */
-function fixingInputs(inputs: Inputs, numHeads: number): [string, Inputs][] {
+function fixingInputs(inputs: Inputs, numHeads: number): [string, Inputs, string?][] {
   const { q_proj, k_proj, v_proj, o_proj } = inputs;
   const interleaved = {
     q_proj: interleaveRows(q_proj, numHeads), k_proj: interleaveRows(k_proj, numHeads), v_proj: interleaveRows(v_proj, numHeads),
@@ -76,9 +76,12 @@ function fixingInputs(inputs: Inputs, numHeads: number): [string, Inputs][] {
   return [
     ['projections_swapped', { ...inputs, q_proj: k_proj, k_proj: q_proj }],
     ['heads_order', { ...inputs, o_proj: reverseHeadColumns(o_proj, numHeads) }],
-    ['projection_not_transposed', { ...inputs, q_proj: transposed(q_proj), k_proj: transposed(k_proj), v_proj: transposed(v_proj), o_proj: transposed(o_proj) }],
-    ['projection_not_transposed', { ...inputs, q_proj: transposed(q_proj), k_proj: transposed(k_proj), v_proj: transposed(v_proj) }],
-    ['projection_not_transposed', { ...inputs, o_proj: transposed(o_proj) }],
+    // Which weights the probe transposed is the evidence: a student who got only oProj wrong reads where.
+    ['projection_not_transposed', { ...inputs, q_proj: transposed(q_proj), k_proj: transposed(k_proj), v_proj: transposed(v_proj), o_proj: transposed(o_proj) },
+      'With all four weights transposed, your output is right.'],
+    ['projection_not_transposed', { ...inputs, q_proj: transposed(q_proj), k_proj: transposed(k_proj), v_proj: transposed(v_proj) },
+      'With qProj, kProj and vProj transposed, your output is right: oProj is used as it should be.'],
+    ['projection_not_transposed', { ...inputs, o_proj: transposed(o_proj) }, 'With only oProj transposed, your output is right.'],
     ['heads_interleaved', { ...inputs, ...interleaved }],
   ];
 }
@@ -116,8 +119,8 @@ export async function diagnoseMultiHead(
       return [{ id: 'mhsa_batch_dims', evidence: `With x reshaped to one batch dim, your output is right.` }];
     }
   }
-  for (const [id, fixing] of fixingInputs(inputs, numHeads)) {
-    if (right(await call(context, fixing, numHeads))) return [{ id }];
+  for (const [id, fixing, evidence] of fixingInputs(inputs, numHeads)) {
+    if (right(await call(context, fixing, numHeads))) return [evidence ? { id, evidence } : { id }];
   }
   const out = outcome.kind === 'output' ? outcome.output : await call(context, inputs, numHeads);
   if (!out) return [];

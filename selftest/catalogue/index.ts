@@ -106,6 +106,7 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('scale_missing_helper', 'scale_missing'),
   sdpa('scale_on_output', 'scale_after_softmax'),
   sdpa('unstable_softmax_helper', 'unstable_softmax'),
+  sdpa('denominator_plus_one', 'rows_not_normalised'),
   bug('softmax_last_dim_loop', 'softmax', 'softmax_wrong_dim'),
   bug('softmax_whole_tensor_loop', 'softmax', 'softmax_whole_tensor'),
   bug('softmax_unstable_loop', 'softmax', 'softmax_unstable'),
@@ -121,4 +122,5 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('mhsa_residual_loop', 'multihead_self_attention', 'mhsa_residual'),
   bug('mhsa_divided_by_heads', 'multihead_self_attention', 'mhsa_scaled'),
   bug('v_proj_unused', 'multihead_self_attention', 'projection_unused'),
+  bug('output_projection_not_transposed', 'multihead_self_attention', 'projection_not_transposed'),
 ];
