@@ -172,7 +172,8 @@ describe('each attack graded on its own', () => {
       return { result: await grade(dir, name, allCases) };
     }
     // The harness leaves type notes out (they are slow); an attack on them gets the grader's own.
-    return { result: await grade(dir, name, expected.notes ? { ...options, typeNotes: undefined } : options) };
+    const own = { ...options, ...(expected.timeoutMs && { timeoutMs: expected.timeoutMs }) };
+    return { result: await grade(dir, name, expected.notes ? { ...own, typeNotes: undefined } : own) };
   }
 
   const together = Object.keys(EXPECTED).filter((name) => !EXPECTED[name].alone);

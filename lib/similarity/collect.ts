@@ -38,12 +38,15 @@ function startWorker(): Promise<Worker> {
   });
 }
 
-/** Tokens of each text, in order; a text past `limitMs` (or that kills the worker) gets a problem instead. */
-export async function tokeniseTexts(texts: readonly { name: string; text: string }[], limitMs = TOKENISE_LIMIT_MS): Promise<Collected[]> {
+/**
+ * Tokens of each text, in order; a text past its limit (its own `limitMs`, else the one given) or
+ * that kills the worker gets a problem instead.
+ */
+export async function tokeniseTexts(texts: readonly { name: string; text: string; limitMs?: number }[], defaultLimitMs = TOKENISE_LIMIT_MS): Promise<Collected[]> {
   const out: Collected[] = [];
   let worker: Worker | undefined;
   try {
-    for (const [id, { name, text }] of texts.entries()) {
+    for (const [id, { name, text, limitMs = defaultLimitMs }] of texts.entries()) {
       worker ??= await startWorker();
       const w = worker;
       const answer = await new Promise<Tokens | string>((resolve) => {
