@@ -242,6 +242,11 @@ export class ChildSession {
     child.on('error', (err) => failed(new GraderError(`could not start a contained child: ${err.message}`)));
     child.on('exit', (code, signal) => {
       clearTimeout(startTimer);
+      // The grader is done with this child. A process of its tree that outlived it (one killed while
+      // starting can slip its parent-death signal) still holds the channel's other end: closing
+      // ours gives it EOF, on which the runtime exits, and frees the grader's loop, which an open
+      // channel would hold for ever.
+      channel.destroy();
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       // Before the runtime said ready no student code had run: the grader's own start-up failed.
       const before = this.capture.peek().trim().split('\n').slice(-3).join(' ').slice(0, 400);

@@ -1,0 +1,58 @@
+/**
+ * A process that outlives its child's exit is not left waiting on the channel for ever. Seen once:
+ * the batch's last guard killed a child's wrapper while the child was starting, the contained
+ * runtime slipped its parent-death signal and lived on, unowned, and the grading process, whose
+ * end of the channel stayed open, never exited. Here the wrapper runs the contained child, then
+ * leaves a reader of the channel behind when it exits; that reader must get EOF.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { takeSubmission } from '../../lib/intake/intake';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { processTree } from '../../lib/sandbox/childClock';
+import { ChildSession } from '../../lib/sandbox/session';
+import { transpileInWorker } from '../../lib/sandbox/transpilePool';
+import { gradeOptions } from './harness';
+import { tempDir } from './materialize';
+
+const commandName = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+};
+
+it('once a child has exited, whatever of its tree still holds the channel reads EOF', async () => {
+  const gone = path.join(tempDir('orphan'), 'gone');
+  const options = gradeOptions();
+  // The contained child as always; once it has ended, the wrapper leaves a reader of fd 3 (the
+  // channel) in the background and exits: the grader sees its child exit, the reader lives on.
+  const wrapped = {
+    ...options.child,
+    file: '/bin/sh',
+    args: ['-c', `"$0" "$@"; (cat <&3 >/dev/null; echo eof > '${gone}') & exit 0`, options.child.file, ...options.child.args],
+  };
+  const submission = takeSubmission(path.join(PROJECT_ROOT, 'reference'));
+  const transpiled = await transpileInWorker({ files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label }, 30_000);
+  if (transpiled.kind !== 'done') throw new Error('could not transpile the reference');
+  const session = new ChildSession({ ...options, child: wrapped });
+  session.setSubmission(transpiled.prepared.load);
+  try {
+    const fixture = options.fixtures.get(options.cases.find((c) => c.fn === 'softmax')!.fixture)!;
+    expect((await session.call('softmax', { params: fixture.params, inputs: fixture.inputs })).kind).toBe('value');
+    // The contained runtime ends (as if killed) without the grader asking: the wrapper goes on.
+    const runtime = processTree(process.pid).filter((pid) => pid !== process.pid && commandName(pid) === 'node');
+    expect(runtime.length).toBeGreaterThan(0);
+    for (const pid of runtime) process.kill(pid, 'SIGKILL');
+    // Waits on the event, not on a time: the reader writes the file when it reads EOF.
+    for (let waited = 0; !fs.existsSync(gone); waited += 50) {
+      if (waited > 60_000) throw new Error('the channel stayed open after the child exited: the reader never read EOF');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(fs.readFileSync(gone, 'utf8').trim()).toBe('eof');
+  } finally {
+    session.kill();
+  }
+});
