@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bindAdapters, probeOf, readResult, type Submission } from '../adapters';
-import { MISTAKES } from '../lib/diagnosis/catalogue';
+import { isObservation, MISTAKES } from '../lib/diagnosis/catalogue';
 import { diagnose } from '../lib/diagnosis/diagnose';
 import { withinTolerance } from '../lib/diagnosis/probe';
 import { parseNonFinite } from '../lib/diagnosis/signatures';
@@ -50,7 +50,7 @@ describe('each bug is diagnosed as its own mistake, and never as another', () =>
     expect(asItself.length, `${entry.name} is never diagnosed as ${entry.mistake}`).toBeGreaterThan(0);
     const ownMistake = (r: (typeof results)[number]) =>
       entry.breaksMultiHead && r.graded.fn === 'multihead_self_attention' ? 'attention_broken' : entry.mistake!;
-    const asAnother = results.filter((r) => r.diagnosis && !names(r.diagnosis.mistake, ownMistake(r)));
+    const asAnother = results.filter((r) => r.diagnosis && !names(r.diagnosis.mistake, ownMistake(r)) && !isObservation(r.diagnosis.mistake));
     expect(asAnother.map((r) => `${r.graded.name}: ${r.diagnosis!.mistake}`)).toEqual([]);
     // Every failure of a multi-head attention built on a broken attention function says so.
     const silent = results.filter((r) => !r.passed && entry.breaksMultiHead && r.graded.fn === 'multihead_self_attention' && r.diagnosis?.mistake !== 'attention_broken');
@@ -102,7 +102,8 @@ describe('a probe keeps the dtype of what it changes', () => {
     expect(withinTolerance(output, expected, graded.tolerance)).toBe(false);
     const context = inProcessContext(probeOf(impl, name), bindAdapters(impl, name));
     const diagnosis = await diagnose(graded, fixture, { kind: 'output', output }, context);
-    expect(diagnosis?.mistake).toBeUndefined();
+    // What the probes saw may be said; no cause may be named.
+    expect(diagnosis === undefined || isObservation(diagnosis.mistake), diagnosis?.mistake).toBe(true);
   });
 });
 

@@ -433,9 +433,38 @@ export async function diagnoseAttention(
   // NaN cleared to 0 (after an overflow, or a max taken over every query) leaves rows of zeros
   // where a query has keys to attend to.
   const row = zeroRowWithKeys(c, out);
-  if (row === undefined) return [];
-  const cleared = (await aloneRight(c, row, 'zeros', fixture, graded, context)) ?? (await overflow(c, context));
-  return cleared ? [cleared] : [];
+  const cleared = row === undefined ? undefined : (await aloneRight(c, row, 'zeros', fixture, graded, context)) ?? (await overflow(c, context));
+  if (cleared) return [cleared];
+  const seen = valuesWrong ? await probabilitiesSeen(c, fixture, graded, context) : undefined;
+  return seen ? [seen] : [];
+}
+
+/**
+ * No cause shows: what the probabilities probe saw (V = identity, where attention returns its
+ * probabilities) is said instead, right or wrong against the expected ones, and where. It locates
+ * the mistake for the student without naming one.
+ */
+async function probabilitiesSeen(c: Case, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
+  const expected = fixture.probabilities();
+  if (!expected) return undefined;
+  const probed = await probeProbabilities(context.probe, { q: c.q, k: c.k, v: c.v, ...(c.mask && { mask: c.mask }) });
+  if (typeof probed === 'string' || hasNaN(probed) || probed.data.length !== expected.data.length) return undefined;
+  const { atol, rtol } = graded.tolerance;
+  const { batches, queries, keys } = c.grid;
+  let [wrongRows, first, largest] = [0, -1, 0];
+  for (let row = 0; row < batches * queries; row++) {
+    let wrong = false;
+    for (let j = row * keys; j < (row + 1) * keys; j++) {
+      const error = Math.abs(probed.data[j] - expected.data[j]);
+      largest = Math.max(largest, error);
+      wrong ||= !(error <= atol + rtol * Math.abs(expected.data[j]));
+    }
+    if (wrong && first < 0) first = row;
+    if (wrong) wrongRows++;
+  }
+  if (wrongRows === 0) return { id: 'probabilities_right' };
+  const where = batches > 1 ? `query ${first % queries} of batch entry ${Math.floor(first / queries)}` : `query ${first}`;
+  return { id: 'probabilities_wrong', evidence: `${wrongRows} of ${batches * queries} queries differ, the first ${where}; the largest error is ${formatNumber(largest)}.` };
 }
 
 /** The same numbers in the same order under another shape: a reshape away from right. */

@@ -20,6 +20,11 @@ export interface Mistake {
   recognise?: Recogniser;
   /** Named from a measurement that many different codes produce (a wrong constant…), rather than one bug. */
   generic?: boolean;
+  /**
+   * No cause at all: only what a probe saw, true of any code that answers the probe this way. Said
+   * where no cause shows, so any failing test may carry one.
+   */
+  observation?: true;
 }
 
 const SOFTMAX: readonly Mistake[] = [
@@ -80,6 +85,10 @@ const ATTENTION: readonly Mistake[] = [
     message: "Your scores are scaled by the wrong factor: divide by √d_k, with d_k the last dim of Q (don't hardcode it)." },
   { id: 'scale_after_softmax', fn: 'scaled_dot_product_attention',
     message: 'Your probabilities are scaled by 1/√d_k after the softmax: scale BEFORE softmax (not after!), so that the probabilities still sum to 1.' },
+  { id: 'probabilities_wrong', fn: 'scaled_dot_product_attention', generic: true, observation: true,
+    message: "Your attention's probabilities are off: with V = identity, attention returns its probabilities (softmax(Q Kᵀ / √d_k), masked keys at 0), and yours returns other numbers." },
+  { id: 'probabilities_right', fn: 'scaled_dot_product_attention', generic: true, observation: true,
+    message: "Your attention's probabilities are right: with V = identity your function returns softmax(Q Kᵀ / √d_k) with masked keys at 0, as it should, yet with the case's own V the output is wrong: look at how V is read and multiplied." },
   { id: 'rows_not_normalised', fn: 'scaled_dot_product_attention', generic: true,
     message: "Your probabilities do not sum to 1 over a query's keys: divide each exp by the sum of its row, and scale only the scores." },
   { id: 'softmax_over_queries', fn: 'scaled_dot_product_attention',
@@ -137,5 +146,9 @@ export const MISTAKES: readonly Mistake[] = [...SOFTMAX, ...ATTENTION, ...CAUSAL
 /** Functions whose failures are diagnosed by probing; the others by their stored mistake outputs. */
 export const diagnosedByProbing = (fn: GradedFunction): boolean =>
   fn === 'scaled_dot_product_attention' || fn === 'multihead_self_attention';
+
+/** Whether a diagnosis's ids ('a|b', 'a+b') are all observations: what probes saw, no cause named. */
+export const isObservation = (mistake: string): boolean =>
+  mistake.split(/[|+]/).every((id) => MISTAKES.find((m) => m.id === id)?.observation === true);
 
 export const mistakesOf = (fn: GradedFunction): Mistake[] => MISTAKES.filter((m) => m.fn === fn);

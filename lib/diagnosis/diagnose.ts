@@ -112,6 +112,10 @@ export async function explain(graded: GradedCase, fixture: LoadedFixture, outcom
     // A result that could not be read already says what to return instead: nothing to add.
     return { note: parseNonFinite(outcome) ? 'No known cause shows behind these non-finite values.' : '' };
   }
-  if (outcome.kind !== 'output') return { note: 'No known cause shows behind this error.' };
+  // The tensor module's own errors name the operation and the shapes that do not fit: that line
+  // says what is wrong, and "no known cause" after it would only read as a shrug.
+  if (outcome.kind !== 'output') return { note: outcome.name === 'ShapeError' ? '' : 'No known cause shows behind this error.' };
+  // Likewise a wrong shape: the check's line gives the expected shape and the one returned.
+  if (outcome.output.shape.join() !== fixture.expected.shape.join()) return { note: '' };
   return { note: summarise(outcome.output, fixture.expected, graded.tolerance) };
 }

@@ -107,6 +107,8 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('scale_on_output', 'scale_after_softmax'),
   sdpa('unstable_softmax_helper', 'unstable_softmax'),
   sdpa('denominator_plus_one', 'rows_not_normalised'),
+  sdpa('online_softmax_no_rescale', 'probabilities_wrong'),
+  sdpa('output_relu', 'probabilities_right'),
   bug('softmax_last_dim_loop', 'softmax', 'softmax_wrong_dim'),
   bug('softmax_whole_tensor_loop', 'softmax', 'softmax_whole_tensor'),
   bug('softmax_unstable_loop', 'softmax', 'softmax_unstable'),

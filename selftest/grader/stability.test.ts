@@ -1,11 +1,12 @@
 /**
  * Stability tricks other than subtracting each row's own max: each loses the rows-apart tests of
  * its function (visible and hidden) and nothing else, and no diagnosis names a cause for it (none
- * in the catalogue is its cause: a named one would be wrong). The whole-tensor max, which once got
+ * in the catalogue is its cause: a named one would be wrong; what the probes saw may be said). The whole-tensor max, which once got
  * full marks, is in the catalogue (softmax_global_max, attention_global_max) with its own words.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isObservation } from '../../lib/diagnosis/catalogue';
 import { loadCaseFixtures } from '../../lib/grading/grade';
 import { GRADED_CASES } from '../../tests/cases';
 import { grade, gradeOptions } from './harness';
@@ -28,7 +29,9 @@ describe('stability tricks fail where they should, with no wrong cause', () => {
       const dir = materialize(path.join(__dirname, '..', 'catalogue', 'bugs', `${name}.ts`), work);
       const result = await grade(dir, name, { ...gradeOptions(), ...everyCase });
       expect(result.cases.filter((c) => c.status !== 'passed').map((c) => c.name).sort()).toEqual([...failing].sort());
-      for (const c of result.cases.filter((c) => c.status !== 'passed')) expect(c.diagnosis, `${c.name}: ${c.reason}`).toBeUndefined();
+      // What the probes saw may be said (an observation names no cause); a cause may not.
+      const named = result.cases.filter((c) => c.status !== 'passed' && c.diagnosis && !isObservation(c.diagnosis.mistake));
+      expect(named.map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
     });
   }
 });
