@@ -8,13 +8,11 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { takeSubmission } from '../../lib/intake/intake';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { processTree } from '../../lib/sandbox/childClock';
-import { ChildSession, type SessionOutcome } from '../../lib/sandbox/session';
-import { transpileInWorker } from '../../lib/sandbox/transpilePool';
+import type { ChildSession, SessionOutcome } from '../../lib/sandbox/session';
 import type { GradedFunction } from '../../tests/cases';
-import { gradeOptions } from './harness';
+import { gradeOptions, sessionFor } from './harness';
 import { materialize, tempDir } from './materialize';
 
 const work = tempDir('charged');
@@ -26,13 +24,7 @@ afterEach(() => {
 });
 
 async function sessionOf(dir: string, timeoutMs: number): Promise<ChildSession> {
-  const options = gradeOptions({ timeoutMs });
-  const submission = takeSubmission(dir);
-  const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
-  const transpiled = await transpileInWorker(job, 30_000);
-  if (transpiled.kind !== 'done') throw new Error(`could not transpile ${dir}`);
-  const session = new ChildSession(options);
-  session.setSubmission(transpiled.prepared.load);
+  const session = await sessionFor(dir, { timeoutMs });
   sessions.push(session);
   return session;
 }

@@ -1,6 +1,9 @@
 /** Shared set-up for the grader's self-tests: one child runtime and one fixture load per file. */
 import { gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../../lib/grading/grade';
 import type { SubmissionResult } from '../../lib/grading/result';
+import { takeSubmission } from '../../lib/intake/intake';
+import { ChildSession } from '../../lib/sandbox/session';
+import { transpileInWorker } from '../../lib/sandbox/transpilePool';
 import { visibleCases } from '../../tests/cases';
 
 let options: GradeOptions | undefined;
@@ -15,6 +18,17 @@ export function gradeOptions(overrides: Partial<GradeOptions> = {}): GradeOption
 
 export function grade(dir: string, name: string, overrides: Partial<GradeOptions> = {}): Promise<SubmissionResult> {
   return gradeSubmission(dir, name, gradeOptions(overrides));
+}
+
+/** A session of the submission in `dir`, transpiled and set, its child not started yet: for tests of the session itself. */
+export async function sessionFor(dir: string, overrides: Partial<GradeOptions> = {}): Promise<ChildSession> {
+  const submission = takeSubmission(dir);
+  const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
+  const transpiled = await transpileInWorker(job, 30_000);
+  if (transpiled.kind !== 'done') throw new Error(`could not transpile ${dir}`);
+  const session = new ChildSession(gradeOptions(overrides));
+  session.setSubmission(transpiled.prepared.load);
+  return session;
 }
 
 /** The result without what changes from run to run or machine to machine (timings, containment). */

@@ -8,12 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { takeSubmission } from '../../lib/intake/intake';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { processTree } from '../../lib/sandbox/childClock';
-import { ChildSession } from '../../lib/sandbox/session';
-import { transpileInWorker } from '../../lib/sandbox/transpilePool';
-import { gradeOptions } from './harness';
+import { gradeOptions, sessionFor } from './harness';
 import { tempDir } from './materialize';
 
 const commandName = (pid: number) => {
@@ -34,11 +31,7 @@ it('once a child has exited, whatever of its tree still holds the channel reads 
     file: '/bin/sh',
     args: ['-c', `"$0" "$@"; (cat <&3 >/dev/null; echo eof > '${gone}') & exit 0`, options.child.file, ...options.child.args],
   };
-  const submission = takeSubmission(path.join(PROJECT_ROOT, 'reference'));
-  const transpiled = await transpileInWorker({ files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label }, 30_000);
-  if (transpiled.kind !== 'done') throw new Error('could not transpile the reference');
-  const session = new ChildSession({ ...options, child: wrapped });
-  session.setSubmission(transpiled.prepared.load);
+  const session = await sessionFor(path.join(PROJECT_ROOT, 'reference'), { child: wrapped });
   try {
     const fixture = options.fixtures.get(options.cases.find((c) => c.fn === 'softmax')!.fixture)!;
     expect((await session.call('softmax', { params: fixture.params, inputs: fixture.inputs })).kind).toBe('value');
