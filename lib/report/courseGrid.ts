@@ -73,7 +73,7 @@ export const GRID_HTML = `
   <label>cause <select id="f-cause"><option value="">any</option></select></label>
   <span id="f-count" class="muted"></span>
 </div>
-<div id="cell-detail" class="muted">Hover a cell for its status and cause; click it to keep them here. Click a column's head to sort by it.</div>
+<div id="cell-detail" class="muted">Hover a cell for its status and cause; click it to keep them here. Click a column's head to sort by it. Rows are drawn as you scroll: to find a submission, filter by its name.</div>
 <div class="grid-wrap"><table id="grid"><thead></thead><tbody></tbody></table></div>
 `;
 
@@ -94,7 +94,8 @@ export const GRID_STYLE = `
 
 /**
  * The grid's script: our code only, fixed text (its hash goes into the page's policy). It reads the
- * JSON above, renders with escaped strings, and redraws on each filter or sort.
+ * JSON above, renders with escaped strings, and redraws on each filter or sort, drawing rows as
+ * they come into view.
  */
 export const GRID_SCRIPT = `(() => {
   const D = JSON.parse(document.getElementById('grid-data').textContent);
@@ -139,6 +140,25 @@ export const GRID_SCRIPT = `(() => {
     const reason = c[3] >= 0 ? ' — ' + esc(D.reasons[c[3]]) : '';
     return esc(r[0]) + ' · ' + esc(D.tests[i][0]) + ': ' + esc(D.statuses[c[0]]) + ', ' + pts(c[1]) + '/' + pts(D.tests[i][1]) + cause + reason;
   };
+  // Rows are drawn in blocks as they scroll near the view: a course of any size costs its first
+  // block at load, and every block is drawn by the same code when the reader gets there.
+  const BLOCK = 40;
+  const table = $('grid');
+  let current = [], currentTest = '', rowHeight = 18;
+  const rowHtml = (r) => {
+    let tr = '<tr data-r="' + r[5] + '"><td class="n">' + (r[1] ? '<a class="submission" href="' + r[1] + '">' + esc(r[0]) + '</a>' : esc(r[0])) + '</td><td>' + pts(r[2]) + '/' + pts(r[3]) + '</td>';
+    if (currentTest !== '') tr += '<td class="why">' + describe(r, Number(currentTest)) + '</td>';
+    r[4].forEach((c, i) => { tr += c ? '<td class="c s' + c[0] + '" data-t="' + i + '" title="' + describe(r, i) + '">' + pts(c[1]) + '</td>' : '<td class="c" data-t="' + i + '">–</td>'; });
+    return tr + '</tr>';
+  };
+  const drawBlock = (tb) => {
+    const b = Number(tb.getAttribute('data-b'));
+    tb.innerHTML = current.slice(b * BLOCK, (b + 1) * BLOCK).map(rowHtml).join('');
+    tb.classList.remove('pending');
+  };
+  const observer = new IntersectionObserver((seen) => {
+    for (const e of seen) if (e.isIntersecting && e.target.classList.contains('pending')) { observer.unobserve(e.target); drawBlock(e.target); }
+  }, { root: table.parentElement, rootMargin: '1200px 0px' });
   const render = () => {
     const rows = shown();
     rows.sort((a, b) => { const x = key(a), y = key(b); return sortDir * (typeof x === 'string' ? collator.compare(x, y) : x - y) || collator.compare(a[0], b[0]); });
@@ -147,20 +167,32 @@ export const GRID_SCRIPT = `(() => {
     let head = '<tr><th data-k="name">submission' + arrow('name') + '</th><th data-k="score">score' + arrow('score') + '</th>';
     if (test !== '') head += '<th>why it failed ' + esc(D.tests[Number(test)][0]) + '</th>';
     D.tests.forEach((t, i) => { head += '<th class="t" data-k="' + i + '" title="' + esc(t[0]) + '">' + esc(t[0].replace(/^test_/, '')) + (t[2] ? ' (hidden)' : '') + arrow(String(i)) + '</th>'; });
-    $('grid').tHead.innerHTML = head + '</tr>';
-    const out = [];
-    for (const r of rows) {
-      let tr = '<tr data-r="' + r[5] + '"><td class="n">' + (r[1] ? '<a class="submission" href="' + r[1] + '">' + esc(r[0]) + '</a>' : esc(r[0])) + '</td><td>' + pts(r[2]) + '/' + pts(r[3]) + '</td>';
-      if (test !== '') tr += '<td class="why">' + describe(r, Number(test)) + '</td>';
-      r[4].forEach((c, i) => { tr += c ? '<td class="c s' + c[0] + '" data-t="' + i + '" title="' + describe(r, i) + '">' + pts(c[1]) + '</td>' : '<td class="c" data-t="' + i + '">–</td>'; });
-      out.push(tr + '</tr>');
+    table.tHead.innerHTML = head + '</tr>';
+    current = rows;
+    currentTest = test;
+    observer.disconnect();
+    for (const tb of Array.from(table.tBodies)) tb.remove();
+    const first = table.createTBody();
+    first.setAttribute('data-b', '0');
+    drawBlock(first);
+    // The blocks not drawn yet hold their place at the height of the rows just drawn, so the
+    // scroll bar is the course's from the start.
+    if (rows.length > BLOCK) rowHeight = first.offsetHeight / BLOCK || rowHeight;
+    const columns = 2 + (test !== '' ? 1 : 0) + D.tests.length;
+    for (let b = 1; b * BLOCK < rows.length; b++) {
+      const tb = table.createTBody();
+      tb.setAttribute('data-b', String(b));
+      tb.className = 'pending';
+      const td = tb.insertRow().insertCell();
+      td.colSpan = columns;
+      td.style.height = Math.round(Math.min(BLOCK, rows.length - b * BLOCK) * rowHeight) + 'px';
+      observer.observe(tb);
     }
-    $('grid').tBodies[0].innerHTML = out.join('');
     $('f-count').textContent = rows.length + ' of ' + D.rows.length + ' submissions';
   };
   for (const el of [fTest, fStatus, fCause]) el.addEventListener('change', render);
   fName.addEventListener('input', render);
-  $('grid').tHead.addEventListener('click', (e) => {
+  table.tHead.addEventListener('click', (e) => {
     const th = e.target.closest('th[data-k]');
     if (!th) return;
     const k = th.getAttribute('data-k');
@@ -168,8 +200,8 @@ export const GRID_SCRIPT = `(() => {
     sortKey = k;
     render();
   });
-  $('grid').tBodies[0].addEventListener('click', (e) => {
-    const td = e.target.closest('td[data-t]');
+  table.addEventListener('click', (e) => {
+    const td = e.target.closest('tbody td[data-t]');
     if (!td) return;
     $('cell-detail').innerHTML = describe(D.rows[Number(td.parentElement.getAttribute('data-r'))], Number(td.getAttribute('data-t')));
   });
