@@ -20,6 +20,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CACHE_DIR } from '../lib/batch/workCache';
 import { loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
 import { readManifest, sha256 } from '../lib/grading/manifest';
 import type { BatchOutcome } from '../lib/grading/batch';
@@ -274,7 +275,12 @@ describe('all attacks in one batch, beside a correct submission', () => {
   it('grades.csv, the results files and the pages hold what the grader decided, and nothing else is in its output', () => {
     expect(batch.value, batch.failure).toBeDefined();
     const graded = batch.value!.graded;
-    expect(fs.readdirSync(out).sort()).toEqual(['batch.json', 'grades-long.csv', 'grades.csv', 'report.html', 'submissions']);
+    expect(fs.readdirSync(out).sort()).toEqual([CACHE_DIR, 'batch.json', 'grades-long.csv', 'grades.csv', 'report.html', 'submissions']);
+    // The work cache holds the grader's transpiled code and type checks, one entry per key, nothing a child wrote.
+    expect(fs.readdirSync(path.join(out, CACHE_DIR)).sort()).toEqual(['transpiled', 'typechecked']);
+    for (const kind of ['transpiled', 'typechecked']) {
+      for (const entry of fs.readdirSync(path.join(out, CACHE_DIR, kind))) expect(entry).toMatch(/^[0-9a-f]{64}\.json$/);
+    }
     expect(fs.readdirSync(path.join(out, 'submissions')).map((f) => `submissions/${f}`).sort()).toEqual(
       graded.flatMap((r) => [resultsFile(r.name), pageFile(r.name)]).sort(),
     );

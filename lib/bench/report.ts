@@ -102,7 +102,8 @@ export function benchmarksMarkdown(r: BenchReport): string {
     '## Batch grading',
     '',
     `${r.batch.graderCount} typical submissions (the catalogue's correct and buggy ones, round robin), ${r.batch.jobs} jobs ` +
-      'on each side; the grader is timed on its second run (child runtime and module caches warm, as on any rerun). ' +
+      'on each side; the grader is timed on its second run into the same `--out` (child runtime and module caches warm, and the ' +
+      'submissions\' transpiled code and type checks in the folder\'s work cache, as on any rerun); its first run is shown too. ' +
       'Also on its own: `npm run bench:batch`.',
     '',
     ...batchTable(r.batch),

@@ -17,6 +17,8 @@ import { ABOUT, namesHash, removeRecord, writeRecord } from '../batch/record';
 import { readResults, regradeReason, type RegradeReason } from '../batch/resume';
 import { inShard, WHOLE, type Shard } from '../batch/shard';
 import { summaryEntry } from '../batch/summary';
+import { WorkCache } from '../batch/workCache';
+import { buildChildRuntime } from '../sandbox/build';
 import { GraderError } from '../errors';
 import { writeFileAtomic } from '../fsAtomic';
 import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile, SUBMISSIONS_DIR } from '../report/batchReport';
@@ -29,7 +31,7 @@ import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, gradeSubmission, typeCheckSubm
 import { LastGuard } from './lastGuard';
 import { courseExports, type CanvasExport, type CourseExportOptions } from '../report/exports';
 import type { SubmissionResult } from './result';
-import type { TypeNotes } from '../typecheck/run';
+import { typeCheckSalt, type TypeNotes } from '../typecheck/run';
 
 export interface BatchOptions extends GradeOptions {
   jobs: number;
@@ -136,7 +138,10 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const graderErrors: string[] = [];
   const total = queue.length;
   // One checking process for the whole batch, beside the grading (typecheck/run.ts).
-  const typeNotes = typeCheckSubmissions(queue.flatMap(({ name, taken }) => (taken ? [{ name, taken }] : [])), options.timeoutMs);
+  // What this folder's last run checked and transpiled of the same files is not done again (workCache.ts).
+  const typeCheckCache = new WorkCache(outDir, 'typechecked', typeCheckSalt());
+  const transpileCache = new WorkCache(outDir, 'transpiled', path.basename(buildChildRuntime().root));
+  const typeNotes = typeCheckSubmissions(queue.flatMap(({ name, taken }) => (taken ? [{ name, taken }] : [])), options.timeoutMs, typeCheckCache);
   const provenances = new Map<string, Provenance>();
   const write = (name: string, result: SubmissionResult, provenance: Provenance) => {
     const written = toGradescope(result);
@@ -169,7 +174,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
         // After the guard fired, what is left is not graded in this run: each gets its row, and the next run grades it.
         if (guard.failure) throw new GraderError(`not graded: the grader stopped after an unexpected error (${guard.failure.message}); the next run grades it`);
         // No result waits on the type check: its notes are added when it is done, below.
-        const grading = gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html, typeNotes: NO_NOTES, taken: job.taken });
+        const grading = gradeSubmission(path.join(submissionsDir, name), name, { ...options, heatmaps: options.html, typeNotes: NO_NOTES, taken: job.taken, transpileCache });
         grading.catch(() => undefined); // abandoned when the guard fires: its children are gone
         result = await guard.race(grading);
       } catch (err) {
@@ -197,6 +202,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     write(result.name, result, provenances.get(result.name)!);
   }
 
+  for (const cache of [transpileCache, typeCheckCache]) cache.prune();
   const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
   writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(rows, options.cases.map((c) => c.name)));
   const exported = courseExports(names, results, rows, options.cases, options.exports ?? {});

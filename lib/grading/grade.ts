@@ -13,7 +13,9 @@ import { IntakeError, type Submission } from '../intake/intake';
 import { buildChildRuntime } from '../sandbox/build';
 import { childCommand, containmentReport, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
-import { transpileInWorker, warmTranspiler } from '../sandbox/transpilePool';
+import { transpileInWorker, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
+import { isPrepared, type TranspileJob } from '../sandbox/transpile';
+import type { WorkCache } from '../batch/workCache';
 import { startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 import { carryForward } from './carryForward';
@@ -46,6 +48,8 @@ export interface GradeOptions extends SessionOptions {
    * read again, so the hash, the type check and the grading see one snapshot of the folder.
    */
   taken?: Taken;
+  /** Transpiled submissions kept from an earlier run into the same output folder (lib/batch/workCache.ts). */
+  transpileCache?: WorkCache;
 }
 
 export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
@@ -121,8 +125,8 @@ const typeCheckFiles = (submission: Submission) => ({
 const typeCheckLimits = (timeoutMs: number) => ({ ...TYPE_CHECK_LIMITS, submissionMs: timeoutMs });
 
 /** Starts one type check for many submissions as a batch took them (those the intake refused are left out). */
-export function typeCheckSubmissions(taken: readonly { name: string; taken: Taken }[], timeoutMs: number): TypeNotes {
-  return startTypeCheck(taken.flatMap(({ name, taken: t }) => (t instanceof Error ? [] : [{ name, ...typeCheckFiles(t) }])), typeCheckLimits(timeoutMs));
+export function typeCheckSubmissions(taken: readonly { name: string; taken: Taken }[], timeoutMs: number, cache?: WorkCache): TypeNotes {
+  return startTypeCheck(taken.flatMap(({ name, taken: t }) => (t instanceof Error ? [] : [{ name, ...typeCheckFiles(t) }])), typeCheckLimits(timeoutMs), cache);
 }
 
 /** The submission as the intake reads it (or as a batch already took it), or the result that says why it cannot be graded. */
@@ -141,6 +145,15 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
   return result.cases.some((c) => c.status !== 'refused') ? { ...result, containment: containmentReport(options.child) } : result;
 }
 
+/** A cache's entry for this very job, or TypeScript in a worker (and the result kept when it finished). */
+async function transpileCached(job: TranspileJob, cache: WorkCache | undefined): Promise<TranspileOutcome> {
+  const kept = cache?.get(job, isPrepared);
+  if (kept) return { kind: 'done', prepared: kept };
+  const transpiled = await transpileInWorker(job, TRANSPILE_LIMIT_MS);
+  if (transpiled.kind === 'done') cache?.set(job, transpiled.prepared);
+  return transpiled;
+}
+
 async function gradeContained(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
   const started = Date.now();
   const limits = { timeoutMs: options.timeoutMs, budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS };
@@ -152,7 +165,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   session.warmUp();
   try {
     const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
-    const transpiled = await transpileInWorker(job, TRANSPILE_LIMIT_MS);
+    const transpiled = await transpileCached(job, options.transpileCache);
     if (transpiled.kind !== 'done') {
       const problem = transpiled.kind === 'timeout'
         ? `the submission could not be compiled within ${TRANSPILE_LIMIT_MS / 1000} s: simplify deeply nested code`

@@ -34,6 +34,16 @@ export interface PreparedSubmission {
   notes: string[];
 }
 
+/** A PreparedSubmission as JSON gives it back (a cache's entry, lib/batch/workCache.ts). */
+export function isPrepared(value: unknown): value is PreparedSubmission {
+  const v = value as Partial<PreparedSubmission> | null;
+  const record = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+  const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === 'string');
+  return record(v) && record(v!.load) && v!.load!.type === 'load' && record(v!.load!.files) && record(v!.load!.resolutions)
+    && Object.values(v!.load!.files).every((f) => typeof f === 'string') && typeof v!.load!.entry === 'string'
+    && record(v!.lineMaps) && strings(v!.refused) && strings(v!.loadErrors) && strings(v!.notes);
+}
+
 export type Resolved = { kind: 'harness'; name: string } | { kind: 'file'; name: string } | { kind: 'missing' } | { kind: 'outside' };
 
 export function resolveImport(files: Record<string, string>, from: string, specifier: string): Resolved {

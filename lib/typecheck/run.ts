@@ -6,7 +6,11 @@
  * submission waits for a classmate's check: each note is ready as soon as its own check ends.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
+import type { WorkCache } from '../batch/workCache';
+import { PROJECT_ROOT } from '../paths';
 import { cpuMs } from '../sandbox/childClock';
 import type { CheckedSubmission } from './check';
 
@@ -129,10 +133,33 @@ async function checkAll(
   for (const s of submissions) if (!done.has(s.name)) answer(s.name, { problem: 'the type check failed before reaching it' });
 }
 
-/** Starts checking now; each submission's note, when asked for, as soon as its own check has ended. */
+/**
+ * What a check's answer depends on besides the submission's own files: TypeScript, the project's
+ * compiler options, the declaration packages and every file of lib/ (the only project files the
+ * checker reads, check.ts, its own code included). A cache of answers is salted with it.
+ */
+export function typeCheckSalt(): string {
+  const hash = createHash('sha256');
+  const root = path.join(PROJECT_ROOT, 'node_modules');
+  const files = [path.join(PROJECT_ROOT, 'tsconfig.json'), path.join(root, 'typescript', 'package.json')];
+  for (const pkg of fs.readdirSync(path.join(root, '@types')).sort()) files.push(path.join(root, '@types', pkg, 'package.json'));
+  const lib = path.join(PROJECT_ROOT, 'lib');
+  for (const file of (fs.readdirSync(lib, { recursive: true }) as string[]).sort()) if (file.endsWith('.ts')) files.push(path.join(lib, file));
+  for (const file of files) hash.update(path.relative(PROJECT_ROOT, file)).update('\0').update(fs.readFileSync(file)).update('\0');
+  return hash.digest('hex');
+}
+
+const isErrors = (value: unknown): value is string[] => Array.isArray(value) && value.every((e) => typeof e === 'string');
+
+/**
+ * Starts checking now; each submission's note, when asked for, as soon as its own check has ended.
+ * With a cache (salted with typeCheckSalt), a submission checked in an earlier run has its answer
+ * at once, and each finished check is kept.
+ */
 export function startTypeCheck(
   submissions: readonly CheckedSubmission[],
   limits = TYPE_CHECK_LIMITS,
+  cache?: WorkCache,
 ): TypeNotes {
   const waiting = new Map<string, { promise: Promise<Answer>; resolve: (a: Answer) => void }>();
   for (const { name } of submissions) {
@@ -140,7 +167,19 @@ export function startTypeCheck(
     const promise = new Promise<Answer>((r) => (resolve = r));
     waiting.set(name, { promise, resolve });
   }
-  if (submissions.length) void checkAll(submissions, (name, a) => waiting.get(name)?.resolve(a), limits);
+  const unchecked = submissions.filter((s) => {
+    const kept = cache?.get(s, isErrors);
+    if (kept) waiting.get(s.name)!.resolve(kept);
+    return !kept;
+  });
+  const byName = new Map(unchecked.map((s) => [s.name, s]));
+  if (unchecked.length) {
+    void checkAll(unchecked, (name, a) => {
+      // Only a check that ended is kept: one that was stopped or died is tried again next run.
+      if (Array.isArray(a) && byName.has(name)) cache?.set(byName.get(name), a);
+      waiting.get(name)?.resolve(a);
+    }, limits);
+  }
   return async (name) => {
     const entry = waiting.get(name);
     if (!entry) return [];
