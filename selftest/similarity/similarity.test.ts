@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { CACHE_DIR } from '../../lib/batch/workCache';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { collect, tokeniseTexts } from '../../lib/similarity/collect';
 import type { PairScore } from '../../lib/similarity/compare';
@@ -209,7 +210,7 @@ describe('npm run similarity', () => {
     const args = ['scripts/grade.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o'), '--similarity'];
     const stdout = execFileSync(process.execPath, [tsNode, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(stdout).toMatch(/^similarity: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more; wrote /m);
-    expect(fs.readdirSync(path.join(dir, 'o')).sort()).toEqual(['batch.json', 'grades-long.csv', 'grades.csv', 'report.html', 'similarity.csv', 'similarity.html', 'submissions']);
+    expect(fs.readdirSync(path.join(dir, 'o')).sort()).toEqual([CACHE_DIR, 'batch.json', 'grades-long.csv', 'grades.csv', 'report.html', 'similarity.csv', 'similarity.html', 'submissions']);
     let failure: { status: number; stderr: string } | undefined;
     try {
       execFileSync(process.execPath, [tsNode, ...args, '--shard', '1/2'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: 'pipe' });
