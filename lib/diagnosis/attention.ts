@@ -5,7 +5,7 @@
  * (mixing), and V = identity (the probabilities themselves, read by readProbabilities.ts). Each
  * finding rests on what a probe showed; when none does, there is no finding.
  */
-import type { Values } from '../compare';
+import type { Tolerance, Values } from '../compare';
 import type { LoadedFixture } from '../grading/fixtures';
 import { formatNumber } from '../format';
 import { Tensor } from '../tensor';
@@ -328,11 +328,11 @@ function unnormalisedRows(p: ArrayLike<number>, allowed: Uint8Array, grid: Grid)
  * the allowed keys (the masked ones were zeroed afterwards). Rows that merely fall short of 1 (a
  * denominator that is too large) do not pass.
  */
-async function maskedAfterSoftmax(c: Case, p: ArrayLike<number>, allowed: Uint8Array, context: ProbeContext): Promise<boolean> {
+async function maskedAfterSoftmax(c: Case, p: ArrayLike<number>, allowed: Uint8Array, { atol, rtol }: Tolerance, context: ProbeContext): Promise<boolean> {
   const unmasked = await probeProbabilities(context.probe, { q: c.q, k: c.k, v: c.v });
   if (typeof unmasked === 'string' || hasNaN(unmasked) || unmasked.data.length !== p.length) return false;
   for (let i = 0; i < p.length; i++) {
-    if (allowed[i] && !(Math.abs(p[i] - unmasked.data[i]) <= 1e-6 + 1e-4 * Math.abs(unmasked.data[i]))) return false;
+    if (allowed[i] && !(Math.abs(p[i] - unmasked.data[i]) <= atol + rtol * Math.abs(unmasked.data[i]))) return false;
   }
   return true;
 }
@@ -370,7 +370,7 @@ async function probabilities(c: Case, out: Tensor, fixture: LoadedFixture, grade
     return [...findings, { id: 'rows_not_normalised', evidence: `Every query's probabilities sum to ${formatNumber(sums[0])}, not 1.` }];
   }
   if ((mask.fullSums.length === 0 || sumsTo(1, mask.fullSums)) && mask.partialSums.some((s) => s < 1 - 1e-5) && mask.leaks === 0
-    && (await maskedAfterSoftmax(c, p, allowed, context))) {
+    && (await maskedAfterSoftmax(c, p, allowed, graded.tolerance, context))) {
     findings.push({ id: 'mask_after_softmax', evidence: 'Without the mask, your function gives the allowed keys the same probabilities.' });
   }
   if (masking?.id !== 'mask_ignored' && masking?.id !== 'mask_inverted') {
