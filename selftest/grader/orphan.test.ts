@@ -13,11 +13,18 @@ import { processTree } from '../../lib/sandbox/childClock';
 import { gradeOptions, sessionFor } from './harness';
 import { tempDir } from './materialize';
 
-const commandName = (pid: number) => {
+/**
+ * Whether a process is a contained runtime: Node (argv[0]) running the child's entry (its last
+ * argument). Read from the command line, not /proc/<pid>/comm: Node 24 names its main thread
+ * `MainThread` and Node 26 `node-MainThread`, and the launchers before it (setpriv, unshare, sh)
+ * carry the same entry in their arguments but not Node as argv[0].
+ */
+const isRuntime = (pid: number, entry: string) => {
   try {
-    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return path.basename(argv[0] ?? '') === 'node' && argv[argv.length - 1] === entry;
   } catch {
-    return '';
+    return false;
   }
 };
 
@@ -36,7 +43,8 @@ it('once a child has exited, whatever of its tree still holds the channel reads 
     const fixture = options.fixtures.get(options.cases.find((c) => c.fn === 'softmax')!.fixture)!;
     expect((await session.call('softmax', { params: fixture.params, inputs: fixture.inputs })).kind).toBe('value');
     // The contained runtime ends (as if killed) without the grader asking: the wrapper goes on.
-    const runtime = processTree(process.pid).filter((pid) => pid !== process.pid && commandName(pid) === 'node');
+    const entry = options.child.args[options.child.args.length - 1];
+    const runtime = processTree(process.pid).filter((pid) => pid !== process.pid && isRuntime(pid, entry));
     expect(runtime.length).toBeGreaterThan(0);
     for (const pid of runtime) process.kill(pid, 'SIGKILL');
     // Waits on the event, not on a time: the reader writes the file when it reads EOF.
