@@ -9,9 +9,9 @@ import { caseResult, submission } from './sampleResults';
 /** A case that did not pass, as the grader words each kind of failure (lib/grading/verdict.ts, grade.ts). */
 const FAILURES: { cause: string; over: Partial<CaseResult> }[] = [
   { cause: 'syntax error', over: { status: 'error', reason: "the submission failed to load: syntax error at kemal/index.ts:3:9: ')' expected." } },
-  { cause: 'load error', over: { status: 'error', reason: 'the submission failed to load: kemal/index.ts imports "./helpers", which is not in your folder: add the file or fix the path' } },
+  { cause: 'load error', over: { status: 'error', reason: 'the submission failed to load: kemal/index.ts:2:22 imports "./helpers", which is not in your folder: add the file or fix the path' } },
   { cause: 'load error', over: { status: 'error', reason: 'the submission failed to load: Error: not ready' } },
-  { cause: 'refused', over: { status: 'refused', reason: 'kemal/index.ts imports "node:fs", which a submission may not use' } },
+  { cause: 'refused', over: { status: 'refused', reason: 'kemal/index.ts:1:16 imports "node:fs", which a submission may not use' } },
   { cause: 'not implemented', over: { status: 'not_implemented', reason: 'softmax is not implemented yet: edit student/index.ts' } },
   { cause: 'timeout', over: { status: 'timeout', reason: '`causalMask` did not return within 10 s, the time limit per test' } },
   { cause: 'crashed', over: { status: 'crashed', reason: 'the process running the submission died: it exited with code 3' } },
