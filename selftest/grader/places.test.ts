@@ -34,7 +34,7 @@ interface Broken {
   files: Record<string, string>;
   /** Where the entry's folder sits inside the submission's folder in a batch ('' at its top). */
   under?: string;
-  /** Its folder's name under `npm test` is only for names a file system and a terminal show as they are. */
+  /** Run under `npm test` too: vitest prints a path as the file system has it, so the odd name is the grader's alone. */
   npmTest: boolean;
   /** Where its code throws, as [file, text]: the first frame of both paths must be there. */
   throws?: [string, string];
