@@ -172,7 +172,7 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     const broken = reference().replace('export function causalMask(seqLen: number): Tensor {', 'export function causalMask(seqLen: number): Tensor {{{');
     const { results } = await runAutograder(autograderRoot('syntax_error', { 'student/index.ts': broken }));
     expect(results.score).toBe(0);
-    expect(results.output).toMatch(/syntax error at student\/index\.ts:\d+: /);
+    expect(results.output).toMatch(/syntax error at student\/index\.ts:\d+:\d+: /);
     for (const t of results.tests) expect(t.output).toMatch(/^Error: the submission failed to load/);
   });
 

@@ -77,10 +77,10 @@ export function submissionHash(dir: string, name: string): string | null {
 /** A submission as the intake read it once, or why it could not: what a batch hashes, type-checks and grades. */
 export type Taken = Submission | Error;
 
-/** Reads the submission once; never throws. */
-export function take(dir: string, name: string): Taken {
+/** Reads the submission once; never throws. `byName`: a batch's, named by its name in messages (takeSubmission). */
+export function take(dir: string, name: string, byName = false): Taken {
   try {
-    return takeSubmission(dir, name);
+    return takeSubmission(dir, name, byName);
   } catch (err) {
     return err instanceof Error ? err : new Error(`the intake failed: ${typeof err}`);
   }

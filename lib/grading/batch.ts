@@ -121,7 +121,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
       continue;
     }
     // Read once: the hash, the type check and the grading all use this one snapshot of the folder.
-    const taken = take(path.join(submissionsDir, name), name);
+    const taken = take(path.join(submissionsDir, name), name, true);
     const provenance = { ...run, submission: takenHash(taken) };
     const previous = readResults(path.join(outDir, resultsFile(name)));
     const why = regradeReason(previous, run, provenance.submission, options.force);

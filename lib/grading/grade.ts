@@ -119,6 +119,7 @@ export function runOrder(cases: readonly GradedCase[]): GradedCase[] {
 const typeCheckFiles = (submission: Submission) => ({
   files: Object.fromEntries([...submission.files].filter(([file]) => file.endsWith('.ts'))),
   entry: submission.entry,
+  label: submission.label,
 });
 
 /** Each submission's type check may take as long as one test may (in CPU time, see typecheck/run.ts). */

@@ -12,7 +12,7 @@ import { locateSubmission } from './upload';
 export { IntakeError } from './folder';
 
 export interface Submission {
-  /** How the submission's folder is named in messages and stack traces, e.g. "student". */
+  /** How the submission's folder is named in messages and stack traces, e.g. "student" (lib/text/place.ts). */
   label: string;
   /** The entry file, relative to the folder: index.ts or index.js. */
   entry: string;
@@ -34,10 +34,15 @@ export function contentHash(files: ReadonlyMap<string, Buffer>): string {
   return hash.digest('hex');
 }
 
-/** Throws IntakeError (one line naming the file and the fix) when the upload cannot be graded as it is. */
-export function takeSubmission(upload: string, shown = path.basename(upload)): Submission {
+/**
+ * Throws IntakeError (one line naming the file and the fix) when the upload cannot be graded as it
+ * is. Messages name the submission's folder (its label) as the student knows it: the folder holding
+ * the entry, `student` in an upload of their repository; in a batch (`byName`), by the submission's
+ * own name wherever its entry sits, so that no two submissions of a report read alike.
+ */
+export function takeSubmission(upload: string, shown = path.basename(upload), byName = false): Submission {
   const located = locateSubmission(upload, shown);
-  const label = located.relative === '' ? shown : path.posix.basename(located.relative);
+  const label = byName || located.relative === '' ? shown : path.posix.basename(located.relative);
   const bytes = readSubmissionFolder(located.root, label);
   const files = new Map([...bytes].map(([name, data]) => [name, data.toString('utf8')]));
   return { label, entry: located.entry, files, sha256: contentHash(bytes), notes: located.notes };

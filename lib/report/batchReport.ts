@@ -1,7 +1,7 @@
 /**
  * The batch as one page, `<out>/report.html`: how the scores spread (mean, median, quartiles, the
  * count at full marks, a histogram), who failed what (a submission × test grid, courseGrid.ts),
- * each cause with the submissions that have it (root causes apart from knock-ons), how often each
+ * every cause of a lost point with the submissions that have it (causes.ts), how often each
  * test passed, and a link to every submission's own page. It is built from
  * the `<name>.json` files alone, so a resumed batch reports on the submissions it kept as well.
  */
@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { GradedCase } from '../../tests/cases';
 import { compareNames } from './csv';
-import { causeIds, causeWords, GRID_HTML, GRID_SCRIPT, GRID_STYLE, gridData, KNOCK_ON } from './courseGrid';
+import { tallyCauses, type CauseCount } from './causes';
+import { GRID_HTML, GRID_SCRIPT, GRID_STYLE, gridData } from './courseGrid';
 import { formatPoints } from './words';
 import { histogramSvg, rateBarsSvg, type Bin } from './charts';
 import type { GradescopeResults } from './gradescope';
@@ -80,41 +81,23 @@ export function scoreBins(scores: readonly number[], max: number): Bin[] {
   return bins;
 }
 
-/** Each cause with the submissions that have it: root causes first, then knock-ons (counted at their root). */
-function causeTables(graded: readonly { name: string; results: GradescopeResults }[]): string {
-  const seen = new Map<string, { submissions: Set<string>; cases: number }>();
-  for (const { name, results } of graded) {
-    for (const mistake of Object.values(results.extra_data.diagnoses ?? {})) {
-      for (const id of new Set(causeIds(mistake))) {
-        const entry = seen.get(id) ?? { submissions: new Set<string>(), cases: 0 };
-        entry.submissions.add(name);
-        entry.cases++;
-        seen.set(id, entry);
-      }
-    }
-  }
-  if (seen.size === 0) return '<p class="muted">No failure matched a known mistake.</p>';
-  const table = (ids: [string, { submissions: Set<string>; cases: number }][]) => [
-    '<table class="mistakes"><thead><tr><th>cause</th><th class="num">submissions</th><th class="num">failed tests</th>',
-    '<th>what it is, and who</th></tr></thead><tbody>',
-    ...ids
-      .sort(([a, x], [b, y]) => y.submissions.size - x.submissions.size || y.cases - x.cases || (a < b ? -1 : 1))
-      .map(([id, { submissions, cases }]) => {
-        const names = [...submissions].sort(compareNames).map(escapeHtml).join(', ');
-        return `<tr><td><span class="mistake">${escapeHtml(id)}</span></td><td class="num">${submissions.size}</td>`
-          + `<td class="num">${cases}</td><td>${escapeHtml(causeWords(id))}<details><summary>${submissions.size} submission(s)</summary>${names}</details></td></tr>`;
-      }),
-    '</tbody></table>',
-  ].join('\n');
-  const roots = [...seen.entries()].filter(([id]) => !KNOCK_ON.has(id));
-  const knockOns = [...seen.entries()].filter(([id]) => KNOCK_ON.has(id));
+/**
+ * Every cause in the batch, zero-point ones included (a syntax error, a refused import…), most
+ * submissions first: the grid's cause filter lists them in the same order with the same counts.
+ */
+function causeTable(causes: readonly CauseCount[]): string {
+  if (causes.length === 0) return '<p class="muted">Every test passed.</p>';
   return [
-    '<h3>Root causes</h3>',
-    roots.length ? table(roots) : '<p class="muted">None.</p>',
-    '<h3>Knock-ons</h3>',
-    '<p class="note">A failing function named as the cause of its callers\' failures (multi-head attention built on a failing attention) counts once, at its root above.</p>',
-    knockOns.length ? table(knockOns) : '<p class="muted">None.</p>',
-    '<p class="note">A test whose output fits several mistakes counts for each.</p>',
+    '<table class="mistakes"><thead><tr><th>cause</th><th class="num">submissions</th><th class="num">tests</th>',
+    '<th>what it is, and who</th></tr></thead><tbody>',
+    ...causes.map(({ id, words, submissions, tests, knockOn }) => {
+      const names = [...submissions].sort(compareNames).map(escapeHtml).join(', ');
+      const note = knockOn ? ' <span class="note">(a knock-on: these tests fail because the submission\'s own attention does; that cause has its own row)</span>' : '';
+      return `<tr><td class="cause"><span class="mistake">${escapeHtml(id)}</span></td><td class="num">${submissions.length}</td>`
+        + `<td class="num">${tests}</td><td>${escapeHtml(words)}${note}<details><summary>${submissions.length} submission(s)</summary>${names}</details></td></tr>`;
+    }),
+    '</tbody></table>',
+    '<p class="note">Each test that did not pass counts for its cause: the known mistake its diagnosis confirmed, or else what its status says. A test whose output fits several mistakes counts for each.</p>',
   ].join('\n');
 }
 
@@ -157,11 +140,12 @@ export function batchReportHtml(entries: readonly BatchEntry[], cases: readonly 
   }
   body.push('<h2>Scores</h2>',
     histogramSvg(scoreBins(scores, max), { title: 'score histogram', xLabel: 'score (points)', yLabel: 'submissions' }));
-  body.push('<h2>Who failed what</h2>', GRID_HTML, `<script type="application/json" id="grid-data">${gridData(graded, cases)}</script>`);
+  const causes = tallyCauses(graded);
+  body.push('<h2>Who failed what</h2>', GRID_HTML, `<script type="application/json" id="grid-data">${gridData(graded, cases, causes)}</script>`);
   const missing = entries.filter((e) => !e.results);
   if (missing.length) body.push(`<p class="muted">Without a readable result (grade them again): ${missing.map((e) => escapeHtml(e.name)).join(', ')}.</p>`);
   body.push(pageList(entries));
-  body.push('<h2>Causes</h2>', causeTables(graded));
+  body.push('<h2>Causes</h2>', causeTable(causes));
   const rates = cases.map((c) => ({
     label: c.name,
     passed: graded.filter((g) => g.results.extra_data.cases[c.name] === 'passed').length,
@@ -171,4 +155,5 @@ export function batchReportHtml(entries: readonly BatchEntry[], cases: readonly 
   return htmlPage(`Batch report: ${entries.length} submissions`, body.join('\n'), GRID_SCRIPT);
 }
 
-const GRID_STYLE_TAG = `<style>${GRID_STYLE}</style>`;
+const GRID_STYLE_TAG = `<style>${GRID_STYLE}table.mistakes td.cause { white-space: nowrap; }
+</style>`;

@@ -68,7 +68,7 @@ export interface GradescopeResults {
 const FORMAT: GradescopeFormat = 'text';
 
 /** Our status in words, first on each test's output: Gradescope itself only knows passed/failed. */
-const STATUS_WORDS: Record<CaseStatus, string> = {
+export const STATUS_WORDS: Record<CaseStatus, string> = {
   passed: 'Passed',
   failed: 'Failed',
   not_implemented: 'Not implemented yet',

@@ -3,6 +3,8 @@
  * the line the student wrote (transpiling drops interfaces and type-only imports, shifting lines).
  * Only the "mappings" field of a source map v3 is read.
  */
+import { codePlace } from '../text/place';
+
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** Per generated line: segments of [generatedColumn, sourceLine, sourceColumn], 0-based. */
@@ -53,13 +55,21 @@ export function originalPosition(map: LineMap, line: number, column: number): { 
   return { line: best[1] + 1, column: best[2] + 1 };
 }
 
-/** Rewrites `label/file:line:col` positions in a stack trace through the files' maps. */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Rewrites each position in the submission's own files, `<label>/<file>:line:column` as the child
+ * names them, through that file's map, and names it as every message names a place
+ * (lib/text/place.ts). Only the files that were loaded are matched, by their exact names, so a
+ * folder or file name with any character in it is found, and nothing else is touched.
+ */
 export function mapStack(stack: string, label: string, maps: Record<string, LineMap>): string {
-  // The lookbehind starts a match only where a run of path characters starts: without it a long run
-  // with no ":line:column" after it is rescanned from each of its characters (quadratic time).
-  return stack.replace(/(?<![\w./-])([\w./-]+):(\d+):(\d+)/g, (whole, file: string, line: string, column: string) => {
-    const map = file.startsWith(`${label}/`) ? maps[file.slice(label.length + 1)] : undefined;
-    const position = map && originalPosition(map, Number(line), Number(column));
-    return position ? `${file}:${position.line}:${position.column}` : whole;
+  const files = Object.keys(maps).sort((a, b) => b.length - a.length);
+  if (files.length === 0) return stack;
+  // Starts only where a frame's path can start (a line's start, a space, "("), so a longer name that ends in this one is not taken for it.
+  const position = new RegExp(`(?<![^\\s(])${escapeRegExp(label)}/(${files.map(escapeRegExp).join('|')}):(\\d+):(\\d+)`, 'g');
+  return stack.replace(position, (_whole, file: string, line: string, column: string) => {
+    const source = originalPosition(maps[file], Number(line), Number(column));
+    return codePlace(label, file, source?.line ?? Number(line), source?.column ?? Number(column));
   });
 }

@@ -12,6 +12,7 @@
 import path from 'node:path';
 import ts from 'typescript';
 import { COMPILER_OPTIONS } from './build';
+import { codeFile, codePlace } from '../text/place';
 import { harnessModuleOf, HARNESS_MODULES, type LoadMessage } from './protocol';
 import { decodeMappings, type LineMap } from './sourceMap';
 
@@ -68,17 +69,22 @@ export function transpileSubmission({ files, entry, label }: TranspileJob): Prep
     const output = ts.transpileModule(source, { compilerOptions: { ...COMPILER_OPTIONS, sourceMap: true }, fileName: name, reportDiagnostics: true });
     load.files[name] = output.outputText;
     prepared.lineMaps[name] = decodeMappings((JSON.parse(output.sourceMapText ?? '{}') as { mappings?: string }).mappings ?? '');
+    // A place in the source as written, counted as TypeScript counts lines; parsed again only when a message needs one.
+    let parsed: ts.SourceFile | undefined;
+    const at = (position: number) => {
+      const { line, character } = ts.getLineAndCharacterOfPosition(parsed ??= ts.createSourceFile(name, source, ts.ScriptTarget.Latest), position);
+      return codePlace(label, name, line + 1, character + 1);
+    };
     for (const d of output.diagnostics ?? []) {
-      const { line } = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: -1 };
-      prepared.loadErrors.push(`syntax error at ${label}/${name}:${line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+      prepared.loadErrors.push(`syntax error at ${at(d.start ?? 0)}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
     }
     load.resolutions[name] = {};
-    for (const { fileName: specifier } of ts.preProcessFile(source, true, true).importedFiles) {
+    for (const { fileName: specifier, pos } of ts.preProcessFile(source, true, true).importedFiles) {
       const target = resolveImport(files, name, specifier);
       if (target.kind === 'outside') {
-        prepared.refused.push(`${label}/${name} imports "${specifier}", which a submission may not use: import only files inside your folder and ../lib/tensor`);
+        prepared.refused.push(`${at(pos)} imports "${specifier}", which a submission may not use: import only files inside your folder and ../lib/tensor`);
       } else if (target.kind === 'missing') {
-        prepared.loadErrors.push(`${label}/${name} imports "${specifier}", which is not in your folder: add the file or fix the path`);
+        prepared.loadErrors.push(`${at(pos)} imports "${specifier}", which is not in your folder: add the file or fix the path`);
       } else {
         load.resolutions[name][specifier] = target.name;
         if (target.kind === 'file') queue.push(target.name);
@@ -94,6 +100,7 @@ function shadowedHarnessFile(files: Record<string, string>, from: string, specif
   if (!specifier.startsWith('./') && !specifier.startsWith('../')) return;
   const joined = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)).replace(/\.(js|ts)$/, '');
   const own = [`${joined}.ts`, `${joined}.js`].find((f) => Object.hasOwn(files, f));
-  const note = `Ignored: ${label}/${own}: an import of lib/tensor or lib/errors gets the grader's module (${Object.values(HARNESS_MODULES).join(', ')}), as in npm test.`;
-  if (own && !notes.includes(note)) notes.push(note);
+  if (!own) return;
+  const note = `Ignored: ${codeFile(label, own)}: an import of lib/tensor or lib/errors gets the grader's module (${Object.values(HARNESS_MODULES).join(', ')}), as in npm test.`;
+  if (!notes.includes(note)) notes.push(note);
 }

@@ -17,25 +17,26 @@ export function softmax(x: Tensor, dim: string): Tensor { return x.max(dim, true
 describe('type errors of many submissions', () => {
   it('per submission, relative to its folder; harness imports resolve; an unused local is no error', () => {
     const errors = typeErrors([
-      { name: 'good', entry: 'student/index.ts', files: { 'student/index.ts': `${typed}const unused = 1;\n` } },
-      { name: 'bad', entry: 'student/index.ts', files: { 'student/index.ts': wrong, 'student/helper.ts': 'export const helper: number = "x";\n' } },
+      { name: 'good', label: 'student', entry: 'index.ts', files: { 'index.ts': `${typed}const unused = 1;\n` } },
+      { name: 'bad', label: 'bad', entry: 'index.ts', files: { 'index.ts': wrong, 'helper.ts': 'export const helper: number = "x";\n' } },
     ]);
     expect(errors.get('good')).toEqual([]);
     const bad = errors.get('bad')!;
-    expect(bad.some((e) => e.startsWith('student/index.ts(3,'))).toBe(true);
-    expect(bad.some((e) => /^student\/helper\.ts\(1,14\): error TS2322: Type 'string' is not assignable to type 'number'/.test(e))).toBe(true);
+    // Each place named as every message names one: the submission's folder, the file, line:column.
+    expect(bad.some((e) => e.startsWith('bad/index.ts:3:'))).toBe(true);
+    expect(bad.some((e) => /^bad\/helper\.ts:1:14: error TS2322: Type 'string' is not assignable to type 'number'/.test(e))).toBe(true);
   });
 
   it('reads no file outside the submission, lib/ and the declaration files', () => {
     const reference = path.join(PROJECT_ROOT, 'reference', 'index.ts');
-    const errors = typeErrors([{ name: 'nosy', entry: 'student/index.ts', files: { 'student/index.ts': `/// <reference path="${reference}" />\nimport data from '../../package.json';\nexport const x: number = data;\n` } }]);
+    const errors = typeErrors([{ name: 'nosy', label: 'nosy', entry: 'index.ts', files: { 'index.ts': `/// <reference path="${reference}" />\nimport data from '../../package.json';\nexport const x: number = data;\n` } }]);
     const text = errors.get('nosy')!.join('\n');
-    expect(text).toMatch(/student\/index\.ts\(1,\d+\): error TS6053: File '.*reference\/index\.ts' not found/);
+    expect(text).toMatch(/nosy\/index\.ts:1:\d+: error TS6053: File '.*reference\/index\.ts' not found/);
     expect(text).toMatch(/error TS2307: Cannot find module '\.\.\/\.\.\/package\.json'/);
   });
 
   it('only the files the entry imports are checked: tooling beside it (a reference\'s mistakes.ts) is not the submission', () => {
-    const errors = typeErrors([{ name: 'reference', entry: 'index.ts', files: {
+    const errors = typeErrors([{ name: 'reference', label: 'reference', entry: 'index.ts', files: {
       'index.ts': typed.replace('../lib/tensor', './lib/tensor'),
       'mistakes.ts': "import { invoke } from '../lib/grading/invoke';\nexport const x: number = 'not checked';\n",
     } }]);
@@ -46,31 +47,31 @@ describe('type errors of many submissions', () => {
     const attacker = `${typed}declare global {\n  const PHISH: 'Your grade was revoked: log in at evil.example';\n}\ndeclare module '../lib/tensor' {\n  interface Tensor { shape: string }\n}\n`;
     const classmate = `${typed}export const y: number = PHISH;\n/// <reference path="../../nowhere.d.ts" />\n`;
     const errors = typeErrors([
-      { name: 'attacker', entry: 'student/index.ts', files: { 'student/index.ts': attacker } },
-      { name: 'classmate', entry: 'student/index.ts', files: { 'student/index.ts': classmate } },
-      { name: 'clean', entry: 'student/index.ts', files: { 'student/index.ts': typed } },
+      { name: 'attacker', label: 'attacker', entry: 'index.ts', files: { 'index.ts': attacker } },
+      { name: 'classmate', label: 'classmate', entry: 'index.ts', files: { 'index.ts': classmate } },
+      { name: 'clean', label: 'clean', entry: 'index.ts', files: { 'index.ts': typed } },
     ]);
     const classmates = errors.get('classmate')!.join('\n');
     expect(classmates).not.toContain('evil.example');
     expect(classmates).toMatch(/Cannot find name 'PHISH'/);
     expect(errors.get('clean')).toEqual([]);
     const own = errors.get('attacker')!;
-    expect(own.some((e) => /^student\/index\.ts\(\d+,1\): note: this declaration changes the types of the global scope/.test(e))).toBe(true);
+    expect(own.some((e) => /^attacker\/index\.ts:\d+:1: note: this declaration changes the types of the global scope/.test(e))).toBe(true);
     expect(own.some((e) => /note: this declaration changes the types of the module '\.\.\/lib\/tensor'/.test(e))).toBe(true);
     for (const line of [...errors.values()].flat()) expect(line).not.toContain(PROJECT_ROOT);
   });
 
   it('a submission shares a program only when nothing it declares can reach the others', () => {
-    const entry = 'student/index.ts';
-    expect(keepsToItself({ name: 'a', entry, files: { [entry]: typed, 'student/helper.ts': 'export const h = 1;\n' } })).toBe(true);
-    expect(keepsToItself({ name: 'b', entry, files: { [entry]: typed, 'student/helper.ts': 'const h = 1;\n' } })).toBe(false);
-    expect(keepsToItself({ name: 'c', entry, files: { [entry]: `${typed}declare global { const X: 1 }\n` } })).toBe(false);
-    expect(keepsToItself({ name: 'd', entry, files: { [entry]: `${typed}declare module '../lib/tensor' { interface Tensor { x: 1 } }\n` } })).toBe(false);
-    expect(keepsToItself({ name: 'e', entry, files: { [entry]: `/// <reference lib="dom" />\n${typed}` } })).toBe(false);
+    const entry = 'index.ts';
+    expect(keepsToItself({ name: 'a', label: 'a', entry, files: { [entry]: typed, 'helper.ts': 'export const h = 1;\n' } })).toBe(true);
+    expect(keepsToItself({ name: 'b', label: 'b', entry, files: { [entry]: typed, 'helper.ts': 'const h = 1;\n' } })).toBe(false);
+    expect(keepsToItself({ name: 'c', label: 'c', entry, files: { [entry]: `${typed}declare global { const X: 1 }\n` } })).toBe(false);
+    expect(keepsToItself({ name: 'd', label: 'd', entry, files: { [entry]: `${typed}declare module '../lib/tensor' { interface Tensor { x: 1 } }\n` } })).toBe(false);
+    expect(keepsToItself({ name: 'e', label: 'e', entry, files: { [entry]: `/// <reference lib="dom" />\n${typed}` } })).toBe(false);
     // The same notes either way.
     const submissions: CheckedSubmission[] = [
-      { name: 'good', entry, files: { [entry]: `${typed}const unused = 1;\n` } },
-      { name: 'bad', entry, files: { [entry]: wrong, 'student/helper.ts': 'export const helper: number = "x";\n' } },
+      { name: 'good', label: 'student', entry, files: { [entry]: `${typed}const unused = 1;\n` } },
+      { name: 'bad', label: 'bad', entry, files: { [entry]: wrong, 'helper.ts': 'export const helper: number = "x";\n' } },
     ];
     expect(typeErrors(submissions)).toEqual(typeErrors(submissions, true));
   });
@@ -81,9 +82,9 @@ describe('type errors of many submissions', () => {
   });
 
   it('in a process of its own: the note for a submission, none for a clean one', async () => {
-    const notes = startTypeCheck([{ name: 'good', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } }, { name: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } }]);
+    const notes = startTypeCheck([{ name: 'good', label: 'student', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } }, { name: 'bad', label: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } }]);
     expect(await notes('good')).toEqual([]);
-    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nstudent\/index\.ts\(2,/);
+    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nbad\/index\.ts:2:/);
   });
 
   it('each submission has a time limit of its own, in CPU time: a slow check is stopped and said, the others are checked', async () => {
@@ -91,13 +92,13 @@ describe('type errors of many submissions', () => {
     // about two seconds of TypeScript's time.
     const slow = `${typed.replace('../lib/tensor', './lib/tensor')}type Perm<T, U = T> = [T] extends [never] ? [] : T extends U ? [T, ...Perm<Exclude<U, T>>] : never;\nexport const p: Perm<1 | 2 | 3 | 4 | 5 | 6 | 7 | 8> = [8, 7, 6, 5, 4, 3, 2, 1];\n`;
     const notes = startTypeCheck([
-      { name: 'good', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } },
+      { name: 'good', label: 'student', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } },
       // A name that an earlier version read as its own set-up step.
-      { name: 'setup', entry: 'index.ts', files: { 'index.ts': slow } },
-      { name: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } },
+      { name: 'setup', label: 'student', entry: 'index.ts', files: { 'index.ts': slow } },
+      { name: 'bad', label: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } },
     ], { submissionMs: 1000, setupMs: 60_000 });
     expect(await notes('setup')).toEqual(['Type errors (no points): not checked, its type check took longer than 1 s and was stopped.']);
     expect(await notes('good')).toEqual([]);
-    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nstudent\/index\.ts\(2,/);
+    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nbad\/index\.ts:2:/);
   });
 });

@@ -14,9 +14,12 @@ import ts from 'typescript';
 import { PROJECT_ROOT } from '../paths';
 import { HARNESS_MODULES } from '../sandbox/protocol';
 import { resolveImport } from '../sandbox/transpile';
+import { codePlace } from '../text/place';
 
 export interface CheckedSubmission {
   name: string;
+  /** How messages name its folder (Submission.label): a note's place is `<label>/index.ts:40:26`. */
+  label: string;
   /** Code files by posix path relative to the submission's folder. */
   files: Record<string, string>;
   /**
@@ -53,8 +56,6 @@ interface Placed {
   /** Full path → the path relative to the submission, as imports resolve it. */
   owner: Map<string, string>;
   text: Map<string, string>;
-  /** What a note puts before that path: `student/` when the folder is the student's folder itself. */
-  shownIn: string;
 }
 
 function place(submission: CheckedSubmission, index: number): Placed {
@@ -67,10 +68,7 @@ function place(submission: CheckedSubmission, index: number): Placed {
     owner.set(full, file);
     text.set(full, code);
   }
-  // Notes name files as `npm run typecheck` does in the student's repository (student/index.ts(4,2)):
-  // a folder whose entry is index.ts is that repository's student/ folder (an upload of its files).
-  const shownIn = submission.entry.includes('/') ? '' : 'student/';
-  return { submission, folder, owner, text, shownIn };
+  return { submission, folder, owner, text };
 }
 
 /**
@@ -140,10 +138,11 @@ export interface Checker {
 }
 
 /**
- * Type errors by submission, each as `file(line,col): error TSnnnn: message` with the file
- * relative to the submission, told one submission at a time (see Checker). Submissions that keep
- * to themselves share one program; every other has its own. The files every program shares are
- * parsed once and reused. `alone` gives every submission a program of its own.
+ * Type errors by submission, each as `student/index.ts:40:26: error TSnnnn: message` (the place
+ * named as every message names one, lib/text/place.ts), told one submission at a time (see
+ * Checker). Submissions that keep to themselves share one program; every other has its own. The
+ * files every program shares are parsed once and reused. `alone` gives every submission a program
+ * of its own.
  */
 export function checkEach(submissions: readonly CheckedSubmission[], checker: Checker, alone = false): void {
   const options = compilerOptions();
@@ -176,12 +175,12 @@ export function typeErrors(submissions: readonly CheckedSubmission[], alone = fa
   return errors;
 }
 
-/** No machine path in a note: the submission's virtual folder is named as the student names it, the project's root as such. */
-function withoutPaths(text: string, folder: string, shownIn: string): string {
-  return text.split(folder + path.sep).join(shownIn).split(PROJECT_ROOT + path.sep).join('<project>/').split(PROJECT_ROOT).join('<project>');
+/** No machine path in a note: the submission's virtual folder is named as messages name it, the project's root as such. */
+function withoutPaths(text: string, folder: string, label: string): string {
+  return text.split(folder + path.sep).join(`${label}/`).split(PROJECT_ROOT + path.sep).join('<project>/').split(PROJECT_ROOT).join('<project>');
 }
 
-function errorsOf(program: ts.Program, { owner, folder, shownIn }: Placed): string[] {
+function errorsOf(program: ts.Program, { owner, folder, submission: { label } }: Placed): string[] {
   const found: string[] = [];
   // Only the submission's own files are checked: lib/ is the grader's, checked by `npm run
   // typecheck`, and its full check cost more than a hundred submissions' (types it exports are
@@ -189,7 +188,7 @@ function errorsOf(program: ts.Program, { owner, folder, shownIn }: Placed): stri
   for (const file of program.getSourceFiles().filter((f) => owner.has(f.fileName))) {
     const where = (node: ts.Node) => {
       const { line, character } = file.getLineAndCharacterOfPosition(node.getStart(file));
-      return `${shownIn}${owner.get(file.fileName)}(${line + 1},${character + 1})`;
+      return codePlace(label, owner.get(file.fileName)!, line + 1, character + 1);
     };
     // Changing the grader's own types or the globals is not the submission's to do: said, for it alone.
     for (const statement of file.statements) {
@@ -203,8 +202,8 @@ function errorsOf(program: ts.Program, { owner, folder, shownIn }: Placed): stri
     for (const diagnostic of [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]) {
       if (diagnostic.category !== ts.DiagnosticCategory.Error || diagnostic.file !== file) continue;
       const { line, character } = file.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
-      const message = withoutPaths(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '), folder, shownIn);
-      found.push(`${shownIn}${owner.get(file.fileName)}(${line + 1},${character + 1}): error TS${diagnostic.code}: ${message}`);
+      const message = withoutPaths(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '), folder, label);
+      found.push(`${codePlace(label, owner.get(file.fileName)!, line + 1, character + 1)}: error TS${diagnostic.code}: ${message}`);
     }
   }
   return found;

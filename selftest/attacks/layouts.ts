@@ -95,7 +95,7 @@ export const LAYOUTS: Record<string, Layout> = {
   syntax_error: {
     // TypeScript's error recovery would run this (and it scored full marks); vitest cannot load it.
     build: (dir) => write(dir, 'index.ts', reference().replace('Q.shape[Q.ndim - 1]', 'Q.shape[Q.ndim - 1')),
-    status: 'error', reason: /failed to load: syntax error at \S*index\.ts:\d+: /,
+    status: 'error', reason: /failed to load: syntax error at \S*index\.ts:\d+:\d+: /,
   },
   missing_import: {
     build: (dir) => write(dir, 'index.ts', `import { helper } from './helpers';\nvoid helper;\n${reference()}`),

@@ -21,11 +21,11 @@ function typeErrorSubmission(): string {
 }
 
 describe('type errors as an unscored note', () => {
-  it('one submission: the note names the file and line as `npm run typecheck` does (student/index.ts); the points are those of the same code without it', async () => {
+  it('one submission: the note names the place as every message does (typed_wrong/index.ts:<line>:14); the points are those of the same code without it', async () => {
     const { typeNotes: _, ...options } = gradeOptions();
     const result = await gradeSubmission(typeErrorSubmission(), 'typed_wrong', options);
     const note = result.feedback.find((f) => f.startsWith('Type errors'));
-    expect(note).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nstudent\/index\.ts\(\d+,14\): error TS2322: Type 'string' is not assignable to type 'number'\.$/);
+    expect(note).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\ntyped_wrong\/index\.ts:\d+:14: error TS2322: Type 'string' is not assignable to type 'number'\.$/);
     const clean = await gradeSubmission(materialize(path.join(bugs, 'scale_missing.ts'), path.join(work, 'one')), 'scale_missing', options);
     expect(clean.feedback.filter((f) => f.startsWith('Type errors'))).toEqual([]);
     expect(result.score).toBe(clean.score);

@@ -73,6 +73,6 @@ describe('a file that does not parse', () => {
     expect(report.success).toBe(false);
     expect(report.numFailedTestSuites).toBeGreaterThan(0);
     expect(graded.score).toBe(0);
-    for (const c of graded.cases) expect(c.reason).toMatch(/^the submission failed to load: syntax error at syntax_error\/index\.ts:\d+: /);
+    for (const c of graded.cases) expect(c.reason).toMatch(/^the submission failed to load: syntax error at syntax_error\/index\.ts:\d+:\d+: /);
   });
 });

@@ -1,0 +1,101 @@
+/**
+ * Why each test of a batch did not pass, as the batch report counts it: the known mistake its
+ * diagnosis confirmed (lib/diagnosis/catalogue.ts), or else what its status and the grader's own
+ * words say (a syntax error, a refused import, a timeout, no known cause…). Every test that did not
+ * pass has at least one cause, so the report's list of causes and its grid's cause filter account
+ * for every lost point, zero-point submissions included. Both read the one tally made here.
+ */
+import { MISTAKES } from '../diagnosis/catalogue';
+import type { GradescopeResults } from './gradescope';
+
+/** Cause ids in a diagnosis ('a|b' several fit, 'a+b' several at once). */
+export const causeIds = (mistake: string): string[] => mistake.split(/[|+]/).filter(Boolean);
+
+export const causeWords = (id: string): string => MISTAKES.find((m) => m.id === id)?.message ?? STATUS_CAUSES[id] ?? '';
+
+/** Multi-head tests failing because the submission's own attention fails: a knock-on of that failure, not a cause of its own. */
+export const KNOCK_ON = new Set(['attention_broken']);
+
+/**
+ * The causes a status tells without a diagnosis. Their ids hold a space, which no catalogue id
+ * (snake_case) does, so the two never meet.
+ */
+export const STATUS_CAUSES: Record<string, string> = {
+  'not gradable': 'Nothing could be run: no index.ts, or the code could not be compiled. Every test scores 0.',
+  refused: 'The submission imports or holds something a submission may not (another module, a link, a huge file), so it was not run. Every test scores 0.',
+  'syntax error': 'A file of the submission does not parse, so it cannot be loaded. Every test scores 0.',
+  'load error': 'The submission failed to load: an import of a file that is not in its folder, or its code threw while it was imported. Every test scores 0.',
+  'not implemented': 'The stub still throws: the function was not attempted.',
+  timeout: 'The function did not finish within the time limit per test (an endless loop, or far too slow); its other tests fail at once.',
+  crashed: 'The process running the submission died (process.exit, out of memory).',
+  'error, no known cause': 'The function threw, or returned something that is not a tensor, and no known mistake fits.',
+  'no known cause': 'The function returned wrong values and no known mistake fits.',
+};
+
+// The grader's own words that lead a test's output (lib/report/gradescope.ts puts the status word
+// first; lib/grading/grade.ts and verdict.ts write the rest). Code that throws an error named to
+// read the same gets its own tests listed as a load error: the list's words, not its points.
+const LOAD_FAILED = /^Error: the submission failed to load: /;
+const SYNTAX_ERROR = /^Error: the submission failed to load: syntax error at /;
+
+/** Each test's causes, by test name, for every test that did not pass (passed ones and carried ones have none). */
+export function testCauses(results: GradescopeResults): Map<string, string[]> {
+  const causes = new Map<string, string[]>();
+  const headline = new Map(results.tests.map((t) => [t.name, t.output.split('\n')[0] ?? '']));
+  for (const [name, status] of Object.entries(results.extra_data.cases)) {
+    if (status === 'passed') continue;
+    const diagnosis = results.extra_data.diagnoses?.[name];
+    causes.set(name, diagnosis ? [...new Set(causeIds(diagnosis))] : [statusCause(status, headline.get(name) ?? '', results)]);
+  }
+  return causes;
+}
+
+function statusCause(status: string, headline: string, results: GradescopeResults): string {
+  if (results.extra_data.submission_status === 'error') return 'not gradable';
+  switch (status) {
+    case 'refused':
+      return 'refused';
+    case 'not_implemented':
+      return 'not implemented';
+    case 'timeout':
+      return 'timeout';
+    case 'crashed':
+      return 'crashed';
+    case 'failed':
+      return 'no known cause';
+    default:
+      if (SYNTAX_ERROR.test(headline)) return 'syntax error';
+      return LOAD_FAILED.test(headline) ? 'load error' : 'error, no known cause';
+  }
+}
+
+export interface CauseCount {
+  id: string;
+  words: string;
+  /** The submissions with a test it caused, in the batch's order. */
+  submissions: string[];
+  /** How many tests it caused, over every submission. */
+  tests: number;
+  knockOn: boolean;
+}
+
+/**
+ * Every cause in the batch, most submissions first (then most tests, then by id): the order of
+ * the report's list and of its grid's cause filter.
+ */
+export function tallyCauses(graded: readonly { name: string; results: GradescopeResults }[]): CauseCount[] {
+  const seen = new Map<string, { submissions: Set<string>; tests: number }>();
+  for (const { name, results } of graded) {
+    for (const ids of testCauses(results).values()) {
+      for (const id of ids) {
+        const entry = seen.get(id) ?? { submissions: new Set<string>(), tests: 0 };
+        entry.submissions.add(name);
+        entry.tests++;
+        seen.set(id, entry);
+      }
+    }
+  }
+  return [...seen.entries()]
+    .map(([id, { submissions, tests }]) => ({ id, words: causeWords(id), submissions: [...submissions], tests, knockOn: KNOCK_ON.has(id) }))
+    .sort((a, b) => b.submissions.length - a.submissions.length || b.tests - a.tests || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

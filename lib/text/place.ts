@@ -1,0 +1,19 @@
+/**
+ * The one way every message names a place in a submission's code, whoever finds it (the type
+ * check, a syntax error, a refused import, a stack trace mapped back to the source):
+ * `student/index.ts:40:26`, the submission's folder (its own name in a batch), the file inside it,
+ * then the line and the column, both counted from 1, as TypeScript's and vitest's terminals and
+ * editors write them. A name a submission chose is shown as the intake shows names (showName:
+ * quoted and escaped when it holds anything unusual), so every message names it alike.
+ */
+import { showName } from './sanitise';
+
+/** A file of a submission, `student/helpers.ts`: `folder` is how the submission is named (Submission.label). */
+export function codeFile(folder: string, file: string): string {
+  return showName(`${folder}/${file}`);
+}
+
+/** A place in a file of a submission, `student/index.ts:40:26`; line and column from 1. */
+export function codePlace(folder: string, file: string, line: number, column: number): string {
+  return `${codeFile(folder, file)}:${line}:${column}`;
+}
