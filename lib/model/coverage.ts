@@ -1,10 +1,12 @@
 /**
  * Which classes of the domain (domain.ts) the case table reaches, and which none does. A call
  * repeats when an earlier call of the same function in the same child (the visible cases share one
- * child, the hidden ones another) had inputs of the same shapes and dtypes and another expected
- * output: code that keeps state between calls (a cache keyed by shape) then answers the second
- * with the first one's result. Cases of a function run in the table's order in both paths.
+ * child, the hidden ones another) had inputs of the same shapes and dtypes and an expected output
+ * the later answer would fail: code that keeps state between calls (a cache keyed by shape) then
+ * answers the second with the first one's result, and loses its points. A function's cases run in
+ * the table's order in both paths.
  */
+import type { Tolerance } from '../compare';
 import type { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
 import type { CaseData } from './caseBuild';
@@ -19,9 +21,10 @@ export interface CaseValues extends CaseData {
 const signature = (data: CaseData) =>
   Object.keys(data.inputs).sort().map((name) => `${name}:${data.inputs[name].dtype}[${data.inputs[name].shape.join(',')}]`).join(' ');
 
-function sameValues(a: Tensor, b: Tensor): boolean {
+/** Whether an answer to `a` would pass for `b`: a stale answer then costs nothing, and the repeat shows no state. */
+function passesFor(a: Tensor, b: Tensor, { atol, rtol }: Tolerance): boolean {
   if (a.shape.join() !== b.shape.join()) return false;
-  for (let i = 0; i < a.data.length; i++) if (a.data[i] !== b.data[i]) return false;
+  for (let i = 0; i < a.data.length; i++) if (!(Math.abs(a.data[i] - b.data[i]) <= atol + rtol * Math.abs(b.data[i]))) return false;
   return true;
 }
 
@@ -34,7 +37,7 @@ export function reach(cases: readonly GradedCase[], valuesOf: (graded: GradedCas
     const child = `${graded.hidden ? 'hidden' : 'visible'} ${graded.fn} ${signature(values)}`;
     const before = earlier.get(child) ?? [];
     const classes = classesOf(graded.fn, values);
-    if (before.some((e) => !sameValues(e.expected, values.expected))) classes.push(classId(graded.fn, 'repeated'));
+    if (before.some((e) => !passesFor(e.expected, values.expected, graded.tolerance))) classes.push(classId(graded.fn, 'repeated'));
     reached.set(graded.name, classes);
     earlier.set(child, [...before, values]);
   }
