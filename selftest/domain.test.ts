@@ -79,7 +79,7 @@ describe('what a case reaches is computed, not declared', () => {
   it.each([
     ['test_softmax_negative_dim', ['softmax: dim -2 of 3-D', 'softmax: repeated']],
     ['test_scaled_dot_product_attention_no_batch_dims', ['scaled_dot_product_attention: 0 batch dims', 'scaled_dot_product_attention: mask full']],
-    ['test_scaled_dot_product_attention_mask_broadcast_batch_dim', ['scaled_dot_product_attention: mask last batch dim 1']],
+    ['test_scaled_dot_product_attention_mask_batch_dim_1', ['scaled_dot_product_attention: mask last batch dim 1']],
     ['test_multihead_self_attention_called_again', ['multihead_self_attention: repeated']],
   ])('%s', (name, classes) => {
     expect(storedReach.get(one(name).name)).toEqual(expect.arrayContaining(classes));

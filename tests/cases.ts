@@ -86,7 +86,7 @@ export const GRADED_CASES: readonly GradedCase[] = [
     fixture: 'sdpa_no_batch_dims', what: 'no batch dims at all: Q [7, 16], K [9, 16], V [9, 12], mask [7, 9]' }),
   visible({ name: 'test_scaled_dot_product_attention_2d_mask_broadcast', fn: 'scaled_dot_product_attention',
     points: 0.5, fixture: 'sdpa_2d_mask', what: 'a 2-D [10, 10] mask applied to every entry of a [3, 2] batch' }),
-  visible({ name: 'test_scaled_dot_product_attention_mask_broadcast_batch_dim', fn: 'scaled_dot_product_attention',
+  visible({ name: 'test_scaled_dot_product_attention_mask_batch_dim_1', fn: 'scaled_dot_product_attention',
     points: 0.25, fixture: 'sdpa_mask_batch_dim_1', what: 'a mask [2, 1, 6, 8] on Q [2, 3, 6, 16]: its size-1 dim broadcasts over the 3 entries of that batch dim' }),
   visible({ name: 'test_scaled_dot_product_attention_rectangular', fn: 'scaled_dot_product_attention', points: 0.5,
     fixture: 'sdpa_rectangular', what: 'n_q 5 ≠ n_k 9 and d_v 40 ≠ d_k 24: scale by √d_k, not √d_v' }),
@@ -124,7 +124,7 @@ export const GRADED_CASES: readonly GradedCase[] = [
   hidden({ name: 'test_softmax_hidden', fn: 'softmax', points: 0.125, fixture: 'hidden/softmax',
     what: 'softmax along dim 0 of a [4–8, 2–4, 2–3] input shifted by +600 to +900' }),
   hidden({ name: 'test_softmax_rows_apart_hidden', fn: 'softmax', points: 0.125, fixture: 'hidden/softmax_rows_apart',
-    what: 'rows whose maxima are thousands apart, one spread ±300 around 500' }),
+    what: 'rows whose maxima are thousands apart, one whose last value is 1400 above the rest' }),
   ...SOFTMAX_DIMS.map(([dim, ndim, more]) => hidden({
     name: `test_softmax_dim_${dim < 0 ? `minus_${-dim}` : dim}_of_${ndim}d_hidden`, fn: 'softmax', points: 1 / 64,
     fixture: `hidden/softmax_dim_${dim}_of_${ndim}d`, what: `softmax along dim ${dim} of a ${ndim}-D input${more}`,
