@@ -81,6 +81,22 @@ describe('draws never fail a correct solution, and the four mistakes fail theirs
   });
 });
 
+describe('stability tricks lose the hidden rows-apart test in every draw, and nothing else', () => {
+  it.each([
+    ['stability_row_mean', 'test_softmax_rows_apart_hidden'],
+    ['stability_first_element', 'test_softmax_rows_apart_hidden'],
+    ['stability_clamp_scores', 'test_scaled_dot_product_attention_rows_apart_hidden'],
+  ])('%s', async (name, test) => {
+    const impl = (await import(path.join(__dirname, 'catalogue', 'bugs', `${name}.ts`))) as Partial<Submission>;
+    const variants = loadVariants(`secret ${SEED}`);
+    for (const drawnFor of fc.sample(fc.string({ maxLength: 30 }), { seed: SEED, numRuns: 6 })) {
+      const drawn = variants.draw(drawnFor, hidden);
+      const failed = (await gradeInProcess(impl, name, hidden, (c) => drawn.get(c.fixture)!)).filter((r) => !r.passed);
+      expect(failed.map((r) => r.graded.name), `drawn for ${JSON.stringify(drawnFor)}`).toEqual([test]);
+    }
+  });
+});
+
 describe('the grader draws them in the grading process', () => {
   const work = tempDir('variants');
   // A correct solution whose softmax prints the first value and shape of every x it is given: what the child received, seen from outside.
