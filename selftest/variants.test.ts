@@ -81,6 +81,18 @@ describe('draws never fail a correct solution, and the four mistakes fail theirs
   });
 });
 
+describe('a drawn case is diagnosed as a stored one', () => {
+  // The mistakes' outputs (softmax) and the expected probabilities come from the reference, built
+  // for the drawn case in this process (lib/model/caseBuild.ts) as the generator builds a stored one.
+  it.each([['softmax_whole_tensor'], ['mask_inverted'], ['returns_probabilities']])('%s', async (name) => {
+    const entry = BUGS.find((b) => b.name === name)!;
+    const impl = (await import(entry.file)) as Partial<Submission>;
+    const drawn = loadVariants(`secret ${SEED}`).draw('ada', hidden);
+    const results = await gradeInProcess(impl, name, hidden, (c) => drawn.get(c.fixture)!);
+    expect(results.filter((r) => !r.passed && r.diagnosis?.mistake === entry.mistake).length).toBeGreaterThan(0);
+  });
+});
+
 describe('stability tricks lose the hidden rows-apart test in every draw, and nothing else', () => {
   it.each([
     ['stability_row_mean', 'test_softmax_rows_apart_hidden'],
