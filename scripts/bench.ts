@@ -15,6 +15,7 @@ import { measureSimilarity } from '../lib/bench/similarity';
 import { benchmarksMarkdown } from '../lib/bench/report';
 import { measureStudentLoop } from '../lib/bench/studentLoop';
 import { BENCH_SHAPE, measureTensor } from '../lib/bench/tensor';
+import { VARIANTS_HEADING } from '../lib/bench/variants';
 import { PROJECT_ROOT } from '../lib/paths';
 import { scaledDotProductAttention } from '../reference';
 import { layOutCatalogue } from '../selftest/benchSubmissions';
@@ -54,11 +55,15 @@ async function main(): Promise<void> {
     studentLoop, batch, tensor, numpy, similarity,
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  // The browser self-test measures the batch report in Chromium and keeps its own section: carried over.
+  // The browser self-test (the batch report in Chromium) and npm run bench:variants (1,000 draws,
+  // too long for this run) keep their own sections: carried over.
   const previous = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-  const browser = previous.indexOf('\n## The batch report in a browser\n');
-  const kept = browser < 0 ? '' : previous.slice(browser + 1).split(/\n(?=## )/)[0].trimEnd();
-  fs.writeFileSync(out, kept ? `${markdown.trimEnd()}\n\n${kept}\n` : markdown);
+  const keptSection = (heading: string) => {
+    const at = previous.indexOf(`\n${heading}\n`);
+    return at < 0 ? '' : previous.slice(at + 1).split(/\n(?=## )/)[0].trimEnd();
+  };
+  const kept = [keptSection(VARIANTS_HEADING), keptSection('## The batch report in a browser')].filter(Boolean);
+  fs.writeFileSync(out, kept.length ? `${markdown.trimEnd()}\n\n${kept.join('\n\n')}\n` : markdown);
   console.log(markdown);
   console.log(`bench: wrote ${shownOut}`);
 }

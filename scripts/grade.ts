@@ -21,22 +21,25 @@ import { containmentReport } from '../lib/sandbox/containment';
 import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
 import { oneLine } from '../lib/text/sanitise';
 import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
+import type { Variants } from '../lib/model/variants';
 import { GRADED_CASES } from '../tests/cases';
 
 // In the student handout (no reference/, no hidden fixtures, no similarity check) the flags that
 // need instructor files are neither listed nor accepted: --help shows only what works there.
-const INSTRUCTOR_FLAGS = ['reference', 'hidden', 'instructor-view', 'similarity', 'carry-forward'] as const;
+const INSTRUCTOR_FLAGS = ['reference', 'hidden', 'variants', 'instructor-view', 'similarity', 'carry-forward'] as const;
 const FOR_INSTRUCTORS = (flag: string) => IS_HANDOUT && (INSTRUCTOR_FLAGS as readonly string[]).includes(flag);
 
 const USAGE = IS_HANDOUT
   ? 'npm run grade -- [--submission DIR | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--roster FILE [--assignment NAME]]] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]'
-  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden] [--carry-forward] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden [--variants SECRET]] [--carry-forward] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
 
 /** Each flag's lines of help; the instructor-only ones are left out in the handout. */
 const FLAG_HELP: [flag: string, text: string][] = [
   ['submission', '  --submission DIR   grade DIR (holding index.ts, or student/index.ts) instead of ./student'],
   ['reference', '  --reference        grade the reference (must score full marks)'],
   ['hidden', '  --hidden           include the instructor-only cases'],
+  ['variants', `  --variants SECRET  with --hidden: each submission's hidden inputs drawn from SECRET and its name
+                     (the same secret and name give the same cases; a batch records a hash of it)`],
   ['carry-forward', `  --carry-forward    a multi-head test whose code is right given the student's own
                      scaledDotProductAttention earns its points (its reason says so); off by default`],
   ['json', "  --json FILE        also write Gradescope's results.json"],
@@ -74,7 +77,7 @@ usage error (a flag, a folder that does not exist).`;
 const flags = parseFlags(
   process.argv.slice(2),
   {
-    submission: 'string', reference: 'boolean', hidden: 'boolean', json: 'string', html: 'string', 'instructor-view': 'boolean', verbose: 'boolean', 'carry-forward': 'boolean',
+    submission: 'string', reference: 'boolean', hidden: 'boolean', variants: 'string', json: 'string', html: 'string', 'instructor-view': 'boolean', verbose: 'boolean', 'carry-forward': 'boolean',
     submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', shard: 'string', similarity: 'boolean', roster: 'string', assignment: 'string', timeout: 'number', budget: 'number', memory: 'number',
   },
   USAGE,
@@ -90,6 +93,8 @@ for (const flag of INSTRUCTOR_FLAGS) {
   if (FOR_INSTRUCTORS(flag) && flags[flag]) usage(`--${flag} is for instructors: this handout has no reference solution, hidden tests or similarity check (grade your own work with npm run grade)`);
 }
 
+if (flags.variants !== undefined && !flags.hidden) usage('--variants draws the hidden cases: pass --hidden too');
+if (flags.variants === '') usage('--variants needs a secret: the course\'s, the same for every run that must give the same cases');
 if (flags.reference && flags.submission) usage('--reference and --submission both name the submission: pick one');
 if (flags.submissions && (flags.submission || flags.reference)) usage('--submissions grades a folder of submissions: drop --submission/--reference');
 if (flags.submissions && !flags.out) usage('--submissions needs --out DIR2 for grades.csv and the results');
@@ -127,6 +132,13 @@ function hiddenFolders(): string[] {
   return [os.tmpdir()];
 }
 
+/** The draws and the reference behind them, loaded only when asked for: the handout has neither. */
+function variants(secret: string): Variants {
+  // Typed here rather than by its module's types, which the handout does not ship.
+  const { loadVariants } = require('../reference/fixtures/variants') as { loadVariants(secret: string): Variants };
+  return loadVariants(secret);
+}
+
 async function main(): Promise<void> {
   const cases = GRADED_CASES.filter((c) => flags.hidden || !c.hidden);
   const memoryBytes = (flags.memory ?? 2048) * 1024 ** 2;
@@ -139,6 +151,7 @@ async function main(): Promise<void> {
     outputCap: 4096,
     instructorView: Boolean(flags['instructor-view']),
     carryForward: Boolean(flags['carry-forward']),
+    ...(flags.variants !== undefined && { variants: variants(flags.variants) }),
   };
   await checkChildStarts(options.child);
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;

@@ -24,7 +24,10 @@ export interface CaseResult {
   diagnosis?: Diagnosis;
 }
 
-export async function gradeInProcess(impl: Partial<Submission>, label: string, cases = GRADED_CASES): Promise<CaseResult[]> {
+/** `fixtureOf`: where a case's inputs and expected values come from (a drawn case's, for --variants); its stored fixture by default. */
+export async function gradeInProcess(
+  impl: Partial<Submission>, label: string, cases = GRADED_CASES, fixtureOf: (graded: GradedCase) => LoadedFixture = (graded) => loadFixture(graded.fixture),
+): Promise<CaseResult[]> {
   const adapters = bindAdapters(impl, label);
   const context = inProcessContext(probeOf(impl, label), adapters);
   const results: CaseResult[] = [];
@@ -32,7 +35,7 @@ export async function gradeInProcess(impl: Partial<Submission>, label: string, c
   return results;
 
   async function gradeCase(graded: GradedCase): Promise<CaseResult> {
-    const fixture = loadFixture(graded.fixture);
+    const fixture = fixtureOf(graded);
     let output: Tensor;
     try {
       output = invokeCase(graded.fn, fixture, adapters);

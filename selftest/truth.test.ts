@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
 import { invokeCase, type CaseRunner } from '../lib/grading/invoke';
+import { reach, unreached } from '../lib/model/coverage';
 import { GRADED_CASES } from '../tests/cases';
 import * as oracle from './oracle';
 
@@ -47,6 +48,12 @@ describe('expected outputs agree with the independent float64 oracle', () => {
     const probabilities = fixture.probabilities();
     expect(probabilities).toBeDefined();
     expect(disagreement(fixture, oracle.scaledDotProductAttention(q, k, repeated, mask), probabilities)).toBeUndefined();
+  });
+
+  it('the fixtures checked above reach every class of the domain: 2-D attention, every mask broadcast, float64 inputs…', () => {
+    // The oracle broadcasts by index arithmetic and reads any number of batch dims: each class is
+    // checked against it through at least one fixture (lib/model/domain.ts).
+    expect(unreached(reach(GRADED_CASES, (c) => loadFixture(c.fixture))).map((c) => c.id)).toEqual([]);
   });
 
   it('the comparison catches a 1e-5 relative error in one element', () => {

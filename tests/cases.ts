@@ -5,7 +5,14 @@
  *
  * Points follow the course's weights (as in CS336): scaled dot-product attention 5, softmax 1,
  * multi-head self-attention 5, causal mask 1. Hidden cases (instructor-only fixtures) come on top
- * and are graded only with `npm run grade -- --hidden`.
+ * (softmax 0.5, attention 1, causal mask 0.5, multi-head 0.5) and are graded only with
+ * `npm run grade -- --hidden`.
+ *
+ * What the cases must reach is written down beside this table, in lib/model/domain.ts: the classes
+ * of calls the contract allows (every softmax dim of 1- to 4-D inputs, 0 to 3 batch dims, every
+ * broadcast of the mask, float64 inputs, repeated calls…). A self-test computes the classes each
+ * case reaches and fails when one has no case. A function's cases run in the table's order in
+ * one child, so a case placed after another of the same shapes shows code that keeps state.
  */
 import type { Tolerance } from '../lib/compare';
 
@@ -34,14 +41,34 @@ const EXACT: Tolerance = { atol: 0, rtol: 0 };
 
 type Row = Omit<GradedCase, 'hidden' | 'tolerance' | 'checks'> & Partial<Pick<GradedCase, 'tolerance' | 'checks'>>;
 
+/** The hidden softmax cases beside the visible ones: every dim of 1- to 4-D inputs (lib/model/domain.ts). */
+const SOFTMAX_DIMS: readonly [dim: number, ndim: number, more: string][] = [
+  [0, 1, ', float64'], [-1, 1, ', values N(0,1)·0.001'], [0, 2, ''], [1, 2, ', float64'], [-2, 2, ''],
+  [2, 3, ''], [-1, 3, ''], [-3, 3, ' whose dim 0 has size 1'],
+  [0, 4, ''], [1, 4, ''], [2, 4, ''], [3, 4, ''], [-1, 4, ', values N(0,1)·0.001'], [-2, 4, ', float64'], [-3, 4, ''], [-4, 4, ''],
+];
+
+/** The hidden attention cases for the mask broadcasts the visible ones leave out, and more. */
+const ATTENTION_MASKS: readonly [key: string, what: string][] = [
+  ['mask_fewer_batch_dims', 'Q [B, H, n_q, d] with a mask [H, n_q, n_k]: fewer batch dims than Q'],
+  ['mask_batch_dims_1', 'Q [B, H, n_q, d] with a mask [1, 1, n_q, n_k]'],
+  ['mask_first_batch_dim_1', 'Q [B, H, n_q, d] with a mask [1, H, n_q, n_k]'],
+  ['mask_middle_batch_dim_1', 'Q [A, B, C, n_q, d] with a mask [A, 1, C, n_q, n_k]'],
+  ['padding_mask_float64', 'float64 Q, K, V [B, H, …] with a padding mask [B, 1, 1, n_k]'],
+  ['mask_key_dim_1', 'a mask [n_q, 1] on Q [B, n_q, d]: a query whose one mask entry is 0 has every key masked'],
+  ['2d_1d_mask_small', 'Q [n_q, d] with no batch dims, a 1-D mask [n_k], scores within ±0.01'],
+];
+
 const visible = (row: Row): GradedCase => ({ tolerance: CONTRACT_TOLERANCE, checks: [], ...row, hidden: false });
 const hidden = (row: Row): GradedCase => ({ tolerance: CONTRACT_TOLERANCE, checks: [], ...row, hidden: true });
 
 export const GRADED_CASES: readonly GradedCase[] = [
   visible({ name: 'test_softmax_last_dim', fn: 'softmax', points: 0.25, fixture: 'softmax_last_dim',
     what: 'softmax along dim -1 of a [5, 10] input' }),
-  visible({ name: 'test_softmax_non_last_dim', fn: 'softmax', points: 0.25, fixture: 'softmax_middle_dim',
+  visible({ name: 'test_softmax_non_last_dim', fn: 'softmax', points: 0.125, fixture: 'softmax_middle_dim',
     what: 'softmax along dim 1 of a [3, 6, 4] input (not the last dim)' }),
+  visible({ name: 'test_softmax_negative_dim', fn: 'softmax', points: 0.125, fixture: 'softmax_negative_dim',
+    what: 'softmax along dim -2 of a [3, 6, 4] input: a negative dim counts from the end, and -1 is not the only one' }),
   visible({ name: 'test_softmax_stable_shift_100', fn: 'softmax', points: 0.125, fixture: 'softmax_shift_100',
     what: 'softmax of inputs shifted by +100 (same result as unshifted, no overflow)' }),
   visible({ name: 'test_softmax_stable_shift_1000', fn: 'softmax', points: 0.125, fixture: 'softmax_shift_1000',
@@ -49,14 +76,18 @@ export const GRADED_CASES: readonly GradedCase[] = [
   visible({ name: 'test_softmax_stable_rows_apart', fn: 'softmax', points: 0.25, fixture: 'softmax_rows_apart',
     what: "rows whose maxima are hundreds to thousands apart: subtract each row's own max, not the whole tensor's (nor its mean)" }),
 
-  visible({ name: 'test_scaled_dot_product_attention', fn: 'scaled_dot_product_attention', points: 1,
+  visible({ name: 'test_scaled_dot_product_attention', fn: 'scaled_dot_product_attention', points: 0.75,
     fixture: 'sdpa_3d', what: 'Q [4, 12, 64], K and V [4, 16, 64], boolean mask [4, 12, 16] (CS336 shapes)' }),
-  visible({ name: 'test_4d_scaled_dot_product_attention', fn: 'scaled_dot_product_attention', points: 1,
+  visible({ name: 'test_4d_scaled_dot_product_attention', fn: 'scaled_dot_product_attention', points: 0.75,
     fixture: 'sdpa_4d', what: 'the same data as 4-D: [2, 2, 12, 64] with mask [2, 2, 12, 16]' }),
   visible({ name: 'test_scaled_dot_product_attention_no_mask', fn: 'scaled_dot_product_attention', points: 0.25,
     fixture: 'sdpa_no_mask', what: 'the CS336 shapes without a mask' }),
+  visible({ name: 'test_scaled_dot_product_attention_no_batch_dims', fn: 'scaled_dot_product_attention', points: 0.25,
+    fixture: 'sdpa_no_batch_dims', what: 'no batch dims at all: Q [7, 16], K [9, 16], V [9, 12], mask [7, 9]' }),
   visible({ name: 'test_scaled_dot_product_attention_2d_mask_broadcast', fn: 'scaled_dot_product_attention',
     points: 0.5, fixture: 'sdpa_2d_mask', what: 'a 2-D [10, 10] mask applied to every entry of a [3, 2] batch' }),
+  visible({ name: 'test_scaled_dot_product_attention_mask_batch_dim_1', fn: 'scaled_dot_product_attention',
+    points: 0.25, fixture: 'sdpa_mask_batch_dim_1', what: 'a mask [2, 1, 6, 8] on Q [2, 3, 6, 16]: its size-1 dim broadcasts over the 3 entries of that batch dim' }),
   visible({ name: 'test_scaled_dot_product_attention_rectangular', fn: 'scaled_dot_product_attention', points: 0.5,
     fixture: 'sdpa_rectangular', what: 'n_q 5 ≠ n_k 9 and d_v 40 ≠ d_k 24: scale by √d_k, not √d_v' }),
   visible({ name: 'test_5d_scaled_dot_product_attention', fn: 'scaled_dot_product_attention', points: 0.5,
@@ -79,28 +110,49 @@ export const GRADED_CASES: readonly GradedCase[] = [
   visible({ name: 'test_causal_mask_large', fn: 'causal_mask', points: 0.25, fixture: 'causal_mask_33',
     tolerance: EXACT, what: 'causalMask(33)' }),
 
-  visible({ name: 'test_multihead_self_attention', fn: 'multihead_self_attention', points: 2,
+  visible({ name: 'test_multihead_self_attention', fn: 'multihead_self_attention', points: 1.5,
     fixture: 'mhsa', what: 'x [4, 12, 64], 4 heads, no mask' }),
-  visible({ name: 'test_multihead_self_attention_causal', fn: 'multihead_self_attention', points: 2,
+  visible({ name: 'test_multihead_self_attention_causal', fn: 'multihead_self_attention', points: 1.5,
     fixture: 'mhsa_causal', what: 'x [4, 12, 64], 4 heads, causal mask [12, 12]' }),
+  visible({ name: 'test_multihead_self_attention_called_again', fn: 'multihead_self_attention', points: 1,
+    fixture: 'mhsa_called_again', what: 'called again with new values of x [4, 12, 64], the weights and causal mask of the test before: nothing may be kept from an earlier call (K and V cached by shape)' }),
   visible({ name: 'test_multihead_self_attention_batch_dims', fn: 'multihead_self_attention', points: 1,
     fixture: 'mhsa_batch_dims', what: 'x [2, 3, 6, 16] (two batch dims), 2 heads, causal mask' }),
 
-  hidden({ name: 'test_softmax_hidden', fn: 'softmax', points: 0.25, fixture: 'hidden/softmax',
-    what: 'softmax along dim 0 of a [7, 3, 2] input shifted by +500' }),
-  hidden({ name: 'test_softmax_rows_apart_hidden', fn: 'softmax', points: 0.25, fixture: 'hidden/softmax_rows_apart',
-    what: 'unseen seeds: rows whose maxima are thousands apart, one spread ±1500 around its mean' }),
-  hidden({ name: 'test_scaled_dot_product_attention_hidden', fn: 'scaled_dot_product_attention', points: 0.25,
-    fixture: 'hidden/sdpa_3d', what: 'unseen seeds: Q [3, 7, 32], K and V [3, 9, 32], random mask' }),
-  hidden({ name: 'test_scaled_dot_product_attention_rows_apart_hidden', fn: 'scaled_dot_product_attention', points: 0.25,
-    fixture: 'hidden/sdpa_rows_apart', what: 'unseen seeds: queries whose scores sit thousands apart, with a mask' }),
-  hidden({ name: 'test_4d_scaled_dot_product_attention_hidden', fn: 'scaled_dot_product_attention', points: 0.5,
+  // Hidden cases are drawn (reference/fixtures/hiddenSpecs.ts): shapes and values below are ranges,
+  // one draw is stored in fixtures/hidden/, and --variants draws them afresh per submission.
+  hidden({ name: 'test_softmax_hidden', fn: 'softmax', points: 0.125, fixture: 'hidden/softmax',
+    what: 'softmax along dim 0 of a [4–8, 2–4, 2–3] input shifted by +600 to +900' }),
+  hidden({ name: 'test_softmax_rows_apart_hidden', fn: 'softmax', points: 0.125, fixture: 'hidden/softmax_rows_apart',
+    what: 'rows whose maxima are thousands apart, one whose last value is 1400 above the rest' }),
+  ...SOFTMAX_DIMS.map(([dim, ndim, more]) => hidden({
+    name: `test_softmax_dim_${dim < 0 ? `minus_${-dim}` : dim}_of_${ndim}d_hidden`, fn: 'softmax', points: 1 / 64,
+    fixture: `hidden/softmax_dim_${dim}_of_${ndim}d`, what: `softmax along dim ${dim} of a ${ndim}-D input${more}`,
+  })),
+  hidden({ name: 'test_scaled_dot_product_attention_hidden', fn: 'scaled_dot_product_attention', points: 0.125,
+    fixture: 'hidden/sdpa_3d', what: 'Q [2–3, n_q, d], K and V [2–3, n_k, d], n_k > n_q, a random mask' }),
+  hidden({ name: 'test_scaled_dot_product_attention_again_hidden', fn: 'scaled_dot_product_attention', points: 1 / 16,
+    fixture: 'hidden/sdpa_3d_again', what: 'the shapes of the test before, new values: nothing may be kept from an earlier call' }),
+  hidden({ name: 'test_scaled_dot_product_attention_rows_apart_hidden', fn: 'scaled_dot_product_attention', points: 0.125,
+    fixture: 'hidden/sdpa_rows_apart', what: 'queries whose scores sit thousands apart, with a mask' }),
+  hidden({ name: 'test_4d_scaled_dot_product_attention_hidden', fn: 'scaled_dot_product_attention', points: 0.25,
     fixture: 'hidden/sdpa_4d_2d_mask', checks: ['rows_sum_to_one', 'masked_are_zero'],
-    what: 'unseen seeds: V = [identity | 3 random columns] [2, 3, 8, 11] with a 2-D mask and a fully masked row' }),
-  hidden({ name: 'test_causal_mask_hidden', fn: 'causal_mask', points: 0.5, fixture: 'hidden/causal_mask_12',
-    tolerance: EXACT, what: 'causalMask(12)' }),
-  hidden({ name: 'test_multihead_self_attention_hidden', fn: 'multihead_self_attention', points: 0.5,
-    fixture: 'hidden/mhsa_causal', what: 'unseen seeds: x [2, 10, 48], 3 heads, causal mask' }),
+    what: 'V = [identity | 3 random columns] with two batch dims, a 2-D mask and a fully masked row' }),
+  ...ATTENTION_MASKS.map(([key, what]) => hidden({
+    name: `test_scaled_dot_product_attention_${key}_hidden`, fn: 'scaled_dot_product_attention', points: 1 / 16, fixture: `hidden/sdpa_${key}`, what,
+  })),
+  hidden({ name: 'test_causal_mask_hidden', fn: 'causal_mask', points: 0.25, fixture: 'hidden/causal_mask',
+    tolerance: EXACT, what: 'causalMask(n), 3 ≤ n ≤ 16' }),
+  hidden({ name: 'test_causal_mask_2_hidden', fn: 'causal_mask', points: 0.25, fixture: 'hidden/causal_mask_2',
+    tolerance: EXACT, what: 'causalMask(2)' }),
+  hidden({ name: 'test_multihead_self_attention_hidden', fn: 'multihead_self_attention', points: 0.125,
+    fixture: 'hidden/mhsa_causal', what: 'x [1–3, seq, 3·d_head], 3 heads, causal mask' }),
+  hidden({ name: 'test_multihead_self_attention_again_hidden', fn: 'multihead_self_attention', points: 0.125,
+    fixture: 'hidden/mhsa_causal_again', what: 'the shapes of the test before, new values: nothing may be kept from an earlier call' }),
+  hidden({ name: 'test_multihead_self_attention_no_batch_dims_hidden', fn: 'multihead_self_attention', points: 0.125,
+    fixture: 'hidden/mhsa_2d_one_head', what: 'x [seq, d_model] (no batch dims), 1 head, no mask' }),
+  hidden({ name: 'test_multihead_self_attention_one_feature_per_head_hidden', fn: 'multihead_self_attention', points: 0.125,
+    fixture: 'hidden/mhsa_dhead_1_float64', what: 'float64 x [2–3, 2–3, seq, d_model] with numHeads = d_model, a mask that is not causal' }),
 ];
 
 export function visibleCases(fn?: GradedFunction): GradedCase[] {

@@ -19,6 +19,8 @@ export interface RecordedOptions {
   memory_mib: number;
   /** Present only when on, so results graded before the option existed still match a run without it. */
   carry_forward?: true;
+  /** --variants: sha256 of the secret (lib/model/draw.ts secretHash), never the secret; present only when on. */
+  variants?: string;
 }
 
 /** The part every result of one run shares; stored in each `<name>.json` and in `batch.json`. */
@@ -58,7 +60,10 @@ export function fixtureHashes(cases: readonly GradedCase[], manifest: Manifest =
 
 export function gradedWith(options: RecordedOptions, cases: readonly GradedCase[], fixtures: Record<string, string>): GradedWith {
   return {
-    options: { hidden: options.hidden, timeout_ms: options.timeout_ms, budget_ms: options.budget_ms, memory_mib: options.memory_mib },
+    options: {
+      hidden: options.hidden, timeout_ms: options.timeout_ms, budget_ms: options.budget_ms, memory_mib: options.memory_mib,
+      ...(options.variants !== undefined && { variants: options.variants }),
+    },
     cases: sha256(JSON.stringify(caseTable(cases))),
     fixtures: sha256(JSON.stringify(Object.entries(fixtures).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))),
   };
@@ -99,6 +104,7 @@ const SHOWN: Record<keyof RecordedOptions, (value: unknown) => string> = {
   budget_ms: (v) => `--budget ${typeof v === 'number' ? `${v / 1000} s` : String(v)}`,
   memory_mib: (v) => `--memory ${typeof v === 'number' ? `${v} MiB` : String(v)}`,
   carry_forward: (v) => `--carry-forward ${v === true ? 'on' : 'off'}`,
+  variants: (v) => `--variants ${typeof v === 'string' ? `with the secret of sha256 ${v.slice(0, 12)}…` : 'off'}`,
 };
 
 /**

@@ -81,8 +81,10 @@ function entry(t: Values, b: number, per: number): ArrayLike<number> {
 /** How a structural probe fixes the case: with one batch dim, or with the mask broadcast explicitly. */
 async function structure(c: Case, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
   const fixed = (out: Tensor | undefined) => withinTolerance(out, fixture.expected, graded.tolerance);
-  if (c.mask && c.mask.ndim < c.q.ndim && fixed(await call(context, { q: c.q, k: c.k, v: c.v, mask: broadcastMask(c) }))) {
-    return { id: 'mask_broadcast', evidence: `With the mask broadcast to ${shapeText([...c.batch, c.grid.queries, c.grid.keys])} before the call, your output is right.` };
+  // Any mask that broadcasts ([B, 1, n_q, n_k] as much as a 2-D one): given in full, is the output right?
+  const full = [...c.batch, c.grid.queries, c.grid.keys];
+  if (c.mask && c.mask.shape.join() !== full.join() && fixed(await call(context, { q: c.q, k: c.k, v: c.v, mask: broadcastMask(c) }))) {
+    return { id: 'mask_broadcast', evidence: `With the mask broadcast to ${shapeText(full)} before the call, your output is right.` };
   }
   if (c.batch.length > 1) {
     const flat = (t: Tensor) => t.reshape(-1, ...t.shape.slice(-2));
@@ -344,6 +346,9 @@ async function probabilities(c: Case, out: Tensor, fixture: LoadedFixture, grade
   const p = probed.data;
   const allowed = allowedGrid(c);
   const scores = rawScores(c.q.data, c.k.data, c.grid, c.dK);
+  // Scores within ±0.01 make every probability 1/n_k to within rounding: neither the scale nor the
+  // fill of a masked key shows in them, so nothing is read from them.
+  if (scores.every((s) => Math.abs(s / Math.sqrt(c.dK)) <= 1e-2)) return undefined;
   const fit = fitScale(p, scores, allowed, c.grid, 'keys');
   if (fit.misfit > FITS) {
     if (fitScale(p, rawScores(c.q.data, c.k.data, c.grid, c.dK, false), allowed, c.grid, 'keys').misfit <= FITS) return [{ id: 'k_reshaped' }];
@@ -362,7 +367,9 @@ async function probabilities(c: Case, out: Tensor, fixture: LoadedFixture, grade
   if (masking) findings.push(masking);
   else if (mask.fill !== undefined && Math.abs(mask.fill) < 1e-3) findings.push({ id: 'mask_multiplied', evidence: 'Your masked keys get probability: their scores are 0 after scaling.' });
   else if (mask.fill !== undefined) findings.push({ id: 'mask_minus_100', evidence: `Your masked keys get probability: their scores are about ${formatNumber(mask.fill)} after scaling, not −∞.` });
-  else if (mask.uniform > 0) findings.push({ id: 'fully_masked_uniform' });
+  // With no query partly masked, a −100 fill, a 0 score and a uniform fully masked row all give
+  // fully masked queries the mean of V: the output tells them apart from none of the others.
+  else if (mask.uniform > 0) findings.push({ id: 'fully_masked_uniform', ...(mask.partialSums.length === 0 && { sameAs: ['mask_minus_100', 'mask_multiplied'] }) });
   else if (c.mask && mask.leaks > 0) findings.push({ id: 'mask_leaks', evidence: `Masked keys get probability in ${leakingRows(p, allowed, c.grid)}.` });
   const sumsTo = (target: number, list: number[]) => list.length > 0 && list.every((s) => Math.abs(s - target) <= 1e-5 * Math.max(1, target));
   if (!sumsTo(1, sums) && sumsTo(sums[0], sums)) {

@@ -54,7 +54,7 @@ const ATTENTION: readonly Mistake[] = [
   { id: 'nan_observed', fn: 'scaled_dot_product_attention', generic: true,
     message: 'Your output has NaN even when every score is 0 (Q and K all zeros, no mask), so the NaN does not come from exp, the softmax or the mask: look for a value that is NaN or undefined before them (an index past the end of an array, a shape entry that does not exist).' },
   { id: 'mask_broadcast', fn: 'scaled_dot_product_attention',
-    message: 'Your code does not apply a 2-D [n_q, n_k] mask to every batch entry: such a mask applies to every batch entry, so new dims go in front (broadcasting adds them), not after the first dim.' },
+    message: "Your code does not broadcast the mask: a mask with fewer dims than the scores, or with size-1 dims ([n_q, n_k], [B, 1, n_q, n_k], [n_k]), applies to every batch entry, query or key it stretches over. Align its dims with the scores' from the right, missing dims in front, and let each size-1 dim stretch (as maskedFill does)." },
   { id: 'batch_dims', fn: 'scaled_dot_product_attention',
     message: 'Your code fails when Q, K and V have more than one batch dim: every dim before the last two is batch-like, so use negative dims (K.transpose(-2, -1)) and a matmul that broadcasts them, not shape[0..2] or bmm-style 3-D reshapes.' },
   { id: 'batch_first_only', fn: 'scaled_dot_product_attention',

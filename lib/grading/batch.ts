@@ -107,6 +107,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     budget_ms: options.budgetMs ?? DEFAULT_BUDGET_MS,
     memory_mib: (options.memoryBytes ?? DEFAULT_MEMORY_BYTES) / 1024 ** 2,
     ...(options.carryForward ? { carry_forward: true as const } : {}),
+    ...(options.variants ? { variants: options.variants.secretSha256 } : {}),
   }, options.cases, fixtures);
 
   const results = new Map<string, ReturnType<typeof toGradescope>>();

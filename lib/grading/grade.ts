@@ -16,6 +16,7 @@ import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
 import { isPrepared, type TranspileJob } from '../sandbox/transpile';
 import type { WorkCache } from '../batch/workCache';
+import type { Variants } from '../model/variants';
 import { startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 import { carryForward } from './carryForward';
@@ -50,6 +51,8 @@ export interface GradeOptions extends SessionOptions {
   taken?: Taken;
   /** Transpiled submissions kept from an earlier run into the same output folder (lib/batch/workCache.ts). */
   transpileCache?: WorkCache;
+  /** --variants: each submission's hidden cases drawn for it, built in this process (lib/model/variants.ts). */
+  variants?: Variants;
 }
 
 export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
@@ -182,6 +185,10 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
       return withoutRunning(name, options.cases, 'error', reason, [...feedback, ...prepared.loadErrors], 'graded');
     }
     session.setSubmission(prepared.load);
+    // --variants: this submission's own hidden cases, expected values and all, kept in this process.
+    const fixtures: ReadonlyMap<string, LoadedFixture> = options.variants
+      ? new Map([...options.fixtures, ...options.variants.draw(name, options.cases)])
+      : options.fixtures;
     const verdicts = new Map<string, CaseVerdict>();
     const runs = new Map<string, { printed: string; durationMs: number }>();
     const resultOf = (c: GradedCase) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs);
@@ -204,7 +211,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
           verdicts.set(graded.name, afterHang(graded, limits, hungIn));
           continue;
         }
-        const fixture = options.fixtures.get(graded.fixture)!;
+        const fixture = fixtures.get(graded.fixture)!;
         const t0 = Date.now();
         const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
         const verdict = fromOutcome(outcome, graded, fixture, limits, prepared);
@@ -218,12 +225,12 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
       }
       if (loadFailure) continue;
       // The instructor's choice: multi-head cases right on the student's own attention earn their points.
-      if (options.carryForward) await carryForward(session, cases, options.fixtures, verdicts);
+      if (options.carryForward) await carryForward(session, cases, fixtures, verdicts);
       // Every verdict of the phase is in before its first diagnosis probe: what a probe does changes no points.
-      await explainFailures(session, cases, options.fixtures, verdicts);
+      await explainFailures(session, cases, fixtures, verdicts);
       // A probe that hangs or kills the child changes no verdict either.
       if (options.heatmaps) {
-        for (const [case_, heatmap] of await attentionHeatmaps(session, cases, options.fixtures, cases.map(resultOf), options.instructorView)) heatmaps.set(case_, heatmap);
+        for (const [case_, heatmap] of await attentionHeatmaps(session, cases, fixtures, cases.map(resultOf), options.instructorView)) heatmaps.set(case_, heatmap);
       }
     }
     const results = options.cases.map(resultOf);

@@ -17,6 +17,13 @@ export interface CatalogueEntry {
   mistake?: string;
   /** Multi-head attention built on the broken attention function: its tests fail too, and must say so (attention_broken). */
   breaksMultiHead?: boolean;
+  /** Other mistakes the bug's code also makes, each shown by the cases that reach it: a failure may name them too. */
+  also?: string[];
+  /**
+   * Why no probe confirms this bug's cause yet (then `mistake` is absent): its failures may say
+   * what a probe saw, or name a generic measurement, but never another bug's cause.
+   */
+  undiagnosed?: string;
 }
 
 const bug = (name: string, breaks: GradedFunction, mistake = name, more: Partial<CatalogueEntry> = {}): CatalogueEntry => ({
@@ -28,6 +35,7 @@ const bug = (name: string, breaks: GradedFunction, mistake = name, more: Partial
 });
 const sdpa = (name: string, mistake = name) => bug(name, 'scaled_dot_product_attention', mistake);
 const correct = (name: string, file: string): CatalogueEntry => ({ name, file });
+const undiagnosed = (name: string, breaks: GradedFunction, why: string): CatalogueEntry => ({ name, file: path.join(__dirname, 'bugs', `${name}.ts`), breaks, undiagnosed: why });
 
 export const CORRECT: readonly CatalogueEntry[] = [
   correct('reference', path.join(__dirname, '..', '..', 'reference', 'index.ts')),
@@ -57,7 +65,8 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('unstable_softmax', 'scaled_dot_product_attention'),
   sdpa('attention_global_max'),
   bug('k_not_transposed', 'scaled_dot_product_attention'),
-  bug('batch_dims_3d_only', 'scaled_dot_product_attention', 'batch_dims'),
+  // It reshapes the mask to [B, n_q, n_k] too: a mask that broadcasts ([n_q, 1]) shows that.
+  bug('batch_dims_3d_only', 'scaled_dot_product_attention', 'batch_dims', { also: ['mask_broadcast'] }),
   bug('mask_2d_unsqueezed_wrong', 'scaled_dot_product_attention', 'mask_broadcast'),
   sdpa('k_reshaped'),
   sdpa('shape_negative_index', 'nan_before_softmax'),
@@ -125,4 +134,13 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('mhsa_divided_by_heads', 'multihead_self_attention', 'mhsa_scaled'),
   bug('v_proj_unused', 'multihead_self_attention', 'projection_unused'),
   bug('output_projection_not_transposed', 'multihead_self_attention', 'projection_not_transposed'),
+  // Issue 29: four mistakes no case reached (full marks until then), each in two styles.
+  undiagnosed('softmax_negative_dim_loop', 'softmax', 'its output (zeros, from loops that never run) is what no mistake of a fixed output gives'),
+  bug('softmax_negative_dim_last', 'softmax', 'softmax_wrong_dim'),
+  sdpa('mask_partial_broadcast', 'mask_broadcast'),
+  sdpa('mask_partial_broadcast_loop', 'mask_broadcast'),
+  undiagnosed('attention_no_batch_dims', 'scaled_dot_product_attention', 'no probe adds a batch dim to 2-D inputs yet'),
+  undiagnosed('attention_no_batch_dims_loop', 'scaled_dot_product_attention', 'no probe adds a batch dim to 2-D inputs yet'),
+  undiagnosed('mhsa_kv_cache', 'multihead_self_attention', "a probe's call meets the kept K and V too: no probe tells state from a weight left unused yet"),
+  undiagnosed('mhsa_kv_cache_loop', 'multihead_self_attention', "a probe's call meets the kept K and V too: no probe tells state from a weight left unused yet"),
 ];

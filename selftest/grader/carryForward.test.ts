@@ -28,7 +28,13 @@ function scaleForgotten(): string {
   return dir;
 }
 
-const multiHead = GRADED_CASES.filter((c) => c.fn === 'multihead_self_attention');
+// With one feature per head (numHeads = dModel) √d_head is 1 and the split is the same either way:
+// a missing scale or interleaved heads change nothing there, so those cases pass on their own.
+const oneFeature = (c: { fixture: string }) => {
+  const { params, inputs } = all.fixtures.get(c.fixture)!;
+  return params.numHeads === inputs.x.shape[inputs.x.ndim - 1];
+};
+const multiHead = GRADED_CASES.filter((c) => c.fn === 'multihead_self_attention' && !oneFeature(c));
 const pointsOf = (fn: string, cases: { fn: string; points: number }[]) => cases.filter((c) => c.fn === fn).reduce((s, c) => s + c.points, 0);
 
 describe('--carry-forward', () => {
@@ -36,12 +42,13 @@ describe('--carry-forward', () => {
     const dir = scaleForgotten();
     const without = await grade(dir, 'scale_forgotten', gradeOptions(all));
     const withFlag = await grade(dir, 'scale_forgotten', { ...gradeOptions(all), carryForward: true });
-    expect(without.cases.filter((c) => c.fn === 'multihead_self_attention').every((c) => c.status === 'failed')).toBe(true);
-    const carried = withFlag.cases.filter((c) => c.fn === 'multihead_self_attention');
+    const shown = (r: typeof without) => r.cases.filter((c) => multiHead.some((m) => m.name === c.name));
+    expect(shown(without).every((c) => c.status === 'failed')).toBe(true);
+    const carried = shown(withFlag);
     expect(carried.map((c) => [c.status, c.reason, c.carried])).toEqual(multiHead.map(() => ['passed', CARRIED_REASON, true]));
     expect(withFlag.score - without.score).toBe(pointsOf('multihead_self_attention', multiHead));
     // Every other case: the same verdict either way.
-    const others = (r: typeof without) => r.cases.filter((c) => c.fn !== 'multihead_self_attention').map((c) => [c.name, c.status, c.points]);
+    const others = (r: typeof without) => r.cases.filter((c) => !multiHead.some((m) => m.name === c.name)).map((c) => [c.name, c.status, c.points]);
     expect(others(withFlag)).toEqual(others(without));
     expect(toGradescope(withFlag).extra_data.carried).toEqual(multiHead.map((c) => c.name));
     expect(toGradescope(without).extra_data.carried).toBeUndefined();
@@ -50,6 +57,8 @@ describe('--carry-forward', () => {
   it('a multi-head mistake of its own (heads interleaved) on a correct attention keeps no points', async () => {
     const dir = materialize(path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs', 'heads_interleaved.ts'), work);
     const result = await grade(dir, 'heads_interleaved', { ...gradeOptions(all), carryForward: true });
-    expect(result.cases.filter((c) => c.fn === 'multihead_self_attention').every((c) => c.status === 'failed' && !c.carried)).toBe(true);
+    // (With one head, or one feature per head, interleaved heads are the contiguous ones: those cases pass on their own.)
+    expect(result.cases.filter((c) => c.fn === 'multihead_self_attention' && c.status === 'failed').length).toBeGreaterThan(0);
+    expect(result.cases.filter((c) => c.carried).map((c) => c.name)).toEqual([]);
   });
 });

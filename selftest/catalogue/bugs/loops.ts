@@ -80,6 +80,8 @@ export interface HeadKnobs {
   weightOffset?: (o: number, c: number, d: number) => number;
   /** The feature of the projection that is feature i of head h (contiguous: h·dHead + i). */
   feature?: (h: number, i: number, dHead: number, numHeads: number) => number;
+  /** K and V of x, computed by `compute` (every call). */
+  keysAndValues?: (x: Tensor, compute: () => [Float64Array, Float64Array]) => [Float64Array, Float64Array];
 }
 
 /** x [...batch, seq, d] Wᵀ for a [d, d] weight. */
@@ -101,10 +103,12 @@ export function loopMultiHead(
   x: Tensor, w: { qProj: Tensor; kProj: Tensor; vProj: Tensor; oProj: Tensor }, numHeads: number, mask: Tensor | undefined, knobs: HeadKnobs = {},
 ): { shape: number[]; data: Float64Array } {
   const { weightOffset = (o: number, c: number, d: number) => o * d + c, feature = (h: number, i: number, dHead: number) => h * dHead + i } = knobs;
+  const { keysAndValues = (_x: Tensor, compute: () => [Float64Array, Float64Array]) => compute() } = knobs;
   const [seq, d] = x.shape.slice(-2);
   const dHead = d / numHeads;
   const entries = x.size / (seq * d);
-  const [q, k, v] = [w.qProj, w.kProj, w.vProj].map((p) => project(x, p, weightOffset));
+  const q = project(x, w.qProj, weightOffset);
+  const [k, v] = keysAndValues(x, () => [project(x, w.kProj, weightOffset), project(x, w.vProj, weightOffset)]);
   const concat = new Float64Array(x.size);
   for (let b = 0; b < entries; b++) {
     for (let h = 0; h < numHeads; h++) {
