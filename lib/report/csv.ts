@@ -57,12 +57,15 @@ export function rowFromGradescope(name: string, results: GradescopeResults): Gra
   };
 }
 
+/**
+ * One CSV cell. Numbers are ours, and a negative one is a number, not a formula: as they are. Text
+ * (names, reasons, headers) is always quoted, so that a `;` or TAB inside stays inside whatever
+ * separator the spreadsheet splits on, and guarded (spreadsheetCell): no terminal controls, never
+ * a formula.
+ */
 export function csvCell(value: string | number): string {
-  // Numbers are ours and a negative one is a number, not a formula: no guard.
   if (typeof value === 'number') return formatPoints(value);
-  // Names and reasons are student text: no terminal controls, never a formula.
-  const safe = spreadsheetCell(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return `"${spreadsheetCell(value).replace(/"/g, '""')}"`;
 }
 
 // Numeric order reads naturally for generated names: student2 before student10.
