@@ -14,6 +14,7 @@ import ts from 'typescript';
 import { COMPILER_OPTIONS } from './build';
 import { harnessModuleOf, HARNESS_MODULES, type LoadMessage } from './protocol';
 import { decodeMappings, type LineMap } from './sourceMap';
+import { boundFeedback, FEEDBACK_LIMITS } from '../text/bound';
 
 export interface TranspileJob {
   /** Code files by posix path relative to the submission folder. */
@@ -68,10 +69,13 @@ export function transpileSubmission({ files, entry, label }: TranspileJob): Prep
     const output = ts.transpileModule(source, { compilerOptions: { ...COMPILER_OPTIONS, sourceMap: true }, fileName: name, reportDiagnostics: true });
     load.files[name] = output.outputText;
     prepared.lineMaps[name] = decodeMappings((JSON.parse(output.sourceMapText ?? '{}') as { mappings?: string }).mappings ?? '');
-    for (const d of output.diagnostics ?? []) {
+    // A file of a million `)` is a million diagnostics: the first few say what is wrong.
+    const diagnostics = output.diagnostics ?? [];
+    for (const d of diagnostics.slice(0, FEEDBACK_LIMITS.perKind)) {
       const { line } = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: -1 };
       prepared.loadErrors.push(`syntax error at ${label}/${name}:${line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
     }
+    if (diagnostics.length > FEEDBACK_LIMITS.perKind) prepared.loadErrors.push(`… and ${diagnostics.length - FEEDBACK_LIMITS.perKind} more syntax errors in ${label}/${name}`);
     load.resolutions[name] = {};
     for (const { fileName: specifier } of ts.preProcessFile(source, true, true).importedFiles) {
       const target = resolveImport(files, name, specifier);
@@ -86,6 +90,9 @@ export function transpileSubmission({ files, entry, label }: TranspileJob): Prep
       }
     }
   }
+  // One note per import is as many notes as a file has imports: bounded like every result's notes.
+  prepared.loadErrors = boundFeedback(prepared.loadErrors);
+  prepared.refused = boundFeedback(prepared.refused);
   return prepared;
 }
 
