@@ -45,7 +45,7 @@ try {
   roster = flags.roster ? readRoster(flags.roster) : undefined;
 } catch (err) {
   if (!(err instanceof RosterError)) throw err;
-  console.error(`${err.message}; usage: ${USAGE}`);
+  console.error(`${oneLine(err.message)}; usage: ${USAGE}`);
   process.exit(2);
 }
 
@@ -63,7 +63,8 @@ try {
   if (summaryFile) appendFileSync(summaryFile, batchSummaryMarkdown(merged.entries));
 } catch (err) {
   // One line either way: a refusal names the culprit; anything else is the merge's own failure.
-  if (err instanceof MergeError) console.error(`merge: refused: ${err.message}`);
+  // Every line about a name goes through the sanitiser, whichever check wrote it.
+  if (err instanceof MergeError) console.error(`merge: refused: ${oneLine(err.message)}`);
   else console.error(`merge: failed: ${oneLine(String((err as Error)?.message ?? err))}`);
   process.exit(1);
 }

@@ -60,7 +60,7 @@ const FIXED: [kind: string, name: string][] = [
   ['control', 'tab\tbed'],
   ['control', 'bidi\u202eexe.txt'],
   ['formula', 'x;=1+2;'],
-  ['formula', '=HYPERLINK("http://x")'],
+  ['formula', '=HYPERLINK("x.example")'],
   ['formula', '@SUM(A1)\t-2'],
   ['quotes', 'a "quoted" \'name\''],
 ];
@@ -110,7 +110,7 @@ export function drawNames(seed: string, count: number): DrawnName[] {
   const seen = new Set<string>();
   return drawn.filter(({ bytes }) => {
     const key = bytes.toString('hex');
-    if (bytes.length > NAME_MAX || bytes[0] === 0x2e || seen.has(key)) return false;
+    if (bytes.length > NAME_MAX || bytes[0] === 0x2e || bytes.includes(0x2f) || bytes.includes(0) || seen.has(key)) return false;
     seen.add(key);
     return true;
   });
