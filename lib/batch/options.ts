@@ -68,14 +68,14 @@ export const GRADE_OPTIONS: readonly GradeOption[] = [
     show: (v) => `--carry-forward ${v === true ? 'on' : 'off'}`,
   },
   {
-    flag: 'late-policy', kind: 'string', example: 'due=2026-12-01T23:59Z,per=day,penalty=10%',
+    flag: 'late-policy', kind: 'string', instructorOnly: true, example: 'due=2026-12-01T23:59Z,per=day,penalty=10%',
     help: `  --late-policy ${LATE_POLICY_SYNTAX}
-                     what a late submission loses: every started hour or day after the due time
-                     (after a grace period) costs the penalty, a percentage of the maximum score
-                     or points, up to the cap; e.g. due=2026-12-01T23:59Z,per=day,penalty=10%,cap=50%,grace=15m.
-                     The time is Gradescope's (its due date too: due may be left out there), the
-                     commit fetch-submissions graded, or --times FILE's; grades.csv shows points
-                     before the penalty, the penalty and the total after it`,
+                     what a late submission loses: each started hour or day after the due time (past
+                     the grace period) costs the penalty, a percentage of the maximum score or points,
+                     up to the cap; e.g. due=2026-12-01T23:59Z,per=day,penalty=10%,cap=50%,grace=15m.
+                     A submission's time is --times FILE's, else that of the commit fetch-submissions
+                     graded; grades.csv shows the points before the penalty, the penalty and the total
+                     after it. On Gradescope: npm run gradescope -- --late-policy (its metadata's times)`,
     apply: (v) => {
       if (v === undefined) return {};
       // Only Gradescope gives each submission its due date (npm run gradescope -- --late-policy): here it is given.
