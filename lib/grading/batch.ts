@@ -1,11 +1,14 @@
 /**
- * Batch grading: every subfolder of a folder is one submission, graded in parallel (each in its
- * own child processes). Each result is written to `<out>/submissions/<name>.json` (lib/report/batchReport.ts resultsFile) as soon as it is known, with
- * what it was graded with (lib/batch/provenance.ts), so a rerun keeps exactly the results that
- * still match and regrades the rest; `grades.csv` is rebuilt from those files at the end, with a
- * row for every submission whatever happened to it. With `html`, each submission also gets its
- * page as it finishes, and `report.html` is rebuilt from the JSON files at the end like the CSV.
- * With `shard`, only the submissions of that shard (lib/batch/shard.ts) are graded; `batch.json`
+ * Batch grading: every subfolder of a folder is one submission (lib/batch/listing.ts), graded in
+ * parallel (each in its own child processes). Each result is written to
+ * `<out>/submissions/<stem>.json` (lib/batch/layout.ts) as soon as it is known, with what it was
+ * graded with (lib/batch/provenance.ts), so a rerun keeps exactly the results that still match and
+ * regrades the rest; `grades.csv` is rebuilt from those files at the end (lib/batch/gradebook.ts),
+ * with a row for every submission whatever happened to it, a result that could not be written or
+ * a run stopped by Ctrl-C (lib/batch/interrupt.ts) included. With `html`, each submission also gets
+ * its page as it finishes, and `report.html` is rebuilt from the JSON files at the end like the
+ * CSV. With a late policy (lib/late), each result's score is what is left after its penalty. With
+ * `shard`, only the submissions of that shard (lib/batch/shard.ts) are graded; `batch.json`
  * records which, for `npm run merge`.
  */
 import fs from 'node:fs';
@@ -250,7 +253,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   stopSignals();
   const withResults = names.filter((name) => results.has(name));
   return {
-    graded, skipped, graderErrors, regraded, rows: rows as GradebookRow[], canvas,
+    graded, skipped, graderErrors, regraded, rows, canvas,
     entries: withResults.map((name) => summaryEntry(name, results.get(name)!)),
     lookalikes: lookalikeNames(names),
     timesUnmatched,

@@ -77,12 +77,14 @@ export function truncate(text: string, max: number): string {
  * (RFC 4180) carries commas, quotes and line breaks faithfully, so those stay; other control
  * characters (ESC and its kin) go. A spreadsheet runs a cell that starts with =, +, -, @ (OWASP
  * "CSV injection"), and one that splits on `;` or TAB, or ignores the quotes, starts a cell after
- * each `,`, `;`, TAB or line break inside this one: an apostrophe before each such character keeps
- * every piece text, wherever the spreadsheet cuts.
+ * each `,`, `;`, TAB or line break inside this one: an apostrophe before each such character (and
+ * after any spaces or quotes that follow the separator) keeps every piece text, wherever the
+ * spreadsheet cuts.
  */
 export function spreadsheetCell(text: string): string {
   const kept = showBytes(text).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
-  const guarded = kept.replace(/(^|[,;\t\r\n])([ \t\r\n]*)(?=[=+\-@])/g, "$1$2'");
+  // Spaces and quotes between a separator and the formula do not stop a spreadsheet from running it.
+  const guarded = kept.replace(/(^|[,;\t\r\n])([ \t\r\n"]*)(?=[=+\-@])/g, "$1$2'");
   // A leading TAB or CR is on OWASP's list too: some spreadsheets drop it and read what follows.
   return /^[\t\r]/.test(guarded) ? `'${guarded}` : guarded;
 }
