@@ -1,6 +1,6 @@
 /**
  * npm run merge -- OUT1 OUT2 … --out DIR: joins the outputs of `npm run grade -- --submissions …
- * --shard i/n` into one DIR/grades.csv, DIR/submissions/<name>.json and .html, DIR/report.html and
+ * --shard i/n` into one DIR/grades.csv, DIR/submissions/<stem>.json and .html, DIR/report.html and
  * DIR/batch.json, as one machine grading the whole batch would have written them.
  *
  * Exits 0 when it merged; 1 when the outputs do not belong together (one line naming the folder or
@@ -29,7 +29,7 @@ for (let i = 0; i < argv.length; i++) {
 const flags = parseFlags(flagArgs, { out: 'string', help: 'boolean', roster: 'string', assignment: 'string' }, USAGE);
 if (flags.help) {
   console.log(`usage: ${USAGE}\n\nJoins the --out folders of \`npm run grade -- --submissions DIR --shard i/n\` (i = 1…n, any order) into\n` +
-    'DIR/grades.csv, DIR/grades-long.csv, DIR/submissions/<name>.json and .html, DIR/report.html and DIR/batch.json, as one machine would write them;\n' +
+    'DIR/grades.csv, DIR/grades-long.csv, DIR/submissions/<stem>.json and .html, DIR/report.html and DIR/batch.json, as one machine would write them;\n' +
     'with --roster FILE also DIR/canvas.csv (see npm run grade -- --help).\n' +
     'Refuses, naming the culprit, shards graded with other options, cases or fixtures, a shard missing or given twice,\n' +
     'and a submission graded twice.');

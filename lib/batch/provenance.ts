@@ -17,7 +17,7 @@ import { showName } from '../text/sanitise';
 /** The options that change grades, as lib/batch/options.ts records them (recordOptions): option key → value. */
 export type RecordedOptions = Record<string, unknown>;
 
-/** The part every result of one run shares; stored in each `<name>.json` and in `batch.json`. */
+/** The part every result of one run shares; stored in each `<stem>.json` and in `batch.json`. */
 export interface GradedWith {
   options: RecordedOptions;
   /** sha256 of the case table (caseTable). */

@@ -45,7 +45,7 @@ export interface BatchOptions extends GradeOptions {
   jobs: number;
   /** Regrade every submission, even one whose result still matches. */
   force: boolean;
-  /** Also write `<name>.html` per submission (with heatmaps of its failed attention cases) and `report.html`. */
+  /** Also write `<stem>.html` per submission (with heatmaps of its failed attention cases) and `report.html`. */
   html?: boolean;
   /** The child's memory cap, as prepareChild was given it: recorded with each result. */
   memoryBytes?: number;

@@ -43,7 +43,7 @@ export function rowFromResult(result: SubmissionResult): GradebookRow {
 }
 
 /**
- * A row rebuilt from a `<name>.json` this grader wrote, so a batch rerun need not grade again.
+ * A row rebuilt from a `<stem>.json` this grader wrote, so a batch rerun need not grade again.
  * Gradescope's own fields hold the points; extra_data holds our statuses and the maximum.
  */
 export function rowFromGradescope(name: string, results: GradescopeResults): GradebookRow {
