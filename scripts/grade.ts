@@ -19,29 +19,31 @@ import { containmentBlock, containmentLine } from '../lib/report/containment';
 import { submissionPage } from '../lib/report/submissionPage';
 import { containmentReport } from '../lib/sandbox/containment';
 import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
-import { oneLine } from '../lib/text/sanitise';
+import { oneLine, showName } from '../lib/text/sanitise';
+import { GRADE_OPTIONS, gradeFlagKinds, gradeOptionValues, type OptionValues } from '../lib/batch/options';
+import { interruptedLine, SIGNAL_EXIT_CODE } from '../lib/batch/interrupt';
+import { withLatePenalty } from '../lib/late/policy';
+import { matchTimes, readTimesFile, TimesError, type SubmissionTime } from '../lib/late/times';
 import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
 import type { Variants } from '../lib/model/variants';
-import { GRADED_CASES } from '../tests/cases';
 
 // In the student handout (no reference/, no hidden fixtures, no similarity check) the flags that
-// need instructor files are neither listed nor accepted: --help shows only what works there.
-const INSTRUCTOR_FLAGS = ['reference', 'hidden', 'variants', 'instructor-view', 'similarity', 'carry-forward'] as const;
-const FOR_INSTRUCTORS = (flag: string) => IS_HANDOUT && (INSTRUCTOR_FLAGS as readonly string[]).includes(flag);
+// need instructor files, or only make sense for a course, are neither listed nor accepted: --help
+// shows only what works there.
+const INSTRUCTOR_FLAGS = ['reference', 'instructor-view', 'similarity', 'times', ...GRADE_OPTIONS.filter((o) => o.instructorOnly).map((o) => o.flag)];
+const FOR_INSTRUCTORS = (flag: string) => IS_HANDOUT && INSTRUCTOR_FLAGS.includes(flag);
 
 const USAGE = IS_HANDOUT
   ? 'npm run grade -- [--submission DIR | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--roster FILE [--assignment NAME]]] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]'
-  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden [--variants SECRET]] [--carry-forward] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden [--variants SECRET]] [--carry-forward] [--late-policy P [--times FILE]] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
 
-/** Each flag's lines of help; the instructor-only ones are left out in the handout. */
+/**
+ * Each flag's lines of help; the instructor-only ones are left out in the handout. The options that
+ * change a grade come from lib/batch/options.ts, which every batch records.
+ */
 const FLAG_HELP: [flag: string, text: string][] = [
   ['submission', '  --submission DIR   grade DIR (holding index.ts, or student/index.ts) instead of ./student'],
   ['reference', '  --reference        grade the reference (must score full marks)'],
-  ['hidden', '  --hidden           include the instructor-only cases'],
-  ['variants', `  --variants SECRET  with --hidden: each submission's hidden inputs drawn from SECRET and its name
-                     (the same secret and name give the same cases; a batch records a hash of it)`],
-  ['carry-forward', `  --carry-forward    a multi-head test whose code is right given the student's own
-                     scaledDotProductAttention earns its points (its reason says so); off by default`],
   ['json', "  --json FILE        also write Gradescope's results.json"],
   ['html', '  --html FILE        also write a page: the score table, and heatmaps of each failed attention case'],
   ['instructor-view', "  --instructor-view  pages also show hidden tests' expected values (and say so): not for students"],
@@ -49,19 +51,22 @@ const FLAG_HELP: [flag: string, text: string][] = [
                      to its own lines), what the submission printed, and the containment in force`],
   ['submissions', `  --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n]
                      batch: every subfolder of DIR; writes DIR2/grades.csv, DIR2/grades-long.csv (submission,
-                     test, points, max, status, cause_id, cause), DIR2/submissions/<name>.json,
-                     DIR2/submissions/<name>.html, DIR2/report.html and DIR2/batch.json (what it was graded
-                     with); a rerun regrades only what no longer matches (--force: everything);
-                     --shard i/n grades only shard i of n (npm run merge joins the shards)`],
+                     test, points, max, status, cause_id, cause), DIR2/submissions/<stem>.json,
+                     DIR2/submissions/<stem>.html (<stem>: the name when it is plain lowercase, else a slug
+                     and a hash of it, listed in batch.json), DIR2/report.html and DIR2/batch.json (what it
+                     was graded with); a rerun regrades only what no longer matches (--force: everything);
+                     --shard i/n grades only shard i of n (npm run merge joins the shards). Ctrl-C or
+                     SIGTERM stops it with the gradebook of what finished; the same command resumes`],
   ['similarity', `  --similarity       with --submissions: also compares the submissions' code with each other
                      (DIR2/similarity.csv and DIR2/similarity.html; the same as npm run similarity)`],
   ['roster', `  --roster FILE      with --submissions: also DIR2/canvas.csv, Canvas's gradebook import, for the
                      students of FILE (a CSV: submission, and student, id, sis_user_id, sis_login_id,
-                     section); submissions it does not name are listed and marked in canvas.csv`],
+                     section; names match ignoring case and spaces); submissions it does not name are
+                     listed and marked in canvas.csv`],
   ['assignment', '  --assignment NAME  the Canvas column: "<name> (<id>)" of an existing assignment, or a new one\'s name'],
-  ['timeout', '  --timeout S        per-test time limit in seconds (default 10)'],
-  ['budget', '  --budget S         time budget of a whole submission, all its tests together (default 60)'],
-  ['memory', '  --memory MIB       memory cap per child process, typed arrays included (default 2048)'],
+  ...GRADE_OPTIONS.map((o): [string, string] => [o.flag, o.help]),
+  ['times', `  --times FILE       with --late-policy: when each submission was handed in, a CSV with the header
+                     submission,submitted_at (ISO 8601 with its zone); it comes before the fetched commits' times`],
   ['help', '  --help             this text'],
 ];
 
@@ -73,16 +78,11 @@ usage: ${USAGE}
 ${FLAG_HELP.filter(([flag]) => !FOR_INSTRUCTORS(flag)).map(([, text]) => text).join('\n')}
 
 Exits 0 whenever it produced a result, whatever the score; 1 when it could not grade; 2 on a
-usage error (a flag, a folder that does not exist).`;
-const flags = parseFlags(
-  process.argv.slice(2),
-  {
-    submission: 'string', reference: 'boolean', hidden: 'boolean', variants: 'string', json: 'string', html: 'string', 'instructor-view': 'boolean', verbose: 'boolean', 'carry-forward': 'boolean',
-    submissions: 'string', out: 'string', jobs: 'number', force: 'boolean', shard: 'string', similarity: 'boolean', roster: 'string', assignment: 'string', timeout: 'number', budget: 'number', memory: 'number',
-  },
-  USAGE,
-  HELP,
-);
+usage error (a flag, a folder that does not exist); 130 or 143 when Ctrl-C or SIGTERM stopped a batch.`;
+const flags = parseFlags(process.argv.slice(2), gradeFlagKinds(), USAGE, HELP) as Record<string, string | number | boolean | undefined> & {
+  submission?: string; reference?: boolean; json?: string; html?: string; 'instructor-view'?: boolean; verbose?: boolean;
+  submissions?: string; out?: string; jobs?: number; force?: boolean; shard?: string; similarity?: boolean; roster?: string; assignment?: string; times?: string;
+};
 
 function usage(problem: string): never {
   console.error(`${problem}; usage: ${USAGE}`);
@@ -92,9 +92,11 @@ function usage(problem: string): never {
 for (const flag of INSTRUCTOR_FLAGS) {
   if (FOR_INSTRUCTORS(flag) && flags[flag]) usage(`--${flag} is for instructors: this handout has no reference solution, hidden tests or similarity check (grade your own work with npm run grade)`);
 }
+const chosen = gradeOptionValues(flags);
+if (typeof chosen === 'string') usage(chosen);
+if (flags.times && !chosen.latePolicy) usage('--times gives the submission times a late policy needs: pass --late-policy too');
 
-if (flags.variants !== undefined && !flags.hidden) usage('--variants draws the hidden cases: pass --hidden too');
-if (flags.variants === '') usage('--variants needs a secret: the course\'s, the same for every run that must give the same cases');
+if (chosen.variantsSecret !== undefined && !flags.hidden) usage('--variants draws the hidden cases: pass --hidden too');
 if (flags.reference && flags.submission) usage('--reference and --submission both name the submission: pick one');
 if (flags.submissions && (flags.submission || flags.reference)) usage('--submissions grades a folder of submissions: drop --submission/--reference');
 if (flags.submissions && !flags.out) usage('--submissions needs --out DIR2 for grades.csv and the results');
@@ -108,8 +110,8 @@ function shardFlag(): Shard | undefined {
   return typeof parsed === 'string' ? usage(parsed) : parsed;
 }
 const shard = shardFlag();
-if (flags.submissions && flags.json) usage('--json is for one submission; a batch writes DIR2/submissions/<name>.json');
-if (flags.submissions && flags.html) usage('--html is for one submission; a batch always writes DIR2/submissions/<name>.html and DIR2/report.html');
+if (flags.submissions && flags.json) usage('--json is for one submission; a batch writes DIR2/submissions/<stem>.json');
+if (flags.submissions && flags.html) usage('--html is for one submission; a batch always writes DIR2/submissions/<stem>.html and DIR2/report.html');
 if (flags.submissions && flags.verbose) usage('--verbose is for one submission: grade one alone with --submission DIR/<name> --verbose');
 
 /** A folder named on the command line that is not there is the command's mistake, not a student's result. */
@@ -132,6 +134,18 @@ function hiddenFolders(): string[] {
   return [os.tmpdir()];
 }
 
+/** --times FILE, read now: a file that cannot be used is the command's mistake. */
+function timesFlag(): Map<string, number> | undefined {
+  if (!flags.times) return undefined;
+  try {
+    return readTimesFile(path.resolve(flags.times));
+  } catch (err) {
+    if (!(err instanceof TimesError)) throw err;
+    return usage(err.message);
+  }
+}
+const times = timesFlag();
+
 /** The draws and the reference behind them, loaded only when asked for: the handout has neither. */
 function variants(secret: string): Variants {
   // Typed here rather than by its module's types, which the handout does not ship.
@@ -139,19 +153,15 @@ function variants(secret: string): Variants {
   return loadVariants(secret);
 }
 
-async function main(): Promise<void> {
-  const cases = GRADED_CASES.filter((c) => flags.hidden || !c.hidden);
-  const memoryBytes = (flags.memory ?? 2048) * 1024 ** 2;
-  const options: GradeOptions = {
-    cases,
-    fixtures: loadCaseFixtures(cases),
+async function main(chosen: OptionValues): Promise<void> {
+  const memoryBytes = chosen.memoryBytes!;
+  const options: GradeOptions & OptionValues = {
+    ...chosen,
+    fixtures: loadCaseFixtures(chosen.cases),
     child: prepareChild(memoryBytes, hiddenFolders()),
-    timeoutMs: (flags.timeout ?? 10) * 1000,
-    budgetMs: (flags.budget ?? 60) * 1000,
     outputCap: 4096,
     instructorView: Boolean(flags['instructor-view']),
-    carryForward: Boolean(flags['carry-forward']),
-    ...(flags.variants !== undefined && { variants: variants(flags.variants) }),
+    ...(chosen.variantsSecret !== undefined && { variants: variants(chosen.variantsSecret) }),
   };
   await checkChildStarts(options.child);
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
@@ -165,7 +175,7 @@ async function main(): Promise<void> {
       roster = flags.roster ? readRoster(path.resolve(flags.roster)) : undefined;
     } catch (err) {
       if (!(err instanceof RosterError)) throw err;
-      console.error(`${err.message}; usage: ${USAGE}`);
+      console.error(`${oneLine(err.message)}; usage: ${USAGE}`);
       process.exit(2);
     }
     const outcome = await gradeBatch(path.resolve(flags.submissions), path.resolve(flags.out!), {
@@ -173,8 +183,9 @@ async function main(): Promise<void> {
       jobs: flags.jobs ?? os.availableParallelism(),
       force: Boolean(flags.force),
       html: true,
-      memoryBytes,
       shard,
+      times,
+      interruptible: true,
       exports: { roster, assignment: flags.assignment },
       onDone: (result, done, total) => {
         if (color) process.stdout.write(progressLine(done, total, result.name));
@@ -182,6 +193,19 @@ async function main(): Promise<void> {
       },
     });
     if (color) process.stdout.write('\n');
+    for (const group of outcome.lookalikes) {
+      console.error(`grade: ${group.map(showName).join(', ')} differ only by case, spaces or Unicode form: each is graded as its own submission`);
+    }
+    if (outcome.timesUnmatched.length) console.error(`grade: --times names ${outcome.timesUnmatched.length} submission(s) not in ${showName(flags.submissions)}: ${outcome.timesUnmatched.join(', ')}`);
+    if (outcome.untimed.length) {
+      console.error(`grade: no submission time for ${outcome.untimed.length} submission(s), so no late penalty (their rows say so): ${outcome.untimed.map(showName).join(', ')}; give them in --times FILE`);
+    }
+    if (outcome.interrupted) {
+      console.log(formatBatchSummary(outcome.entries));
+      console.log(`wrote ${path.join(flags.out!, 'grades.csv')} (${outcome.rows.length} rows) and ${path.join(flags.out!, 'report.html')}`);
+      console.error(interruptedLine(outcome.interrupted.graded, outcome.interrupted.of));
+      process.exit(SIGNAL_EXIT_CODE[outcome.interrupted.signal]);
+    }
     if (outcome.skipped.length) console.log(`kept ${outcome.skipped.length} earlier result(s) graded with the same options and files; --force regrades them`);
     if ([...outcome.regraded.values()].some((why) => why !== 'new')) console.log(regradeLine(outcome.regraded));
     if (shard) console.log(`shard ${flags.shard}: ${outcome.rows.length} submission(s)`);
@@ -214,8 +238,11 @@ async function main(): Promise<void> {
 
   const dir = flags.reference ? path.join(PROJECT_ROOT, 'reference') : path.resolve(flags.submission ?? path.join(PROJECT_ROOT, 'student'));
   const name = flags.reference ? 'reference' : path.basename(dir);
-  const result = await gradeSubmission(dir, name, { ...options, heatmaps: Boolean(flags.html) });
+  const graded = await gradeSubmission(dir, name, { ...options, heatmaps: Boolean(flags.html) });
+  const result = options.latePolicy ? withLatePenalty(graded, options.latePolicy, singleTime(name)) : graded;
+  if (result.late?.submitted_at === null) console.error(`grade: no submission time for ${showName(name)}, so no late penalty: give it in --times FILE`);
   console.log(formatTable(result, { color, verbose: Boolean(flags.verbose) }));
+  if (result.late) console.log(`Late policy: ${result.late.note}`);
   if (flags.verbose) console.log(containmentBlock(containment).join('\n'));
   if (flags.json) writeFileAtomic(path.resolve(flags.json), `${JSON.stringify(toGradescope(result), null, 2)}\n`);
   if (flags.html) {
@@ -225,7 +252,13 @@ async function main(): Promise<void> {
   if (process.env.GITHUB_ACTIONS) console.log(writeGithubOutputs(result));
 }
 
-main().catch((err: unknown) => {
+/** One submission's time: its row of --times, matched by its folder's name. */
+function singleTime(name: string): SubmissionTime {
+  const submittedMs = times ? matchTimes([name], times).times.get(name) : undefined;
+  return submittedMs === undefined ? { source: null } : { submittedMs, source: 'times' };
+}
+
+main(chosen).catch((err: unknown) => {
   const known = err instanceof GraderError || err instanceof FixtureError;
   console.error(`grade: could not grade: ${known ? (err as Error).message : (err as Error)?.stack ?? String(err)}`);
   process.exit(1);

@@ -1,5 +1,5 @@
 /**
- * npm run gradescope -- --out FILE.zip [--node vX.Y.Z]: the Gradescope autograder bundle. Upload
+ * npm run gradescope -- --out FILE.zip [--node vX.Y.Z] [--late-policy P]: the Gradescope autograder bundle. Upload
  * FILE.zip as the assignment's autograder; setup.sh installs the Node release given by --node
  * (default: the Active LTS release, lib/gradescope/nodeRelease.ts) and the locked packages, run_autograder grades each
  * submission with the hidden cases. What goes in is decided in lib/gradescope/bundle.ts.
@@ -11,9 +11,10 @@ import { buildBundle, BundleError } from '../lib/gradescope/bundle';
 import { ACTIVE_LTS_RELEASE, NODE_LTS_LINES, supportedRelease } from '../lib/gradescope/nodeRelease';
 import { writeZip } from '../lib/gradescope/zip';
 import { buildHandout, ReleaseError } from '../lib/release';
+import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy } from '../lib/late/policy';
 
-const USAGE = 'npm run gradescope -- --out FILE.zip [--node vX.Y.Z]';
-const flags = parseFlags(process.argv.slice(2), { out: 'string', node: 'string' }, USAGE);
+const USAGE = `npm run gradescope -- --out FILE.zip [--node vX.Y.Z] [--late-policy ${LATE_POLICY_SYNTAX}]`;
+const flags = parseFlags(process.argv.slice(2), { out: 'string', node: 'string', 'late-policy': 'string' }, USAGE);
 
 function fail(problem: string, code: number): never {
   console.error(`gradescope: ${problem}`);
@@ -27,15 +28,20 @@ if (!supportedRelease(nodeVersion)) {
   fail(`--node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}): pass e.g. --node ${ACTIVE_LTS_RELEASE}; usage: ${USAGE}`, 2);
 }
 
+// Gradescope gives each submission its due date (the student's extension included): due= may be left out.
+const latePolicy = flags['late-policy'] === undefined ? undefined : parseLatePolicy(flags['late-policy'], false);
+if (typeof latePolicy === 'string') fail(`${latePolicy}; usage: ${USAGE}`, 2);
+
 try {
-  const entries = buildBundle({ handout: buildHandout().files, nodeVersion });
+  const entries = buildBundle({ handout: buildHandout().files, nodeVersion, latePolicy });
   const zip = writeZip(entries);
   fs.mkdirSync(path.dirname(path.resolve(flags.out)), { recursive: true });
   fs.writeFileSync(path.resolve(flags.out), zip);
   const fixtures = entries.filter((e) => e.name.startsWith('fixtures/hidden/')).length;
   console.log(
     `gradescope: wrote ${flags.out} (${entries.length} files, ${(zip.length / 1024).toFixed(0)} KiB; ` +
-      `hidden fixture files: ${fixtures}; setup.sh installs Node ${nodeVersion})`,
+      `hidden fixture files: ${fixtures}; setup.sh installs Node ${nodeVersion}` +
+      `${latePolicy ? `; late policy ${formatLatePolicy(latePolicy)}, from each submission's time and due date` : ''})`,
   );
 } catch (err) {
   if (!(err instanceof BundleError || err instanceof ReleaseError)) throw err;

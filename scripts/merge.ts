@@ -1,6 +1,6 @@
 /**
  * npm run merge -- OUT1 OUT2 … --out DIR: joins the outputs of `npm run grade -- --submissions …
- * --shard i/n` into one DIR/grades.csv, DIR/submissions/<name>.json and .html, DIR/report.html and
+ * --shard i/n` into one DIR/grades.csv, DIR/submissions/<stem>.json and .html, DIR/report.html and
  * DIR/batch.json, as one machine grading the whole batch would have written them.
  *
  * Exits 0 when it merged; 1 when the outputs do not belong together (one line naming the folder or
@@ -29,7 +29,7 @@ for (let i = 0; i < argv.length; i++) {
 const flags = parseFlags(flagArgs, { out: 'string', help: 'boolean', roster: 'string', assignment: 'string' }, USAGE);
 if (flags.help) {
   console.log(`usage: ${USAGE}\n\nJoins the --out folders of \`npm run grade -- --submissions DIR --shard i/n\` (i = 1…n, any order) into\n` +
-    'DIR/grades.csv, DIR/grades-long.csv, DIR/submissions/<name>.json and .html, DIR/report.html and DIR/batch.json, as one machine would write them;\n' +
+    'DIR/grades.csv, DIR/grades-long.csv, DIR/submissions/<stem>.json and .html, DIR/report.html and DIR/batch.json, as one machine would write them;\n' +
     'with --roster FILE also DIR/canvas.csv (see npm run grade -- --help).\n' +
     'Refuses, naming the culprit, shards graded with other options, cases or fixtures, a shard missing or given twice,\n' +
     'and a submission graded twice.');
@@ -45,7 +45,7 @@ try {
   roster = flags.roster ? readRoster(flags.roster) : undefined;
 } catch (err) {
   if (!(err instanceof RosterError)) throw err;
-  console.error(`${err.message}; usage: ${USAGE}`);
+  console.error(`${oneLine(err.message)}; usage: ${USAGE}`);
   process.exit(2);
 }
 
@@ -63,7 +63,8 @@ try {
   if (summaryFile) appendFileSync(summaryFile, batchSummaryMarkdown(merged.entries));
 } catch (err) {
   // One line either way: a refusal names the culprit; anything else is the merge's own failure.
-  if (err instanceof MergeError) console.error(`merge: refused: ${err.message}`);
+  // Every line about a name goes through the sanitiser, whichever check wrote it.
+  if (err instanceof MergeError) console.error(`merge: refused: ${oneLine(err.message)}`);
   else console.error(`merge: failed: ${oneLine(String((err as Error)?.message ?? err))}`);
   process.exit(1);
 }

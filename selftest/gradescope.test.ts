@@ -19,6 +19,7 @@ import { mistakeFile, type Manifest } from '../lib/grading/manifest';
 import { PROJECT_ROOT } from '../lib/paths';
 import { buildHandout } from '../lib/release';
 import { GRADED_CASES } from '../tests/cases';
+import { parseLatePolicy, type LatePolicy } from '../lib/late/policy';
 import { linkNodeModules } from './linkNodeModules';
 
 interface Results {
@@ -180,6 +181,33 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     const { results } = await runAutograder(autograderRoot('exit_at_import', { 'index.ts': `${reference()}\nprocess.exit(3);\n` }));
     expect(results.score).toBe(0);
     for (const t of results.tests) expect(t.output).toMatch(/^Crashed: .*while loading the submission: it exited with code 3/);
+  });
+
+  it('a file name that is not UTF-8 in the upload: the submission is refused with the name, not an "Autograder error"', async () => {
+    const root = autograderRoot('not_utf8', { 'index.ts': reference() });
+    fs.writeFileSync(Buffer.concat([Buffer.from(path.join(root, 'submission', 'notes')), Buffer.of(0xff), Buffer.from('.ts')]), '// mine\n');
+    const { results } = await runAutograder(root);
+    expect(results.score).toBe(0);
+    expect(results.tests).toHaveLength(GRADED_CASES.length);
+    for (const t of results.tests) expect(t.output).toMatch(/^Not run: .*"notes\\xFF\.ts" has a name that is not UTF-8 text .*: rename it/);
+  });
+
+  it('a late policy in the bundle: the score is what is left after the penalty for the metadata\'s time and the student\'s own due date', async () => {
+    const late = path.join(temp, 'source-late');
+    const policy = parseLatePolicy('per=day,penalty=10%,cap=50%,grace=15m', false) as LatePolicy;
+    unpack(late, buildBundle({ handout: buildHandout().files, nodeVersion: ACTIVE_LTS_RELEASE, latePolicy: policy }));
+    linkNodeModules(late);
+    const root = autograderRoot('late', { 'index.ts': reference() }, late);
+    // Due on the 1st for the class, the 2nd for this student (an extension); made 1 day 1 h after that: 2 started days, 20%.
+    fs.writeFileSync(path.join(root, 'submission_metadata.json'), JSON.stringify({
+      id: 1, created_at: '2026-12-03T23:59:00.000000-05:00',
+      assignment: { due_date: '2026-12-01T22:59:00.000000-05:00', late_due_date: '2026-12-08T22:59:00.000000-05:00', title: 'Attention' },
+      users: [{ email: 's@example.com', id: 7, name: 'S', assignment: { due_date: '2026-12-02T22:59:00.000000-05:00', late_due_date: null } }],
+    }));
+    const { results } = await runAutograder(root);
+    expect(results.tests.every((t) => t.status === 'passed')).toBe(true);
+    expect(results.score).toBeCloseTo(FULL_MARKS * 0.8, 9);
+    expect(results.output).toMatch(/^Late policy: 1 day 1 h late \(2 days at 10% a day\): −2\.9 points; score 11\.6\/14\.5 after it\.$/m);
   });
 
   it('a tampered fixture: "Autograder error" for students, the cause in a hidden test', async () => {

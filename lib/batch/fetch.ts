@@ -90,7 +90,7 @@ function git(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ ok
  * Clones one repository into `dest` at its default branch's last commit, or with a deadline its
  * last commit before it (the whole history is fetched to find it); the commit graded, or why not.
  */
-async function fetchOne(url: string, dest: string, env: NodeJS.ProcessEnv, deadline: string | undefined): Promise<{ commit?: string; error?: string }> {
+async function fetchOne(url: string, dest: string, env: NodeJS.ProcessEnv, deadline: string | undefined): Promise<{ commit?: string; committed_at?: string; error?: string }> {
   const cloned = await git(['clone', '--quiet', ...(deadline ? ['--no-checkout'] : ['--depth', '1']), '--', url, dest], env);
   if (!cloned.ok) return { error: cloned.err };
   let commit: string;
@@ -106,7 +106,9 @@ async function fetchOne(url: string, dest: string, env: NodeJS.ProcessEnv, deadl
     if (!head.ok) return { error: head.err };
     commit = head.out;
   }
-  return { commit };
+  // Its commit time, for a late policy (--late-policy): the time the deadline above goes by too.
+  const when = await git(['show', '-s', '--format=%cI', commit], env, dest);
+  return { commit, ...(when.ok && when.out ? { committed_at: when.out } : {}) };
 }
 
 export interface FetchOutcome {

@@ -1,6 +1,6 @@
 /**
  * `npm run merge`: joins the outputs of `--shard 1/n` … `--shard n/n` into the folder one machine
- * would have written: every `<name>.json` and `<name>.html` as the shards wrote them, then
+ * would have written: every `<stem>.json` and `<stem>.html` (lib/batch/layout.ts) as the shards wrote them, then
  * `grades.csv`, `report.html` and `batch.json` rebuilt from them exactly as a whole run builds its
  * own. Before writing anything it checks that the outputs belong together, and refuses with one
  * line naming the culprit: a folder that is not a finished batch, a different case table, fixtures
@@ -18,6 +18,7 @@ import { courseExports, type CanvasExport, type CourseExportOptions } from '../r
 import type { SummaryEntry } from '../report/terminal';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';
 import { badName, RESULT_BYTES, resultProblem } from './checkResult';
+import { fileStem, fileStems } from './layout';
 import { caseTable, difference } from './provenance';
 import { ABOUT, namesHash, readRecord, RECORD_FILE, writeRecord, type BatchRecord } from './record';
 import { readResults } from './resume';
@@ -48,9 +49,16 @@ function readInputs(dirs: readonly string[]): Input[] {
   return dirs.map((dir) => {
     const record = readRecord(dir);
     if (typeof record === 'string') throw new MergeError(record);
+    if (record.interrupted) {
+      throw new MergeError(`${dir} is a shard whose grading was interrupted (${record.interrupted.graded} of ${record.interrupted.of} graded): run its command again to finish it`);
+    }
     for (const name of record.submissions) {
       const bad = badName(name);
       if (bad) throw new MergeError(`${dir}/${RECORD_FILE} lists ${bad}: it is not a batch this grader wrote; grade that shard again`);
+      // Where a submission's files are is decided by its name alone (layout.ts): a shard that says otherwise was laid out by another grader.
+      if (record.files[name] !== fileStem(name)) {
+        throw new MergeError(`${dir} keeps the files of ${oneLine(name)} under another name than this grader does: grade that shard again with this checkout`);
+      }
     }
     // The case table is this checkout's, not what the shard says it was: points come from it.
     const table = caseTable(record.graded_with.options.hidden ? GRADED_CASES : visibleCases());
@@ -122,7 +130,7 @@ function collectResults(inputs: readonly Input[]): Map<string, { input: Input; r
       if (size > RESULT_BYTES) throw new MergeError(`${oneLine(file)} is ${size} bytes, over the ${RESULT_BYTES / 1024 ** 2} MiB a result can be: regrade shard ${formatShard(record.shard)}`);
       const results = readResults(file);
       if (!results) throw new MergeError(`${oneLine(file)} is missing or unreadable: regrade shard ${formatShard(record.shard)}`);
-      const problem = resultProblem(results, record.case_table);
+      const problem = resultProblem(results, record.case_table, record.graded_with.options.late_policy);
       if (problem) throw new MergeError(`${oneLine(file)} is not a result this grader wrote: ${problem}; regrade shard ${formatShard(record.shard)}`);
       const recorded = results.extra_data.graded_with;
       const differs = recorded ? difference(recorded, record.graded_with) : 'a grader that did not record how';
@@ -156,7 +164,7 @@ export function mergeShards(dirs: readonly string[], outDir: string, exports: Co
   const results = new Map(names.map((name) => [name, found.get(name)!.results]));
   // Everything is built before anything is written: a refusal or a failure leaves the folder as it was.
   const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
-  const csv = gradebookCsv(rows, first.case_table.map((c) => c.name));
+  const csv = gradebookCsv(rows, first.case_table.map((c) => c.name), { late: first.graded_with.options.late_policy !== undefined });
   const report = batchReportHtml(names.map((name) => readBatchEntries(found.get(name)!.input.dir, [name])[0]), first.case_table);
   const exported = courseExports(names, results, rows, first.case_table, exports);
   fs.mkdirSync(path.join(outDir, SUBMISSIONS_DIR), { recursive: true });
@@ -179,6 +187,7 @@ export function mergeShards(dirs: readonly string[], outDir: string, exports: Co
     graded_with: first.graded_with,
     case_table: first.case_table,
     fixtures: first.fixtures,
+    files: fileStems(names),
   };
   writeRecord(outDir, record);
   return { record, rows, entries: names.map((name) => summaryEntry(name, results.get(name)!)), results, canvas: exported.canvas };

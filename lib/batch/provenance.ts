@@ -1,7 +1,7 @@
 /**
  * What a batch result was graded with, so a rerun can tell a result it may keep from one it must
  * regrade, and a merge can refuse shards that were graded differently. Everything that can change
- * a verdict is here: the options (hidden cases, time limit, budget, memory cap), the case table,
+ * a grade is here: the options (every one lib/batch/options.ts lists), the case table,
  * the fixtures (by their manifest hashes, which loadCaseFixtures checked every file against) and
  * the submission's own content hash (lib/intake). How many jobs ran, or where, changes no verdict
  * and is not recorded.
@@ -9,21 +9,15 @@
 import { createHash } from 'node:crypto';
 import type { GradedCase } from '../../tests/cases';
 import { readManifest, type Manifest } from '../grading/manifest';
+import { optionsDifference, recordOptions, type OptionValues } from './options';
 import { IntakeError, takeSubmission, type Submission } from '../intake/intake';
+import { notText } from '../intake/names';
+import { showName } from '../text/sanitise';
 
-/** The options that change verdicts, as the command line gave them. */
-export interface RecordedOptions {
-  hidden: boolean;
-  timeout_ms: number;
-  budget_ms: number;
-  memory_mib: number;
-  /** Present only when on, so results graded before the option existed still match a run without it. */
-  carry_forward?: true;
-  /** --variants: sha256 of the secret (lib/model/draw.ts secretHash), never the secret; present only when on. */
-  variants?: string;
-}
+/** The options that change grades, as lib/batch/options.ts records them (recordOptions): option key → value. */
+export type RecordedOptions = Record<string, unknown>;
 
-/** The part every result of one run shares; stored in each `<name>.json` and in `batch.json`. */
+/** The part every result of one run shares; stored in each `<stem>.json` and in `batch.json`. */
 export interface GradedWith {
   options: RecordedOptions;
   /** sha256 of the case table (caseTable). */
@@ -35,6 +29,8 @@ export interface GradedWith {
 /** One result's record: the run's, and what it graded (submissionHash; null when nothing could be read or the grader failed). */
 export interface Provenance extends GradedWith {
   submission: string | null;
+  /** When it was submitted (ISO 8601), as a late policy read it; absent without a late policy. */
+  submitted_at?: string | null;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -58,12 +54,9 @@ export function fixtureHashes(cases: readonly GradedCase[], manifest: Manifest =
   }));
 }
 
-export function gradedWith(options: RecordedOptions, cases: readonly GradedCase[], fixtures: Record<string, string>): GradedWith {
+export function gradedWith(values: OptionValues, cases: readonly GradedCase[], fixtures: Record<string, string>): GradedWith {
   return {
-    options: {
-      hidden: options.hidden, timeout_ms: options.timeout_ms, budget_ms: options.budget_ms, memory_mib: options.memory_mib,
-      ...(options.variants !== undefined && { variants: options.variants }),
-    },
+    options: recordOptions(values),
     cases: sha256(JSON.stringify(caseTable(cases))),
     fixtures: sha256(JSON.stringify(Object.entries(fixtures).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))),
   };
@@ -82,8 +75,13 @@ export function submissionHash(dir: string, name: string): string | null {
 /** A submission as the intake read it once, or why it could not: what a batch hashes, type-checks and grades. */
 export type Taken = Submission | Error;
 
-/** Reads the submission once; never throws. `byName`: a batch's, named by its name in messages (takeSubmission). */
+/**
+ * Reads the submission once; never throws. `byName`: a batch's, named by its name in messages
+ * (takeSubmission). A folder whose name is not text is refused unread (lib/intake/names.ts).
+ */
 export function take(dir: string, name: string, byName = false): Taken {
+  const odd = notText(name);
+  if (odd) return new IntakeError(`the folder ${showName(name)} has a name that ${odd}: rename it (letters, digits, - and _ are safe everywhere) and grade again`);
   try {
     return takeSubmission(dir, name, byName);
   } catch (err) {
@@ -97,25 +95,13 @@ export function takenHash(taken: Taken): string | null {
   return taken instanceof IntakeError ? `refused:${sha256(taken.message)}` : null;
 }
 
-/** Each recorded option as its flag shows it, for messages. */
-const SHOWN: Record<keyof RecordedOptions, (value: unknown) => string> = {
-  hidden: (v) => `--hidden ${v === true ? 'on' : v === false ? 'off' : String(v)}`,
-  timeout_ms: (v) => `--timeout ${typeof v === 'number' ? `${v / 1000} s` : String(v)}`,
-  budget_ms: (v) => `--budget ${typeof v === 'number' ? `${v / 1000} s` : String(v)}`,
-  memory_mib: (v) => `--memory ${typeof v === 'number' ? `${v} MiB` : String(v)}`,
-  carry_forward: (v) => `--carry-forward ${v === true ? 'on' : 'off'}`,
-  variants: (v) => `--variants ${typeof v === 'string' ? `with the secret of sha256 ${v.slice(0, 12)}…` : 'off'}`,
-};
-
 /**
  * What differs between two records, as "<a's> instead of <b's>" naming the first thing that does
  * ("--hidden on instead of off", "another case table"); undefined when they agree.
  */
 export function difference(a: GradedWith, b: GradedWith): string | undefined {
-  const changed = (Object.keys(SHOWN) as (keyof RecordedOptions)[]).filter((k) => a.options?.[k] !== b.options?.[k]);
-  if (changed.length) {
-    return changed.map((k) => `${SHOWN[k](a.options?.[k])} instead of ${SHOWN[k](b.options?.[k]).replace(/^--\S+ /, '')}`).join(', ');
-  }
+  const options = optionsDifference(a.options, b.options);
+  if (options) return options;
   if (a.cases !== b.cases) return 'another case table';
   if (a.fixtures !== b.fixtures) return 'other fixtures';
   return undefined;

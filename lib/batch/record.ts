@@ -1,16 +1,18 @@
 /**
  * `<out>/batch.json`: what a batch folder holds and how it was graded: its shard, the submissions
  * of that shard, a fingerprint of the whole submissions folder (so shards graded from different
- * folders are told apart), the case table, the fixtures' hashes and the options. The merge reads
- * it to check that shard outputs belong together. It is removed when a run starts and written when
- * it ends, so a folder whose run did not finish has none.
+ * folders are told apart), the case table, the fixtures' hashes, the options and where each
+ * submission's files are. The merge reads it to check that shard outputs belong together. It is
+ * removed when a run starts and written when it ends, so a folder whose run did not finish has
+ * none; a run stopped by a signal writes it for what finished, marked `interrupted`, and no merge
+ * takes that.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GradedCase } from '../../tests/cases';
 import { writeFileAtomic } from '../fsAtomic';
-import { RECORD_FILE } from '../report/batchReport';
+import { RECORD_FILE } from './layout';
 import type { GradedWith } from './provenance';
 import type { Shard } from './shard';
 
@@ -26,6 +28,10 @@ export interface BatchRecord {
   graded_with: GradedWith;
   case_table: GradedCase[];
   fixtures: Record<string, string>;
+  /** Each submission's name → the stem of its files, `submissions/<stem>.json` and `.html` (lib/batch/layout.ts). */
+  files: Record<string, string>;
+  /** Set when the run was stopped by a signal: only `graded` of the submissions have a result; the same command finishes it. */
+  interrupted?: { signal: string; graded: number; of: number };
 }
 
 export const ABOUT = 'npm run grade -- --submissions: the submissions in this folder and what they were graded with';
@@ -58,7 +64,8 @@ export function readRecord(outDir: string): BatchRecord | string {
     const record = JSON.parse(text) as BatchRecord;
     const shard = record.shard;
     if (!shard || !Number.isInteger(shard.index) || !Number.isInteger(shard.count) || !Array.isArray(record.submissions) ||
-        !Array.isArray(record.case_table) || typeof record.graded_with?.options !== 'object' || typeof record.batch?.sha256 !== 'string') {
+        !Array.isArray(record.case_table) || typeof record.graded_with?.options !== 'object' || typeof record.batch?.sha256 !== 'string' ||
+        typeof record.files !== 'object' || record.files === null) {
       throw new Error('fields missing');
     }
     return record;

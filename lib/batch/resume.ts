@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import type { GradescopeResults } from '../report/gradescope';
-import { difference, type GradedWith } from './provenance';
+import { difference, type Provenance } from './provenance';
 
 /** Why a submission is graded in this run rather than kept. */
-export type RegradeReason = 'new' | 'unrecorded' | 'other_options' | 'edited' | 'not_readable' | 'forced';
+export type RegradeReason = 'new' | 'unrecorded' | 'other_options' | 'edited' | 'not_readable' | 'other_time' | 'forced';
 
 export const REASON_WORDS: Record<RegradeReason, string> = {
   new: 'not graded before',
@@ -16,6 +16,7 @@ export const REASON_WORDS: Record<RegradeReason, string> = {
   other_options: 'graded with other options, cases or fixtures',
   edited: 'changed since they were graded',
   not_readable: 'could not be read',
+  other_time: 'given another submission time',
   forced: 'regraded by --force',
 };
 
@@ -31,17 +32,18 @@ export function readResults(file: string): GradescopeResults | undefined {
 /** Undefined when `previous` may be kept; otherwise why not. */
 export function regradeReason(
   previous: GradescopeResults | undefined,
-  run: GradedWith,
-  submission: string | null,
+  now: Provenance,
   force: boolean,
 ): RegradeReason | undefined {
   if (force) return 'forced';
   if (!previous) return 'new';
   const recorded = previous.extra_data.graded_with;
   if (!recorded) return 'unrecorded';
-  if (difference(run, recorded)) return 'other_options';
-  if (submission === null) return 'not_readable';
-  return recorded.submission === submission ? undefined : 'edited';
+  if (difference(now, recorded)) return 'other_options';
+  if (now.submission === null) return 'not_readable';
+  if (recorded.submission !== now.submission) return 'edited';
+  // Under a late policy the time is part of what was graded: a corrected time is a new penalty.
+  return (recorded.submitted_at ?? null) === (now.submitted_at ?? null) ? undefined : 'other_time';
 }
 
 /** "regraded 3: 2 changed since they were graded, 1 graded with other options, cases or fixtures". */

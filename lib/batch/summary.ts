@@ -1,6 +1,6 @@
 /**
  * A batch's summary covers every submission in it, graded in this run or kept from an earlier one:
- * a kept result is read back from its `<name>.json`.
+ * a kept result is read back from its `<stem>.json`.
  */
 import type { GradescopeResults } from '../report/gradescope';
 import type { SummaryEntry } from '../report/terminal';

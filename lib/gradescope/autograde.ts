@@ -1,6 +1,7 @@
 /**
  * One Gradescope run: grade `<root>/submission` with every case, hidden ones included, and write
- * `<root>/results/results.json`. Following otter-grader, every failure becomes a result: a broken
+ * `<root>/results/results.json`; with the bundle's late policy, the score is what is left after
+ * the penalty for the time and due date of `<root>/submission_metadata.json`. Following otter-grader, every failure becomes a result: a broken
  * submission is graded 0 with its reasons (gradeSubmission), and a failure of the autograder
  * itself becomes the "Autograder error" result, so Gradescope always has a file to read.
  */
@@ -14,7 +15,24 @@ import { toGradescope } from '../report/gradescope';
 import { containmentReport } from '../sandbox/containment';
 import { formatTable } from '../report/terminal';
 import { GRADED_CASES } from '../../tests/cases';
+import { parseLatePolicy, withLatePenalty, type LatePolicy } from '../late/policy';
+import { gradescopeTime } from '../late/times';
+import { PROJECT_ROOT } from '../paths';
 import { autograderErrorResults } from './errorResults';
+
+/** What `npm run gradescope -- --late-policy …` put in the bundle (bundle.ts), read from the grader's own folder. */
+export const AUTOGRADER_OPTIONS = 'autograder-options.json';
+
+/** The bundle's late policy, if it has one; a policy this grader cannot read is the autograder's failure. */
+function bundledLatePolicy(): LatePolicy | undefined {
+  const file = path.join(PROJECT_ROOT, AUTOGRADER_OPTIONS);
+  if (!fs.existsSync(file)) return undefined;
+  const text = (JSON.parse(fs.readFileSync(file, 'utf8')) as { late_policy?: unknown }).late_policy;
+  if (text === undefined) return undefined;
+  const policy = parseLatePolicy(String(text), false);
+  if (typeof policy === 'string') throw new Error(`${AUTOGRADER_OPTIONS}: ${policy}`);
+  return policy;
+}
 
 /** As `npm run grade`: Gradescope's own limit for the whole run is set per assignment (default 10 min). */
 const TIMEOUT_MS = 10_000;
@@ -50,7 +68,10 @@ async function grade(root: string) {
   // A child that cannot start is the autograder's failure (an "Autograder error" result), not the student's crash.
   await checkChildStarts(child);
   const options: GradeOptions = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES), child, timeoutMs: TIMEOUT_MS, outputCap: OUTPUT_CAP };
-  return gradeSubmission(path.join(root, 'submission'), 'submission', options);
+  const policy = bundledLatePolicy();
+  const result = await gradeSubmission(path.join(root, 'submission'), 'submission', options);
+  // Gradescope's metadata says when this submission was made and when it was due for this student (an extension included).
+  return policy ? withLatePenalty(result, policy, gradescopeTime(path.join(root, 'submission_metadata.json'))) : result;
 }
 
 /** Writes results.json in every case; throws only when even that fails (results/ not writable). */

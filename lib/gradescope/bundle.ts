@@ -12,7 +12,9 @@ import path from 'node:path';
 import { mistakeFile, sha256, type Manifest } from '../grading/manifest';
 import { PROJECT_ROOT } from '../paths';
 import { GRADED_CASES } from '../../tests/cases';
+import { AUTOGRADER_OPTIONS } from './autograde';
 import { autograderErrorResults } from './errorResults';
+import { formatLatePolicy, type LatePolicy } from '../late/policy';
 import { FALLBACK_RESULTS, runAutograderSh, setupSh } from './launchers';
 import { ACTIVE_LTS_RELEASE, NODE_LTS_LINES, supportedRelease } from './nodeRelease';
 import type { ZipEntry } from './zip';
@@ -32,6 +34,8 @@ export interface BundleOptions {
   handout: ReadonlyMap<string, Buffer>;
   /** The Node release setup.sh installs: one of a supported LTS line, e.g. ACTIVE_LTS_RELEASE. */
   nodeVersion: string;
+  /** A late policy (`--late-policy`, lib/late/policy.ts) the autograder applies from each submission's metadata. */
+  latePolicy?: LatePolicy;
 }
 
 function readFile(root: string, file: string): Buffer {
@@ -64,7 +68,7 @@ function allFixtures(root: string, files: Map<string, Buffer>): void {
   }
 }
 
-export function buildBundle({ handout, nodeVersion }: BundleOptions): ZipEntry[] {
+export function buildBundle({ handout, nodeVersion, latePolicy }: BundleOptions): ZipEntry[] {
   const root = PROJECT_ROOT;
   if (!supportedRelease(nodeVersion)) {
     throw new BundleError(`Node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}), such as ${ACTIVE_LTS_RELEASE}`);
@@ -72,6 +76,7 @@ export function buildBundle({ handout, nodeVersion }: BundleOptions): ZipEntry[]
   const files = new Map([...handout].filter(([file]) => !DROPPED.some((re) => re.test(file))));
   allFixtures(root, files);
   for (const file of AUTOGRADER_FILES) files.set(file, readFile(root, file));
+  if (latePolicy) files.set(AUTOGRADER_OPTIONS, Buffer.from(`${JSON.stringify({ late_policy: formatLatePolicy(latePolicy) }, null, 2)}\n`));
   files.set('setup.sh', Buffer.from(setupSh(nodeVersion)));
   files.set('run_autograder', Buffer.from(runAutograderSh()));
   const maxScore = GRADED_CASES.reduce((sum, c) => sum + c.points, 0);

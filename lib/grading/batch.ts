@@ -1,43 +1,51 @@
 /**
- * Batch grading: every subfolder of a folder is one submission, graded in parallel (each in its
- * own child processes). Each result is written to `<out>/submissions/<name>.json` (lib/report/batchReport.ts resultsFile) as soon as it is known, with
- * what it was graded with (lib/batch/provenance.ts), so a rerun keeps exactly the results that
- * still match and regrades the rest; `grades.csv` is rebuilt from those files at the end, with a
- * row for every submission whatever happened to it. With `html`, each submission also gets its
- * page as it finishes, and `report.html` is rebuilt from the JSON files at the end like the CSV.
- * With `shard`, only the submissions of that shard (lib/batch/shard.ts) are graded; `batch.json`
+ * Batch grading: every subfolder of a folder is one submission (lib/batch/listing.ts), graded in
+ * parallel (each in its own child processes). Each result is written to
+ * `<out>/submissions/<stem>.json` (lib/batch/layout.ts) as soon as it is known, with what it was
+ * graded with (lib/batch/provenance.ts), so a rerun keeps exactly the results that still match and
+ * regrades the rest; `grades.csv` is rebuilt from those files at the end (lib/batch/gradebook.ts),
+ * with a row for every submission whatever happened to it, a result that could not be written or
+ * a run stopped by Ctrl-C (lib/batch/interrupt.ts) included. With `html`, each submission also gets
+ * its page as it finishes, and `report.html` is rebuilt from the JSON files at the end like the
+ * CSV. With a late policy (lib/late), each result's score is what is left after its penalty. With
+ * `shard`, only the submissions of that shard (lib/batch/shard.ts) are graded; `batch.json`
  * records which, for `npm run merge`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { badName } from '../batch/checkResult';
 import { readFetched } from '../batch/fetched';
-import { fixtureHashes, gradedWith, take, takenHash, caseTable, type Provenance, type Taken } from '../batch/provenance';
-import { ABOUT, namesHash, removeRecord, writeRecord } from '../batch/record';
+import { writeGradebook } from '../batch/gradebook';
+import { Interrupted, onStopSignal, type StopSignal } from '../batch/interrupt';
+import { pageFile, resultsFile, SUBMISSIONS_DIR } from '../batch/layout';
+import { listSubmissions, lookalikeNames } from '../batch/listing';
+import { fixtureHashes, gradedWith, take, takenHash, type Provenance, type Taken } from '../batch/provenance';
+import { removeRecord } from '../batch/record';
 import { readResults, regradeReason, type RegradeReason } from '../batch/resume';
 import { inShard, WHOLE, type Shard } from '../batch/shard';
 import { summaryEntry } from '../batch/summary';
 import { WorkCache } from '../batch/workCache';
+import { withLatePenalty, type LatePolicy } from '../late/policy';
+import { submissionTimes } from '../late/times';
 import { buildChildRuntime } from '../sandbox/build';
 import { GraderError } from '../errors';
 import { writeFileAtomic } from '../fsAtomic';
-import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile, SUBMISSIONS_DIR } from '../report/batchReport';
-import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
-import { toGradescope } from '../report/gradescope';
+import { type GradebookRow } from '../report/csv';
+import { toGradescope, type GradescopeResults } from '../report/gradescope';
 import { submissionPage } from '../report/submissionPage';
 import { oneLine } from '../text/sanitise';
 import type { SummaryEntry } from '../report/terminal';
-import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, gradeSubmission, typeCheckSubmissions, withoutRunning, type GradeOptions } from './grade';
+import { gradeSubmission, typeCheckSubmissions, withoutRunning, type GradeOptions } from './grade';
 import { LastGuard } from './lastGuard';
-import { courseExports, type CanvasExport, type CourseExportOptions } from '../report/exports';
+import type { CanvasExport, CourseExportOptions } from '../report/exports';
 import type { SubmissionResult } from './result';
-import { typeCheckSalt, type TypeNotes } from '../typecheck/run';
+import { stopTypeChecks, typeCheckSalt, type TypeNotes } from '../typecheck/run';
 
 export interface BatchOptions extends GradeOptions {
   jobs: number;
   /** Regrade every submission, even one whose result still matches. */
   force: boolean;
-  /** Also write `<name>.html` per submission (with heatmaps of its failed attention cases) and `report.html`. */
+  /** Also write `<stem>.html` per submission (with heatmaps of its failed attention cases) and `report.html`. */
   html?: boolean;
   /** The child's memory cap, as prepareChild was given it: recorded with each result. */
   memoryBytes?: number;
@@ -46,6 +54,12 @@ export interface BatchOptions extends GradeOptions {
   onDone?: (result: SubmissionResult, done: number, total: number) => void;
   /** canvas.csv for this roster, under this assignment column (grades-long.csv is always written). */
   exports?: CourseExportOptions;
+  /** What a late submission loses (lib/late/policy.ts), applied from each submission's time. */
+  latePolicy?: LatePolicy;
+  /** When each submission was handed in, by its name as typed in --times (matched as a roster is); otherwise the fetched commit's time. */
+  times?: ReadonlyMap<string, number>;
+  /** Stop on SIGINT or SIGTERM, writing the gradebook of what finished (lib/batch/interrupt.ts). */
+  interruptible?: boolean;
 }
 
 export interface BatchOutcome {
@@ -63,30 +77,29 @@ export interface BatchOutcome {
   entries: SummaryEntry[];
   /** The roster's verdict, when canvas.csv was written. */
   canvas?: CanvasExport;
-}
-
-function listSubmissions(dir: string): string[] {
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
-    throw new GraderError(`submissions folder ${dir} not found: pass a folder with one subfolder per submission`);
-  }
-  // A link in place of a folder is listed too: the intake refuses it with a reason, and it gets its row.
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.'))
-    .map((e) => e.name)
-    .sort();
+  /** Groups of submissions whose names differ only by case, spaces or Unicode form: each graded as its own. */
+  lookalikes: string[][];
+  /** Under a late policy: the submissions graded with no known time (no penalty). */
+  untimed: string[];
+  /** Names of --times that match no submission (or several), said as the warning says them. */
+  timesUnmatched: string[];
+  /** Set when a signal stopped the run: how many of the run's submissions have a result. */
+  interrupted?: { signal: StopSignal; graded: number; of: number };
 }
 
 /** A result for a submission whose grading itself failed: it still gets its row. */
 function harnessFailure(name: string, options: GradeOptions, err: unknown): SubmissionResult {
   const message = (err as Error)?.message ?? String(err);
   // The row reaches the student: the details (with this machine's paths) go to the grader's log only.
-  console.error(`grade: the grader failed on ${oneLine(name)}: ${message}`);
+  console.error(`grade: the grader failed on ${oneLine(name)}: ${oneLine(message)}`);
   const reason = `the grader could not grade this submission: ${oneLine(message).replace(/(?<![\w.-])\/[^\s:'"]+/g, '…')}`;
   return withoutRunning(name, options.cases, 'error', reason, [reason]);
 }
 
 const NO_NOTES: TypeNotes = async () => [];
+
+/** A file-system error in a few words, without this machine's paths: the row reaches the gradebook. */
+const errorWords = (err: unknown) => (err as NodeJS.ErrnoException)?.code ?? oneLine(String((err as Error)?.message ?? err)).replace(/(?<![\w.-])\/[^\s:'"]+/g, '…');
 
 export async function gradeBatch(submissionsDir: string, outDir: string, options: BatchOptions): Promise<BatchOutcome> {
   const folders = listSubmissions(submissionsDir);
@@ -101,16 +114,16 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   // Until this run ends the folder is not a finished batch: a merge must not take it.
   removeRecord(outDir);
   const fixtures = fixtureHashes(options.cases);
-  const run = gradedWith({
-    hidden: options.cases.some((c) => c.hidden),
-    timeout_ms: options.timeoutMs,
-    budget_ms: options.budgetMs ?? DEFAULT_BUDGET_MS,
-    memory_mib: (options.memoryBytes ?? DEFAULT_MEMORY_BYTES) / 1024 ** 2,
-    ...(options.carryForward ? { carry_forward: true as const } : {}),
-    ...(options.variants ? { variants: options.variants.secretSha256 } : {}),
-  }, options.cases, fixtures);
+  const run = gradedWith(options, options.cases, fixtures);
+  const policy = options.latePolicy;
+  const { timeOf, unmatched: timesUnmatched } = submissionTimes(everyone, options.times, fetched);
+  const provenanceOf = (name: string, submission: string | null): Provenance => {
+    if (!policy) return { ...run, submission };
+    const { submittedMs } = timeOf(name);
+    return { ...run, submission, submitted_at: submittedMs === undefined ? null : new Date(submittedMs).toISOString() };
+  };
 
-  const results = new Map<string, ReturnType<typeof toGradescope>>();
+  const results = new Map<string, GradescopeResults>();
   const skipped: string[] = [];
   const regraded = new Map<string, RegradeReason>();
   const queue: { name: string; provenance: Provenance; taken?: Taken }[] = [];
@@ -118,14 +131,14 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     if (notFetched.includes(name)) {
       // Nothing to grade, and nothing kept: the next run (after a new fetch) grades it.
       regraded.set(name, 'new');
-      queue.push({ name, provenance: { ...run, submission: null } });
+      queue.push({ name, provenance: provenanceOf(name, null) });
       continue;
     }
     // Read once: the hash, the type check and the grading all use this one snapshot of the folder.
     const taken = take(path.join(submissionsDir, name), name, true);
-    const provenance = { ...run, submission: takenHash(taken) };
+    const provenance = provenanceOf(name, takenHash(taken));
     const previous = readResults(path.join(outDir, resultsFile(name)));
-    const why = regradeReason(previous, run, provenance.submission, options.force);
+    const why = regradeReason(previous, provenance, options.force);
     if (why === undefined) {
       results.set(name, previous!);
       skipped.push(name);
@@ -137,6 +150,8 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
 
   const graded: SubmissionResult[] = [];
   const graderErrors: string[] = [];
+  /** Submissions of this run with no result, and why: the row says so, and the next run grades them. */
+  const missing = new Map<string, string>();
   const total = queue.length;
   // One checking process for the whole batch, beside the grading (typecheck/run.ts).
   // What this folder's last run checked and transpiled of the same files is not done again (workCache.ts).
@@ -144,32 +159,51 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const transpileCache = new WorkCache(outDir, 'transpiled', path.basename(buildChildRuntime().root));
   const typeNotes = typeCheckSubmissions(queue.flatMap(({ name, taken }) => (taken ? [{ name, taken }] : [])), options.timeoutMs, typeCheckCache);
   const provenances = new Map<string, Provenance>();
-  const write = (name: string, result: SubmissionResult, provenance: Provenance) => {
+  /** Writes one submission's page and result; a failure to is that submission's row, never the batch's end. */
+  const write = (name: string, result: SubmissionResult, provenance: Provenance): boolean => {
     const written = toGradescope(result);
     written.extra_data.graded_with = provenance;
     // The commit this result grades, when the folder came from npm run fetch-submissions.
     const commit = fetched.get(name)?.commit;
     if (commit) written.extra_data.commit = commit;
-    // The page before the JSON: the JSON marks the submission done, so a stop in between regrades it.
-    if (options.html) writeFileAtomic(path.join(outDir, pageFile(name)), submissionPage(result));
-    writeFileAtomic(path.join(outDir, resultsFile(name)), `${JSON.stringify(written, null, 2)}\n`);
+    try {
+      // The page before the JSON: the JSON marks the submission done, so a stop in between regrades it.
+      if (options.html) writeFileAtomic(path.join(outDir, pageFile(name)), submissionPage(result));
+      writeFileAtomic(path.join(outDir, resultsFile(name)), `${JSON.stringify(written, null, 2)}\n`);
+    } catch (err) {
+      console.error(`grade: could not write the result of ${oneLine(name)}: ${errorWords(err)}`);
+      results.delete(name);
+      missing.set(name, `the grader could not write its result (${errorWords(err)}); fix that and run the same command again`);
+      if (!graderErrors.includes(name)) graderErrors.push(name);
+      return false;
+    }
     results.set(name, written);
+    return true;
+  };
+  const finish = (name: string, result: SubmissionResult, provenance: Provenance) => {
+    const timed = policy ? withLatePenalty(result, policy, timeOf(name)) : result;
+    if (!write(name, timed, provenance)) return;
+    provenances.set(name, provenance);
+    graded.push(timed);
+    options.onDone?.(timed, graded.length, total);
   };
   const guard = new LastGuard().install();
+  const interrupted = () => (guard.failure instanceof Interrupted ? guard.failure : undefined);
+  const stopSignals = options.interruptible ? onStopSignal((signal) => guard.fire(new Interrupted(signal))) : () => undefined;
   const worker = async () => {
     for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
       const { name } = job;
+      if (interrupted()) {
+        missing.set(name, 'the batch was interrupted before it was graded; run the same command to resume');
+        continue;
+      }
       let result: SubmissionResult;
       let provenance = job.provenance;
       try {
         const fetchError = notFetched.includes(name) ? fetched.get(name)!.error : undefined;
         if (fetchError) {
           const reason = `not fetched: ${oneLine(fetchError)}`;
-          result = withoutRunning(name, options.cases, 'error', reason, [reason]);
-          write(name, result, provenance);
-          provenances.set(name, provenance);
-          graded.push(result);
-          options.onDone?.(result, graded.length, total);
+          finish(name, withoutRunning(name, options.cases, 'error', reason, [reason]), provenance);
           continue;
         }
         // After the guard fired, what is left is not graded in this run: each gets its row, and the next run grades it.
@@ -179,15 +213,16 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
         grading.catch(() => undefined); // abandoned when the guard fires: its children are gone
         result = await guard.race(grading);
       } catch (err) {
+        if (err instanceof Interrupted) {
+          missing.set(name, 'the batch was interrupted while it was graded; run the same command to resume');
+          continue;
+        }
         result = harnessFailure(name, options, err);
         graderErrors.push(name);
         // The grader failed, not the submission: no record that would keep this result next time.
         provenance = { ...provenance, submission: null };
       }
-      write(name, result, provenance);
-      provenances.set(name, provenance);
-      graded.push(result);
-      options.onDone?.(result, graded.length, total);
+      finish(name, result, provenance);
     }
   };
   try {
@@ -195,28 +230,34 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   } finally {
     guard.remove();
   }
-  // The type check of the whole batch ran beside the grading: its notes join the results now.
-  for (const result of guard.failure ? [] : graded) {
+  // The type check of the whole batch ran beside the grading: its notes join the results now (a
+  // result is finished with its notes, even in a run that was stopped: the checker takes the
+  // submissions in the order they were graded, and a second Ctrl-C exits at once).
+  for (const result of graded) {
     const notes = await typeNotes(result.name);
     if (notes.length === 0) continue;
     result.feedback.push(...notes);
     write(result.name, result, provenances.get(result.name)!);
   }
+  // What was left unchecked when the run was stopped is not checked.
+  if (guard.failure) stopTypeChecks();
 
   for (const cache of [transpileCache, typeCheckCache]) cache.prune();
-  const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
-  writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(rows, options.cases.map((c) => c.name)));
-  const exported = courseExports(names, results, rows, options.cases, options.exports ?? {});
-  for (const [file, contents] of exported.files) writeFileAtomic(path.join(outDir, file), contents);
-  if (options.html) writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), options.cases));
-  writeRecord(outDir, {
-    about: ABOUT,
-    shard,
-    batch: { submissions: everyone.length, sha256: namesHash(everyone) },
-    submissions: names,
-    graded_with: run,
-    case_table: caseTable(options.cases),
-    fixtures,
+  const stopped = interrupted();
+  const done = names.filter((name) => results.has(name)).length;
+  const { rows, canvas } = writeGradebook({
+    outDir, names, everyone, shard, run, cases: options.cases, fixtures, results, missing,
+    html: Boolean(options.html), late: Boolean(policy), exports: options.exports ?? {},
+    ...(stopped ? { interrupted: { signal: stopped.signal, graded: done, of: names.length } } : {}),
   });
-  return { graded, skipped, graderErrors, regraded, rows, entries: names.map((name) => summaryEntry(name, results.get(name)!)), canvas: exported.canvas };
+  stopSignals();
+  const withResults = names.filter((name) => results.has(name));
+  return {
+    graded, skipped, graderErrors, regraded, rows, canvas,
+    entries: withResults.map((name) => summaryEntry(name, results.get(name)!)),
+    lookalikes: lookalikeNames(names),
+    timesUnmatched,
+    untimed: policy ? graded.filter((r) => r.late && r.late.submitted_at === null && r.status !== 'error').map((r) => r.name) : [],
+    ...(stopped ? { interrupted: { signal: stopped.signal, graded: done, of: names.length } } : {}),
+  };
 }

@@ -18,6 +18,7 @@ import { isPrepared, type TranspileJob } from '../sandbox/transpile';
 import type { WorkCache } from '../batch/workCache';
 import type { Variants } from '../model/variants';
 import { startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
+import { boundFeedback } from '../text/bound';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 import { carryForward } from './carryForward';
 import { explainFailures } from './diagnoseInChild';
@@ -144,7 +145,9 @@ function intake(dir: string, name: string, cases: readonly GradedCase[], taken?:
 }
 
 export async function gradeSubmission(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
-  const result = await gradeContained(dir, name, options);
+  const graded = await gradeContained(dir, name, options);
+  // However many notes the submission caused, a result keeps a bounded few of each kind.
+  const result = { ...graded, feedback: boundFeedback(graded.feedback) };
   // Said of every result whose code ran: the same code is contained differently on another machine.
   return result.cases.some((c) => c.status !== 'refused') ? { ...result, containment: containmentReport(options.child) } : result;
 }

@@ -5,6 +5,7 @@
 import type { GradedFunction } from '../../tests/cases';
 import type { Matrix } from '../report/heatmap';
 import type { ContainmentReport } from '../sandbox/containmentReport';
+import type { LateOutcome } from '../late/policy';
 
 /** What the HTML report draws for a failed attention case: one batch entry's probabilities. */
 export interface AttentionHeatmap {
@@ -68,6 +69,8 @@ export interface SubmissionResult {
   heatmaps?: ReadonlyMap<string, AttentionHeatmap>;
   /** The containment its code ran under (absent when none of it ran). */
   containment?: ContainmentReport;
+  /** What a late policy took (lib/late/policy.ts); `score` is then what is left, `late.before` the points the tests earned. */
+  late?: LateOutcome;
 }
 
 export function totals(cases: readonly CaseResult[]): { score: number; maxScore: number } {

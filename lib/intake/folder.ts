@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { listNames, notText, type NamedEntry } from './names';
 import { showName } from '../text/sanitise';
 
 export const INTAKE_LIMITS = {
@@ -56,21 +57,11 @@ function refuse(label: string, relative: string, what: string, fix: string): nev
 }
 
 /**
- * A folder's entries sorted by name, or undefined when it holds more than `room`: opendir rather
- * than readdir, so a folder of a million names costs no more than `room` of them.
+ * A folder's entries sorted by name, or undefined when it holds more than `room`; each name as
+ * lib/intake/names.ts reads it, so a name that is not UTF-8 is seen as such instead of as another.
  */
-export function listFolder(dir: string, room: number): fs.Dirent[] | undefined {
-  const entries: fs.Dirent[] = [];
-  const handle = fs.opendirSync(dir);
-  try {
-    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      if (entries.length === room) return undefined;
-      entries.push(entry);
-    }
-  } finally {
-    handle.closeSync();
-  }
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+export function listFolder(dir: string, room: number): NamedEntry[] | undefined {
+  return listNames(dir, room);
 }
 
 interface Found {
@@ -89,6 +80,8 @@ function walk(root: string, label: string): Found[] {
     for (const { name } of listed) {
       const relative = relativeDir ? `${relativeDir}/${name}` : name;
       entries++;
+      const odd = notText(name);
+      if (odd) refuse(label, relative, `has a name that ${odd}`, 'rename it (letters, digits, - and _ are safe everywhere)');
       const stat = fs.lstatSync(path.join(dir, name));
       const kind = kindOf(stat);
       if (kind) refuse(label, relative, `is ${kind}, which a submission may not contain`, 'replace it with a plain file (a copy) or remove it');

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
 import { showName } from '../text/sanitise';
 import { IntakeError, INTAKE_LIMITS, listFolder } from './folder';
+import { notText } from './names';
 
 const SEARCH_DEPTH = 4;
 const SEARCH_ENTRIES = 5000;
@@ -53,6 +54,8 @@ function candidates(upload: string, shown: string): string[] {
       if (!listed) throw new IntakeError(`${shown} holds too many files to look for index.ts in: upload only your student folder`);
       visited += listed.length;
       for (const entry of listed) {
+        const odd = notText(entry.name);
+        if (odd) throw new IntakeError(`${shown}/${showName(`${relative ? `${relative}/` : ''}${entry.name}`)} has a name that ${odd}: rename it (letters, digits, - and _ are safe everywhere)`);
         // A link named index.ts is a candidate too: the folder intake then refuses it by name.
         if (ENTRY_NAMES.includes(entry.name) && !entry.isDirectory()) found.push(relative);
         else if (entry.isDirectory() && !skipped(entry.name)) next.push(relative ? `${relative}/${entry.name}` : entry.name);

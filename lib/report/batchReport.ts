@@ -15,39 +15,11 @@ import { formatPoints } from './words';
 import { histogramSvg, rateBarsSvg, type Bin } from './charts';
 import type { GradescopeResults } from './gradescope';
 import { escapeHtml, fileHref, htmlPage } from './html';
+import { pageFile, resultsFile } from '../batch/layout';
 
 export const REPORT_FILE = 'report.html';
-/** The batch's own record (lib/batch/record.ts), named here so that no submission's results take its name. */
-export const RECORD_FILE = 'batch.json';
-
-/** The folder of a batch's output that holds one result and one page per submission. */
-export const SUBMISSIONS_DIR = 'submissions';
-
-/**
- * A submission's name as a file name that no other name can share: every character but a–z, 0–9,
- * `-` and `_` percent-encoded (UTF-8, upper-case hex). Injective, and still injective on a file
- * system that ignores case (`Alice` is `%41lice`, `alice` stays `alice`); `.` is encoded too, so no
- * name is `.`, `..` or ends in a suffix of ours.
- */
-export function fileStem(name: string): string {
-  return Array.from(Buffer.from(name, 'utf8'), (byte) => {
-    const c = String.fromCharCode(byte);
-    return /[a-z0-9_-]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }).join('');
-}
-
-/**
- * A submission's page in a batch folder, relative to it: `submissions/<stem>.html`. The batch's own
- * files (grades.csv, report.html, batch.json) sit beside that folder, so no name reaches them.
- */
-export function pageFile(name: string): string {
-  return `${SUBMISSIONS_DIR}/${fileStem(name)}.html`;
-}
-
-/** A submission's results.json in a batch folder, relative to it: `submissions/<stem>.json`. */
-export function resultsFile(name: string): string {
-  return `${SUBMISSIONS_DIR}/${fileStem(name)}.json`;
-}
+// Where each submission's files are (readable, bounded, collision-free stems): lib/batch/layout.ts.
+export { RECORD_FILE, SUBMISSIONS_DIR, fileStem, pageFile, resultsFile } from '../batch/layout';
 
 export interface BatchEntry {
   name: string;

@@ -1,6 +1,7 @@
 /** The gradebook: one CSV row per submission, for a spreadsheet or an LMS import (RFC 4180). */
 import type { CaseStatus, SubmissionResult } from '../grading/result';
 import type { GradescopeResults } from './gradescope';
+import type { LateOutcome } from '../late/policy';
 import { spreadsheetCell } from '../text/sanitise';
 import { causeIds, causeWords } from './courseGrid';
 import { formatPoints, statusSummary } from './words';
@@ -15,13 +16,15 @@ export interface GradebookRow {
   status: string;
   /** Case name → the diagnosed cause's id ('a|b' when several fit); only diagnosed cases. */
   causes: Record<string, string>;
+  /** What a late policy took (then `total` is what is left). */
+  late?: LateOutcome;
 }
 
 function statusText(submission: SubmissionResult['status'], feedback: readonly string[], statuses: readonly CaseStatus[]): string {
   if (submission === 'error') {
     // The first feedback note says why it could not run; the rest (e.g. each type error) is in the JSON.
     const reason = feedback.find((f) => f.trim() !== '')?.trim().split(/\r\n|\r|\n/)[0];
-    return `error: ${reason ?? 'the submission could not be run'}`;
+    return `error: ${reason || 'the submission could not be run'}`;
   }
   const summary = statusSummary(statuses);
   return summary ? `graded (${summary})` : 'graded';
@@ -35,11 +38,12 @@ export function rowFromResult(result: SubmissionResult): GradebookRow {
     max: result.maxScore,
     status: statusText(result.status, result.feedback, result.cases.map((c) => c.status)),
     causes: Object.fromEntries(result.cases.flatMap((c) => (c.diagnosis ? [[c.name, c.diagnosis.mistake]] : []))),
+    ...(result.late ? { late: result.late } : {}),
   };
 }
 
 /**
- * A row rebuilt from a `<name>.json` this grader wrote, so a batch rerun need not grade again.
+ * A row rebuilt from a `<stem>.json` this grader wrote, so a batch rerun need not grade again.
  * Gradescope's own fields hold the points; extra_data holds our statuses and the maximum.
  */
 export function rowFromGradescope(name: string, results: GradescopeResults): GradebookRow {
@@ -52,17 +56,21 @@ export function rowFromGradescope(name: string, results: GradescopeResults): Gra
     points: Object.fromEntries(results.tests.map((t) => [t.name, t.score])),
     total: results.score,
     max: extra.max_score,
-    status: statusText(extra.submission_status, extra.feedback ?? [], Object.values(extra.cases)),
+    status: statusText(extra.submission_status, extra.reason !== undefined ? [extra.reason] : extra.feedback ?? [], Object.values(extra.cases)),
     causes: { ...(extra.diagnoses ?? {}) },
+    ...(extra.late ? { late: extra.late } : {}),
   };
 }
 
+/**
+ * One CSV cell. Numbers are ours, and a negative one is a number, not a formula: as they are. Text
+ * (names, reasons, headers) is always quoted, so that a `;` or TAB inside stays inside whatever
+ * separator the spreadsheet splits on, and guarded (spreadsheetCell): no terminal controls, never
+ * a formula.
+ */
 export function csvCell(value: string | number): string {
-  // Numbers are ours and a negative one is a number, not a formula: no guard.
   if (typeof value === 'number') return formatPoints(value);
-  // Names and reasons are student text: no terminal controls, never a formula.
-  const safe = spreadsheetCell(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return `"${spreadsheetCell(value).replace(/"/g, '""')}"`;
 }
 
 // Numeric order reads naturally for generated names: student2 before student10.
@@ -74,17 +82,29 @@ export function causeCell(mistake: string | undefined): string {
   return mistake ? `${mistake}: ${causeIds(mistake).map(causeWords).join(' Or: ')}` : '';
 }
 
+/** The columns a late policy adds at the end of grades.csv: `total` is then the points after the penalty. */
+export const LATE_COLUMNS = ['points before penalty', 'late penalty', 'submitted at', 'late'] as const;
+
+function lateCells(row: GradebookRow): string[] {
+  const late = row.late;
+  // A row with nothing graded (not fetched, the grader's failure) has no penalty to show.
+  if (!late) return ['', '', '', ''];
+  return [csvCell(late.before), csvCell(late.penalty), csvCell(late.submitted_at ?? ''), csvCell(late.note)];
+}
+
 /**
  * `name,<case names…>,total,max,status,cause: <case name>…`, then one row per submission sorted by
  * name; CRLF line ends as RFC 4180 has them. A case a submission never reached has an empty cell,
  * not a 0; a cause cell is empty when no known mistake was confirmed. The cause columns come last,
- * so that every column a reader of the earlier gradebook used keeps its place.
+ * so that every column a reader of the earlier gradebook used keeps its place; with a late policy
+ * (`late`), LATE_COLUMNS follow them.
  */
-export function gradebookCsv(rows: readonly SubmissionResult[] | readonly GradebookRow[], caseNames: readonly string[]): string {
+export function gradebookCsv(rows: readonly SubmissionResult[] | readonly GradebookRow[], caseNames: readonly string[], options: { late?: boolean } = {}): string {
   const table = (rows as readonly (SubmissionResult | GradebookRow)[])
     .map((r) => ('cases' in r ? rowFromResult(r) : r))
     .sort((a, b) => compareNames(a.name, b.name));
-  const lines = [['name', ...caseNames, 'total', 'max', 'status', ...caseNames.map((n) => `cause: ${n}`)].map((c) => csvCell(c))];
+  const header = ['name', ...caseNames, 'total', 'max', 'status', ...caseNames.map((n) => `cause: ${n}`), ...(options.late ? LATE_COLUMNS : [])];
+  const lines = [header.map((c) => csvCell(c))];
   for (const row of table) {
     lines.push([
       csvCell(row.name),
@@ -93,6 +113,7 @@ export function gradebookCsv(rows: readonly SubmissionResult[] | readonly Gradeb
       csvCell(row.max),
       csvCell(row.status),
       ...caseNames.map((n) => csvCell(causeCell(row.causes?.[n]))),
+      ...(options.late ? lateCells(row) : []),
     ]);
   }
   return lines.map((line) => line.join(',')).join('\r\n') + '\r\n';

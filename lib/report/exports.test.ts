@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
 import { gradebookCsv, rowFromResult } from './csv';
-import { canvasCsv, longCsv, parseCsv, readRoster, RosterError } from './exports';
+import { canvasCsv, canvasLines, longCsv, parseCsv, readRoster, RosterError } from './exports';
 import { toGradescope } from './gradescope';
 import { caseResult, submission } from './sampleResults';
 
@@ -59,15 +59,43 @@ describe('canvas.csv', () => {
       ['Erin Ode', '104', 'S4', 'eode', 'A', ''],
       ['(not in the roster) dave', '', '', '', '', String(cases[0].points)],
     ]);
-    expect(out.unmatched).toEqual(['dave']);
+    expect(out.unmatched).toEqual([{ name: 'dave', nearest: undefined }]);
     expect(out.missing).toEqual(['erin']);
+  });
+
+  it('roster names match ignoring case, surrounding spaces and Unicode form; an exact name wins; a near miss is suggested', () => {
+    // Each submission's total is its place in the list, so a score says which folder a roster line matched.
+    const named = (names: string[]) => names.map((name, i) => rowFromResult(submission(name, [caseResult(cases[0].name, { points: i + 1, maxPoints: 10 })])));
+    const nfd = 'jose\u0301';
+    const gradebook = named(['dara-allen', 'Jos\u00e9', 'kim', 'KIM', 'lee-ann', 'mo', 'Sam', 'SAM']);
+    const roster = readRoster(file('loose.csv', `submission,id\n DARA-ALLEN ,1\n${nfd},2\nKim,3\nkim,4\nlee-anne,5\nsam,6\n`));
+    const out = canvasCsv(gradebook, roster, 'A');
+    const score = (id: string) => parseCsv(out.csv).find((r) => r[1] === id)?.[5];
+    // kim is typed exactly, so Kim is the other one, KIM.
+    expect([score('1'), score('2'), score('3'), score('4')]).toEqual(['1', '2', '4', '3']);
+    // sam is neither Sam nor SAM exactly, and both loosely: never a guess.
+    expect(score('6')).toBe('');
+    expect(out.ambiguous).toEqual([{ submission: 'sam', names: ['SAM', 'Sam'] }]);
+    expect(out.unmatched).toEqual([{ name: 'lee-ann', nearest: 'lee-anne' }, { name: 'mo', nearest: undefined }, { name: 'Sam', nearest: undefined }, { name: 'SAM', nearest: undefined }]);
+    const { warned } = canvasLines(out, 'canvas.csv');
+    expect(warned[0]).toContain('lee-ann (did you mean lee-anne?)');
+    expect(warned[1]).toContain('sam matches SAM and Sam');
+  });
+
+  it('what the run prints about names goes through the sanitiser', () => {
+    const evil = 'x\n::error file=a::owned\u001b[2J';
+    const out = canvasCsv([rowFromResult(submission(evil, []))], [], 'A');
+    for (const line of canvasLines(out, 'canvas.csv').warned) {
+      expect(line).not.toMatch(/[\u0000-\u001f]/);
+      expect(line).not.toContain('::');
+    }
   });
 
   it('a roster that cannot be used is one line naming the file and the fix', () => {
     expect(() => readRoster(path.join(tmp, 'nowhere.csv'))).toThrow(/^roster .*nowhere\.csv cannot be read \(ENOENT\): pass --roster FILE/);
     expect(() => readRoster(file('a.csv', 'name,student\nx,y\n'))).toThrow(/has no "submission" column/);
     expect(() => readRoster(file('b.csv', 'submission,section\nx,A\n'))).toThrow(/names no student: add a "student", "id"/);
-    expect(() => readRoster(file('c.csv', 'submission,id\nx,1\nx,2\n'))).toThrow(/line 3: submission "x" is listed twice/);
+    expect(() => readRoster(file('c.csv', 'submission,id\nx,1\nx,2\n'))).toThrow(/line 3: submission x is listed twice/);
     expect(() => readRoster(file('d.csv', 'submission,id\nx,1\n'))).not.toThrow(RosterError);
   });
 });

@@ -11,10 +11,12 @@ import type { GradedCase } from '../../tests/cases';
 import { causeCell, compareNames, csvCell, type GradebookRow } from './csv';
 import type { GradescopeResults } from './gradescope';
 import { formatPoints } from './words';
+import { NameMatcher } from '../text/nameMatch';
+import { showName } from '../text/sanitise';
 
 /** `submission,test,points,max,status,cause_id,cause`: one row per submission and test, by name then in the case table's order. */
 export function longCsv(entries: readonly { name: string; results?: GradescopeResults }[], cases: readonly GradedCase[]): string {
-  const lines = ['submission,test,points,max,status,cause_id,cause'];
+  const lines = [['submission', 'test', 'points', 'max', 'status', 'cause_id', 'cause'].map((c) => csvCell(c)).join(',')];
   for (const { name, results } of [...entries].sort((a, b) => compareNames(a.name, b.name))) {
     const tests = new Map((results?.tests ?? []).map((t) => [t.name, t]));
     for (const c of cases) {
@@ -23,7 +25,7 @@ export function longCsv(entries: readonly { name: string; results?: GradescopeRe
       const cause = results?.extra_data.diagnoses?.[c.name];
       lines.push([
         csvCell(name), csvCell(c.name), test ? formatPoints(test.score) : '', formatPoints(c.points),
-        status ?? (results ? 'not graded' : 'no result'), csvCell(cause ?? ''), csvCell(cause ? causeCell(cause).slice(cause.length + 2) : ''),
+        csvCell(status ?? (results ? 'not graded' : 'no result')), csvCell(cause ?? ''), csvCell(cause ? causeCell(cause).slice(cause.length + 2) : ''),
       ].join(','));
     }
   }
@@ -99,7 +101,7 @@ export function readRoster(file: string): RosterEntry[] {
     const get = (key: keyof typeof COLUMNS) => (at[key] >= 0 ? (r[at[key]] ?? '').trim() : '');
     const submission = get('submission');
     if (!submission) throw new RosterError(`roster ${file}, line ${i + 2}: no submission name`);
-    if (seen.has(submission)) throw new RosterError(`roster ${file}, line ${i + 2}: submission "${submission}" is listed twice`);
+    if (seen.has(submission)) throw new RosterError(`roster ${file}, line ${i + 2}: submission ${showName(submission)} is listed twice`);
     seen.add(submission);
     return { submission, student: get('student'), id: get('id'), sisUserId: get('sisUserId'), sisLoginId: get('sisLoginId'), section: get('section') };
   });
@@ -107,32 +109,42 @@ export function readRoster(file: string): RosterEntry[] {
 
 export interface CanvasExport {
   csv: string;
-  /** Submissions the roster does not name: listed, and given a row Canvas will flag. */
-  unmatched: string[];
+  /** Submissions the roster does not name, each with the roster's nearest name when one is a slip away: listed, and given a row Canvas will flag. */
+  unmatched: { name: string; nearest?: string }[];
   /** Roster students with no submission: their score cell is empty, which Canvas leaves as it was. */
   missing: string[];
+  /** Roster names that match several submissions differing only by case or normalisation: their score is left empty. */
+  ambiguous: { submission: string; names: string[] }[];
 }
 
 /**
  * Canvas's gradebook import: a row per roster student (score, or empty when they submitted
  * nothing) and, after them, a row per submission the roster does not name, marked in the Student
- * column so that the import preview shows it.
+ * column so that the import preview shows it. Roster names match submissions ignoring case,
+ * surrounding spaces and Unicode normalisation (lib/text/nameMatch.ts), an exact match first.
  */
 export function canvasCsv(rows: readonly GradebookRow[], roster: readonly RosterEntry[], assignment: string): CanvasExport {
   const byName = new Map(rows.map((r) => [r.name, r]));
-  const named = new Set(roster.map((r) => r.submission));
+  const matcher = new NameMatcher(rows.map((r) => r.name));
+  const named = new Set<string>();
   const lines = [['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', assignment].map((c) => csvCell(c)).join(',')];
   const missing: string[] = [];
-  for (const entry of roster) {
-    const row = byName.get(entry.submission);
-    if (!row) missing.push(entry.submission);
+  const ambiguous: CanvasExport['ambiguous'] = [];
+  const matches = matcher.matchAll(roster.map((entry) => entry.submission));
+  for (const [i, entry] of roster.entries()) {
+    const match = matches[i];
+    const row = match.kind === 'exact' || match.kind === 'loose' ? byName.get(match.name) : undefined;
+    if (row) named.add(row.name);
+    else if (match.kind === 'ambiguous') ambiguous.push({ submission: entry.submission, names: match.names });
+    else missing.push(entry.submission);
     lines.push([entry.student, entry.id, entry.sisUserId, entry.sisLoginId, entry.section].map((c) => csvCell(c)).concat(row ? csvCell(row.total) : '').join(','));
   }
-  const unmatched = rows.map((r) => r.name).filter((name) => !named.has(name)).sort(compareNames);
-  for (const name of unmatched) {
+  const left = rows.map((r) => r.name).filter((name) => !named.has(name)).sort(compareNames);
+  const unmatched = left.map((name) => ({ name, nearest: matcher.nearest(name, missing) }));
+  for (const name of left) {
     lines.push([`(not in the roster) ${name}`, '', '', '', ''].map((c) => csvCell(c)).concat(csvCell(byName.get(name)!.total)).join(','));
   }
-  return { csv: `${lines.join('\r\n')}\r\n`, unmatched, missing };
+  return { csv: `${lines.join('\r\n')}\r\n`, unmatched, missing, ambiguous };
 }
 
 export const LONG_CSV = 'grades-long.csv';
@@ -158,10 +170,17 @@ export function courseExports(
   return { files, canvas };
 }
 
-/** What a run says of the Canvas file (stdout), then who the roster and the submissions do not match (stderr). */
+/** What a run says of the Canvas file (stdout), then who the roster and the submissions do not match (stderr); every name sanitised. */
 export function canvasLines(canvas: CanvasExport, file: string): { said: string; warned: string[] } {
   const lines = [`wrote ${file} (Canvas gradebook import)`];
-  if (canvas.unmatched.length) lines.push(`${canvas.unmatched.length} submission(s) not in the roster, marked "(not in the roster)" in it: ${canvas.unmatched.join(', ')}`);
-  if (canvas.missing.length) lines.push(`${canvas.missing.length} roster student(s) with no submission (empty score, left as it was by Canvas): ${canvas.missing.join(', ')}`);
+  if (canvas.unmatched.length) {
+    const shown = canvas.unmatched.map(({ name, nearest }) => `${showName(name)}${nearest === undefined ? '' : ` (did you mean ${showName(nearest)}?)`}`);
+    lines.push(`${canvas.unmatched.length} submission(s) not in the roster, marked "(not in the roster)" in it: ${shown.join(', ')}`);
+  }
+  if (canvas.ambiguous.length) {
+    const shown = canvas.ambiguous.map(({ submission, names }) => `${showName(submission)} matches ${names.map(showName).join(' and ')}`);
+    lines.push(`${canvas.ambiguous.length} roster name(s) match several submissions that differ only by case or Unicode form (score left empty; write the exact folder name in the roster): ${shown.join('; ')}`);
+  }
+  if (canvas.missing.length) lines.push(`${canvas.missing.length} roster student(s) with no submission (empty score, left as it was by Canvas): ${canvas.missing.map(showName).join(', ')}`);
   return { said: lines[0], warned: lines.slice(1) };
 }

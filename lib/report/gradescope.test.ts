@@ -65,11 +65,29 @@ describe('toGradescope', () => {
           output: 'Passed', tags: ['causal_mask'], visibility: 'visible' },
       ],
       extra_data: {
-        submission_status: 'graded', max_score: 0.75, feedback: [],
+        submission_status: 'graded', max_score: 0.75,
         cases: { test_softmax_last_dim: 'passed', test_causal_mask: 'passed' },
         diagnoses: {},
       },
     });
+  });
+
+  it('the notes are in the output once; a submission that could not run keeps its reason for the gradebook', () => {
+    const notes = ['Type errors (no points): …', 'second note'];
+    const graded = toGradescope(submission([caseResult('test_causal_mask', { fn: 'causal_mask' })], { feedback: notes }));
+    expect(JSON.stringify(graded).split('second note')).toHaveLength(2);
+    expect(graded.extra_data.reason).toBeUndefined();
+    const broken = toGradescope(submission([caseResult('test_causal_mask', { fn: 'causal_mask', status: 'error', points: 0 })], { status: 'error', feedback: ['', 'no index.ts here\nmore'] }));
+    expect(broken.extra_data.reason).toBe('no index.ts here');
+  });
+
+  it('a late penalty: the score is what is left, the output and extra_data say what was taken', () => {
+    const late = { submitted_at: '2026-12-03T00:59:00.000Z', source: 'commit' as const, due: '2026-12-01T23:59:00.000Z', late_ms: 25 * 3_600_000, before: 0.5, penalty: 0.1, note: '1 day 1 h late (2 days at 10% a day): −0.1 points' };
+    const doc = toGradescope(submission([caseResult('test_causal_mask', { fn: 'causal_mask' })], { score: 0.4, late }));
+    expectValid(doc);
+    expect(doc.score).toBe(0.4);
+    expect(doc.extra_data.late).toEqual(late);
+    expect(doc.output).toBe('Score 0.4/0.5: 1 of 1 tests passed.\nLate policy: 1 day 1 h late (2 days at 10% a day): −0.1 points; score 0.4/0.5 after it.');
   });
 
   it('mixed statuses: only passed is passed; our status, reason, details and printed output are in the text', () => {

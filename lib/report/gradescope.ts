@@ -13,6 +13,7 @@
 import type { Provenance } from '../batch/provenance';
 import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
 import type { ContainmentReport } from '../sandbox/containmentReport';
+import type { LateOutcome } from '../late/policy';
 import { formatPoints, statusSummary } from './words';
 
 export type GradescopeStatus = 'passed' | 'failed';
@@ -36,7 +37,12 @@ export interface GradescopeTest {
 export interface GradescopeExtraData {
   submission_status: SubmissionResult['status'];
   max_score: number;
-  feedback: string[];
+  /**
+   * Why a submission that could not run could not (its first note), for its gradebook row. The
+   * notes themselves are in `output`, once: results written before held them here as well.
+   */
+  reason?: string;
+  feedback?: string[];
   cases: Record<string, CaseStatus>;
   /** Case name → the id of the known mistake it showed (ids joined by '|' when several fit); only diagnosed cases. */
   diagnoses: Record<string, string>;
@@ -48,6 +54,8 @@ export interface GradescopeExtraData {
   commit?: string;
   /** Cases whose points came by --carry-forward (right given the student's own attention). */
   carried?: string[];
+  /** What a late policy took: `score` is the tests' points (`late.before`) less `late.penalty`. */
+  late?: LateOutcome;
 }
 
 export interface GradescopeResults {
@@ -101,11 +109,12 @@ export function toGradescope(result: SubmissionResult): GradescopeResults {
     extra_data: {
       submission_status: result.status,
       max_score: result.maxScore,
-      feedback: [...result.feedback],
+      ...(result.status === 'error' ? { reason: result.feedback.find((f) => f.trim() !== '')?.trim().split(/\r\n|\r|\n/)[0] ?? '' } : {}),
       cases: Object.fromEntries(result.cases.map((c) => [c.name, c.status])),
       diagnoses: Object.fromEntries(result.cases.flatMap((c) => (c.diagnosis ? [[c.name, c.diagnosis.mistake]] : []))),
       ...(result.cases.some((c) => c.carried) ? { carried: result.cases.filter((c) => c.carried).map((c) => c.name) } : {}),
       ...(result.containment ? { containment: result.containment } : {}),
+      ...(result.late ? { late: result.late } : {}),
     },
   };
 }
@@ -132,7 +141,8 @@ function submissionOutput(result: SubmissionResult): string {
       `Score ${formatPoints(result.score)}/${formatPoints(result.maxScore)}: ` +
       `${passed} of ${result.cases.length} tests passed${unusual ? ` (${unusual})` : ''}.`;
   }
-  return [headline, ...result.feedback].join('\n');
+  const late = result.late ? [`Late policy: ${result.late.note}; score ${formatPoints(result.score)}/${formatPoints(result.maxScore)} after it.`] : [];
+  return [headline, ...late, ...result.feedback].join('\n');
 }
 
 /** The status word, then the reason, unless the reason already starts with it ("Error: oops", not "Error: Error: oops"). */

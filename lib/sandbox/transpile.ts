@@ -15,6 +15,7 @@ import { COMPILER_OPTIONS } from './build';
 import { codeFile, codePlace } from '../text/place';
 import { harnessModuleOf, HARNESS_MODULES, type LoadMessage } from './protocol';
 import { decodeMappings, type LineMap } from './sourceMap';
+import { boundFeedback, FEEDBACK_LIMITS } from '../text/bound';
 
 export interface TranspileJob {
   /** Code files by posix path relative to the submission folder. */
@@ -75,9 +76,12 @@ export function transpileSubmission({ files, entry, label }: TranspileJob): Prep
       const { line, character } = ts.getLineAndCharacterOfPosition(parsed ??= ts.createSourceFile(name, source, ts.ScriptTarget.Latest), position);
       return codePlace(label, name, line + 1, character + 1);
     };
-    for (const d of output.diagnostics ?? []) {
+    // A file of a million `)` is a million diagnostics: the first few say what is wrong.
+    const diagnostics = output.diagnostics ?? [];
+    for (const d of diagnostics.slice(0, FEEDBACK_LIMITS.perKind)) {
       prepared.loadErrors.push(`syntax error at ${at(d.start ?? 0)}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
     }
+    if (diagnostics.length > FEEDBACK_LIMITS.perKind) prepared.loadErrors.push(`… and ${diagnostics.length - FEEDBACK_LIMITS.perKind} more syntax errors in ${codeFile(label, name)}`);
     load.resolutions[name] = {};
     for (const { fileName: specifier, pos } of ts.preProcessFile(source, true, true).importedFiles) {
       const target = resolveImport(files, name, specifier);
@@ -92,6 +96,9 @@ export function transpileSubmission({ files, entry, label }: TranspileJob): Prep
       }
     }
   }
+  // One note per import is as many notes as a file has imports: bounded like every result's notes.
+  prepared.loadErrors = boundFeedback(prepared.loadErrors);
+  prepared.refused = boundFeedback(prepared.refused);
   return prepared;
 }
 

@@ -5,7 +5,7 @@
  * or crashes is stopped, that submission's note says so, and a new process checks the others. No
  * submission waits for a classmate's check: each note is ready as soon as its own check ends.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +28,19 @@ const HEAP_MB = 1024;
 const POLL_MS = 100;
 
 type Answer = string[] | { problem: string };
+
+/** Every checking process running, and how many times stopTypeChecks was called: a check started before a stop does not go on after it. */
+const LIVE = new Set<ChildProcess>();
+let stops = 0;
+
+/**
+ * Kills every checking process, and no new one starts for the checks under way: for a batch that
+ * was interrupted. A note not given by then is never given (its promise stays pending).
+ */
+export function stopTypeChecks(): void {
+  stops++;
+  for (const child of LIVE) child.kill('SIGKILL');
+}
 
 interface Step {
   /** The submission being checked; undefined while the shared program is set up. */
@@ -52,6 +65,7 @@ function checkingProcess(
     [`--max-old-space-size=${HEAP_MB}`, '-r', require.resolve('ts-node/register/transpile-only'), path.join(__dirname, 'main.ts')],
     { stdio: ['pipe', 'pipe', 'ignore'] },
   );
+  LIVE.add(child);
   let step: Step | undefined;
   let stopped: { at?: string; why: string } | undefined;
   const begin = (name?: string) => {
@@ -92,6 +106,7 @@ function checkingProcess(
   }, POLL_MS);
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
+      LIVE.delete(child);
       clearInterval(timer);
       if (!stopped && step) stopped = { at: step.name, why: `failed (${signal ?? `exit code ${code}`})` };
       if (!stopped && code !== 0) stopped = { why: `failed (${signal ?? `exit code ${code}`})` };
@@ -112,11 +127,13 @@ async function checkAll(
   const done = new Set<string>();
   let left = [...submissions];
   let alone = false;
+  const generation = stops;
   while (left.length) {
     const { stopped } = await checkingProcess(left, alone, (name, errors) => {
       done.add(name);
       answer(name, errors);
     }, limits);
+    if (stops !== generation) return;
     left = left.filter((s) => !done.has(s.name));
     if (!stopped) break;
     const at = stopped.at;

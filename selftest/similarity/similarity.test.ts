@@ -20,6 +20,7 @@ import type { PairScore } from '../../lib/similarity/compare';
 import { DEFAULT_THRESHOLD, runSimilarity } from '../../lib/similarity/run';
 import { tokenise } from '../../lib/similarity/tokens';
 import { tempDir } from '../grader/materialize';
+import { parseCsv } from '../../lib/report/exports';
 
 const CORRECT = path.join(__dirname, '..', 'catalogue', 'correct');
 const LOOPS = path.join(__dirname, '..', 'catalogue', 'bugs', 'loops.ts');
@@ -97,7 +98,7 @@ describe('a set of independent solutions and disguised copies', async () => {
   layOut(submissions, { ...INDEPENDENT, ...Object.fromEntries(Object.entries(DISGUISED).map(([name, d]) => [name, d.files])) });
   const outcome = await runSimilarity({ submissions, out: path.join(dir, 'out'), base: STUDENT });
   const scored = new Map(outcome.flagged.map((p) => [key(p), p.score]));
-  const csv = fs.readFileSync(outcome.files.csv, 'utf8').trim().split('\r\n').slice(1).map((line) => line.split(','));
+  const csv = parseCsv(fs.readFileSync(outcome.files.csv, 'utf8')).slice(1);
   const scoreOf = new Map(csv.map(([a, b, score]) => [[a, b].sort().join(' · '), Number(score)]));
   const independentPairs = Object.keys(INDEPENDENT).flatMap((a, i) => Object.keys(INDEPENDENT).slice(i + 1).map((b) => [a, b].sort().join(' · ')));
 

@@ -1,0 +1,75 @@
+/**
+ * Every option that changes a grade is recorded (lib/batch/options.ts): `--help` lists no flag that
+ * is in neither list, each grade-changing option's other value changes what a batch records (so a
+ * rerun regrades and a merge refuses, naming the flag), and the flags said to change no grade do
+ * not change a result when a batch and a single submission are graded with and without them.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GRADE_OPTIONS, gradeOptionValues, OTHER_FLAGS, recordOptions } from '../../lib/batch/options';
+import { difference, gradedWith } from '../../lib/batch/provenance';
+import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { resultsFile } from '../../lib/report/batchReport';
+import { materialize, tempDir } from './materialize';
+
+const grade = (args: string[]) => spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
+
+describe('the options that change a grade are one list, and a batch records each', () => {
+  it("every flag of `npm run grade -- --help` is either recorded or said to change no grade, and --help lists them all", () => {
+    const help = grade(['--help']);
+    expect(help.status, help.stderr).toBe(0);
+    const listed = [...new Set([...help.stdout.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]))].sort();
+    const known = [...GRADE_OPTIONS.map((o) => o.flag), ...Object.keys(OTHER_FLAGS)].sort();
+    expect(listed).toEqual(known);
+    expect(GRADE_OPTIONS.filter((o) => o.flag in OTHER_FLAGS)).toEqual([]);
+  });
+
+  it.each(GRADE_OPTIONS.map((o) => o.flag))('--%s: another value is recorded, and a rerun or a merge names it', (flag) => {
+    const option = GRADE_OPTIONS.find((o) => o.flag === flag)!;
+    const defaults = gradeOptionValues({});
+    const changed = gradeOptionValues({ [flag]: option.example });
+    if (typeof defaults === 'string' || typeof changed === 'string') throw new Error(String(typeof defaults === 'string' ? defaults : changed));
+    expect(recordOptions(changed)).not.toEqual(recordOptions(defaults));
+    const said = difference(gradedWith(changed, changed.cases, {}), gradedWith(defaults, defaults.cases, {}));
+    expect(said).toMatch(new RegExp(`^--${flag} `));
+  });
+
+  it('a value the option cannot take is one line naming the flag, not a silent default', () => {
+    expect(gradeOptionValues({ 'late-policy': 'per=week' })).toMatch(/^--late-policy/);
+    expect(gradeOptionValues({ 'late-policy': 'per=day,penalty=10%' })).toMatch(/^--late-policy needs due=TIME/);
+  });
+});
+
+describe('the flags said to change no grade change no result', () => {
+  const root = tempDir('grade-options');
+  const submissions = path.join(root, 'submissions');
+  const out = (name: string) => path.join(root, name);
+  /** A result without what differs from run to run: the time it took. */
+  const stable = (file: string) => ({ ...JSON.parse(fs.readFileSync(file, 'utf8')), execution_time: 0 });
+
+  beforeAll(() => {
+    materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good');
+    materialize(path.join(__dirname, '..', 'catalogue', 'bugs', 'mhsa_on_broken_attention.ts'), submissions, 'broken');
+    fs.writeFileSync(path.join(root, 'roster.csv'), 'submission,id\ngood,1\n');
+  });
+
+  it('a batch: --jobs, --force, --shard 1/1, --roster and --assignment', () => {
+    const plain = grade(['--submissions', submissions, '--out', out('plain'), '--timeout', '30']);
+    expect(plain.status, plain.stderr).toBe(0);
+    const flagged = grade(['--submissions', submissions, '--out', out('flagged'), '--timeout', '30',
+      '--jobs', '1', '--force', '--shard', '1/1', '--roster', path.join(root, 'roster.csv'), '--assignment', 'A (1)']);
+    expect(flagged.status, flagged.stderr).toBe(0);
+    for (const name of ['good', 'broken']) expect(stable(path.join(out('flagged'), resultsFile(name))), name).toEqual(stable(path.join(out('plain'), resultsFile(name))));
+  });
+
+  it('one submission: --html, --verbose and --instructor-view', () => {
+    const one = path.join(submissions, 'broken');
+    const plain = grade(['--submission', one, '--hidden', '--json', out('plain.json')]);
+    expect(plain.status, plain.stderr).toBe(0);
+    const flagged = grade(['--submission', one, '--hidden', '--json', out('flagged.json'), '--html', out('page.html'), '--verbose', '--instructor-view']);
+    expect(flagged.status, flagged.stderr).toBe(0);
+    expect(stable(out('flagged.json'))).toEqual(stable(out('plain.json')));
+  });
+});
