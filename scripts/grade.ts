@@ -161,7 +161,7 @@ async function main(chosen: OptionValues): Promise<void> {
     child: prepareChild(memoryBytes, hiddenFolders()),
     outputCap: 4096,
     instructorView: Boolean(flags['instructor-view']),
-    ...(chosen.variantsSecret !== undefined && { variants: variants(chosen.variantsSecret) }),
+    variants: chosen.variantsSecret === undefined ? undefined : variants(chosen.variantsSecret),
   };
   await checkChildStarts(options.child);
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;

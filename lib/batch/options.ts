@@ -29,6 +29,8 @@ export interface OptionValues {
    * command turns it into the draws, lib/model/variants.ts); recorded only as a hash.
    */
   variantsSecret?: string;
+  /** The draws made from that secret, as grading gets them: what a batch records is their secret's hash. */
+  variants?: { secretSha256: string };
 }
 
 export const DEFAULT_TIMEOUT_S = 10;
@@ -74,7 +76,8 @@ export const GRADE_OPTIONS: readonly GradeOption[] = [
       if (v === '' || v === true) return "--variants needs a secret: the course's, the same for every run that must give the same cases";
       return { variantsSecret: String(v) };
     },
-    key: 'variants', record: (o) => (o.variantsSecret === undefined ? undefined : secretHash(o.variantsSecret)),
+    key: 'variants',
+    record: (o) => o.variants?.secretSha256 ?? (o.variantsSecret === undefined ? undefined : secretHash(o.variantsSecret)),
     show: (v) => `--variants ${typeof v === 'string' ? `with the secret of sha256 ${v.slice(0, 12)}…` : 'off'}`,
   },
   {
