@@ -16,7 +16,6 @@
  * (attacks/expectations.ts); attacks/settings.test.ts grades the same attacks in the other settings.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +36,7 @@ import {
 } from './attacks/expectations';
 import { LAYOUTS, makeOutside, type LayoutContext } from './attacks/layouts';
 import { attackFolder, layoutFolder, runIsolated } from './attacks/folders';
+import { leftOnTheMachine, SocketProbes } from './attacks/machine';
 import { inOwnPidNamespace } from './attacks/ownPidNamespace';
 import { grade, gradeOptions } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
@@ -48,7 +48,7 @@ const CHILD = prepareChild(MEMORY_BYTES);
 const SETTING = containmentReport(CHILD).setting;
 const EXPECTED = expectationsFor(SETTING);
 // Attacks that would kill the grader itself in this setting are graded nowhere (docs/security.md says so).
-for (const name of KILLS_THE_GRADER[SETTING] ?? []) delete EXPECTED[name];
+for (const name of KILLS_THE_GRADER()[SETTING] ?? []) delete EXPECTED[name];
 const IS_ROOT = process.getuid?.() === 0;
 const LAYOUT_NAMES = Object.keys(LAYOUTS).filter((name) => IS_ROOT || !LAYOUTS[name].root);
 
@@ -102,19 +102,18 @@ function forgeTargets(childEntry: string): string[] {
 let forged: Snapshot;
 const forgedFiles = () => changesPutBack(forged);
 
-/** A TCP port on 127.0.0.1 that open_socket is told about (its probe.ts); nothing may reach it. */
-const probe = { server: net.createServer(), connections: 0 };
-const probeProblems = () => {
-  const found = probe.connections ? [`${probe.connections} connection(s) reached the self-test's port`] : [];
-  probe.connections = 0;
-  return found;
-};
+/** The self-test's sockets (a TCP port, a unix socket in /tmp, an abstract one) that the attacks are told about: nothing may reach them. */
+const probes = new SocketProbes('attacks');
+/** When the attacks began: what a child left on the machine since is found by leftOnTheMachine. */
+const started = Date.now();
 
 /** What each attack may have changed besides its grade; an attack this setting cannot contain is expected to get through. */
 const SIDE_EFFECTS: Record<string, () => string[]> = {
   overwrite_fixtures: fixtureChanges,
   forge_results: forgedFiles,
-  open_socket: () => (EXPECTED.open_socket?.mayPass ? (probeProblems(), []) : probeProblems()),
+  open_socket: () => (EXPECTED.open_socket?.mayPass ? (probes.reached(), []) : probes.reached()),
+  unix_socket: () => [...(EXPECTED.unix_socket?.mayPass ? (probes.reached(), []) : probes.reached()), ...leftOnTheMachine(started)],
+  leave_files: () => leftOnTheMachine(started),
 };
 
 // ── Submissions on disk, and grading in a process of its own ──
@@ -123,8 +122,7 @@ const root = tempDir('attacks'); // forge_results guesses batch output folders u
 let options: Partial<GradeOptions>;
 let outside: LayoutContext;
 
-const port = () => (probe.server.address() as net.AddressInfo).port;
-const submission = (name: string, parent: string) => attackFolder(name, parent, port());
+const submission = (name: string, parent: string) => attackFolder(name, parent, probes.addresses);
 const layout = (name: string, parent: string) => layoutFolder(name, parent, outside);
 const isolated = <T>(args: string[]) => runIsolated<T>(args, inOwnPidNamespace([]));
 
@@ -143,16 +141,12 @@ beforeAll(async () => {
   forged = take(forgeTargets(buildChildRuntime().entry));
   options = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS, outputCap: OUTPUT_CAP, child: CHILD };
   outside = makeOutside(root);
-  probe.server.on('connection', (socket) => {
-    probe.connections++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => probe.server.listen(0, '127.0.0.1', resolve));
+  await probes.listen();
   Object.assign(process.env, SECRET);
 });
 
 afterAll(() => {
-  probe.server.close();
+  probes.close();
   for (const name of Object.keys(SECRET)) delete process.env[name];
   fs.rmSync(root, { recursive: true, force: true });
 });
@@ -229,7 +223,7 @@ describe('all attacks in one batch, beside a correct submission', () => {
     for (const name of LAYOUT_NAMES) layout(name, submissions);
     written = take(filesUnder(submissions));
     batch = await isolated<BatchOutcome>(['batch', submissions, out, String(TIMEOUT_MS), String(MEMORY_BYTES), String(JOBS), String(BUDGET_MS)]);
-    sideEffects = [...fixtureChanges(), ...forgedFiles(), ...SIDE_EFFECTS.open_socket(), ...changesPutBack(written, submissions)];
+    sideEffects = [...fixtureChanges(), ...forgedFiles(), ...SIDE_EFFECTS.unix_socket(), ...changesPutBack(written, submissions)];
   });
 
   const result = (name: string) => batch.value?.graded.find((r) => r.name === name);
@@ -303,7 +297,7 @@ describe('all attacks in one batch, beside a correct submission', () => {
     expect(JSON.parse(fs.readFileSync(path.join(out, 'batch.json'), 'utf8')).submissions).toEqual(graded.map((r) => r.name).sort());
   });
 
-  it('changes no fixture, forges no file, reaches no port, touches no submission', () => {
+  it('changes no fixture, forges no file, reaches no socket, touches no submission, leaves nothing on the machine', () => {
     expect(sideEffects).toEqual([]);
   });
 });
@@ -311,7 +305,7 @@ describe('all attacks in one batch, beside a correct submission', () => {
 describe('without containment (a bare node child) the same checks fail: the attacks are real', () => {
   const bare = path.join(root, 'bare');
   // print_environment is left out: the session gives every child an empty environment, bare or not.
-  const harmless = ['read_expected_from_disk', 'reference_at_runtime', 'spawn_process', 'open_socket'].filter((n) => n in EXPECTED && !EXPECTED[n].mayPass);
+  const harmless = ['read_expected_from_disk', 'reference_at_runtime', 'spawn_process', 'open_socket', 'unix_socket', 'leave_files'].filter((n) => n in EXPECTED && !EXPECTED[n].mayPass);
   it.concurrent.for(harmless)('%s', async (name, { expect }) => {
     const child = { file: process.execPath, args: [buildChildRuntime().entry], missing: [] };
     const result = await grade(submission(name, bare), name, { ...options, child });
@@ -329,5 +323,9 @@ describe('afterwards', () => {
     );
     expect(mismatched).toEqual([]);
     expect(fixtureChanges()).toEqual([]);
+  });
+
+  it('no child left anything on the machine: no socket file, heap snapshot, report, trace or core in any folder anyone may write, the project or the grader\'s cache', () => {
+    expect(leftOnTheMachine(started)).toEqual([]);
   });
 });

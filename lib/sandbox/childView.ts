@@ -99,6 +99,8 @@ export interface ChildView {
   covered: string[];
   /** Sockets outside every covered folder, each masked. */
   masked: string[];
+  /** Folders that should be covered but hold what the child needs (a project under /tmp): left as they are. */
+  uncovered: string[];
 }
 
 /**
@@ -114,7 +116,8 @@ export function childView(hide: readonly string[], needed: readonly string[]): C
   // A folder inside another covered one is covered with it (and its mount point would be gone).
   const covered = kept.filter((dir) => !kept.some((other) => other !== dir && inside(other, dir))).sort();
   const masked = [...new Set(socketPaths())].filter((file) => !covered.some((dir) => inside(dir, file)) && fs.existsSync(file)).sort();
-  return { covered, masked };
+  const uncovered = real.filter((dir) => !covered.some((other) => inside(other, dir)) && !inside('/proc', dir)).sort();
+  return { covered, masked, uncovered };
 }
 
 /**

@@ -54,6 +54,10 @@ export function inNamespaces(paths: ChildPaths, tools: Tools, hide: readonly str
   const view = tools.mount ? childView(hide, needed) : undefined;
   if (view) command = ['/bin/sh', '-c', VIEW_THEN_EXEC, 'sh', ...view.covered, '--', ...view.masked, '--', cwd, ...command];
   else missing.push("an empty view of the batch's folders, the temporary and runtime folders and the machine's sockets, and a working folder of its own (mount not found): the child sees them as the permission model lets it");
+  // Where the filter is in force it refuses sockets and writes there anyway.
+  if (view && view.uncovered.length > 0 && filter.gaps.length > 0) {
+    missing.push(`an empty view of ${view.uncovered.join(', ')} (they hold the grader's own files): the child may reach sockets there and leave files`);
+  }
   // In a session of its own the child no longer dies with the grader's terminal group (Ctrl-C):
   // unshare is tied to the grader by its parent-death signal instead.
   const userns = as === 'user' ? ['--user', '--map-root-user'] : [];

@@ -8,14 +8,20 @@ import path from 'node:path';
 import { TS_NODE_BIN } from '../../lib/paths';
 import { materialize } from '../grader/materialize';
 import { LAYOUTS, type LayoutContext } from './layouts';
+import type { ProbeAddresses } from './machine';
 
 const ATTACKS_DIR = __dirname;
 
-/** An attack as a submission folder: index.ts, base.ts, the shared kit.ts and probe.ts with the self-test's port. */
-export function attackFolder(name: string, parent: string, probePort: number): string {
+/** An attack as a submission folder: index.ts, base.ts, the shared kit.ts and probe.ts with the self-test's sockets. */
+export function attackFolder(name: string, parent: string, probe: ProbeAddresses): string {
   const dir = materialize(path.join(ATTACKS_DIR, `${name}.ts`), parent);
   fs.copyFileSync(path.join(ATTACKS_DIR, 'kit.ts'), path.join(dir, 'kit.ts'));
-  fs.writeFileSync(path.join(dir, 'probe.ts'), `export const PROBE_PORT: number = ${probePort};\n`);
+  fs.writeFileSync(path.join(dir, 'probe.ts'), [
+    `export const PROBE_PORT: number = ${probe.port};`,
+    `export const PROBE_SOCKET: string = ${JSON.stringify(probe.socket)};`,
+    `export const PROBE_ABSTRACT: string = ${JSON.stringify(probe.abstract)};`,
+    '',
+  ].join('\n'));
   return dir;
 }
 

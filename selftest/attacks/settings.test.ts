@@ -14,7 +14,6 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +30,7 @@ import {
   BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, problems, TIMEOUT_MS, uncontained, type Expectation, type Setting,
 } from './expectations';
 import { attackFolder, layoutFolder, runIsolated } from './folders';
+import { leftOnTheMachine, SocketProbes } from './machine';
 import { LAYOUTS, makeOutside } from './layouts';
 
 /** A uid no account and no other test uses: the "unprivileged user" of these runs. */
@@ -92,26 +92,20 @@ const fixtureHashesChanged = (): string[] => {
   );
 };
 
-/** A TCP port on 127.0.0.1 per setting (they grade at once), that open_socket is told about; nothing may reach it. */
-interface Probe {
-  server: net.Server;
-  connections: number;
-}
-const probes = new Map<Setting, Probe>();
+/** The self-test's sockets per setting (they grade at once), that the attacks are told about; nothing may reach them. */
+const probes = new Map<Setting, SocketProbes>();
+/** When the settings began grading: what a child left on the machine since is found by leftOnTheMachine. */
+const started = Date.now();
 beforeAll(async () => {
   for (const { setting } of settings) {
-    const probe: Probe = { server: net.createServer(), connections: 0 };
-    probe.server.on('connection', (socket) => {
-      probe.connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => probe.server.listen(0, '127.0.0.1', resolve));
+    const probe = new SocketProbes(setting);
+    await probe.listen();
     probes.set(setting, probe);
   }
   for (const start of starts) start();
 });
 afterAll(() => {
-  for (const probe of probes.values()) probe.server.close();
+  for (const probe of probes.values()) probe.close();
 });
 
 interface Graded {
@@ -125,8 +119,7 @@ async function gradeAs(simulated: Simulated, work: string, attacks: readonly str
   const submissions = path.join(work, 'submissions');
   const out = path.join(work, 'out');
   openTo(work, out);
-  const port = (probes.get(simulated.setting)!.server.address() as net.AddressInfo).port;
-  for (const name of attacks) attackFolder(name, submissions, port);
+  for (const name of attacks) attackFolder(name, submissions, probes.get(simulated.setting)!.addresses);
   const context = makeOutside(work);
   for (const name of Object.keys(LAYOUTS)) layoutFolder(name, submissions, context);
   materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good');
@@ -160,7 +153,7 @@ const starts: (() => void)[] = [];
 for (const simulated of settings) describe(`the grader as ${simulated.title}`, () => {
   const work = tempDir(`setting-${simulated.setting}`);
   const why = simulated.unavailable?.();
-  const attacks = Object.keys(expectationsFor(simulated.setting)).filter((name) => !(KILLS_THE_GRADER[simulated.setting] ?? []).includes(name));
+  const attacks = Object.keys(expectationsFor(simulated.setting)).filter((name) => !(KILLS_THE_GRADER()[simulated.setting] ?? []).includes(name));
   const layouts = Object.keys(LAYOUTS);
   let batch: Graded['batch'] = {};
   let reference: Graded['reference'] | undefined;
@@ -206,11 +199,13 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
     expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({});
   });
 
-  it.skipIf(why)('every result of code that ran says this setting; no fixture changed; no port reached unless listed as uncontained', () => {
+  it.skipIf(why)('every result of code that ran says this setting; no fixture changed; no socket reached unless listed as uncontained; nothing left on the machine', () => {
     const settingsSeen = new Set(batch.value!.graded.flatMap((r) => (r.containment ? [r.containment.setting] : [])));
     expect([...settingsSeen]).toEqual([simulated.setting]);
     expect(fixtureHashesChanged()).toEqual([]);
-    if (!('open_socket' in uncontained(simulated.setting))) expect(probes.get(simulated.setting)!.connections).toBe(0);
+    const open = uncontained(simulated.setting);
+    if (!('open_socket' in open) && !('unix_socket' in open)) expect(probes.get(simulated.setting)!.connections).toBe(0);
+    if (!('unix_socket' in open)) expect(leftOnTheMachine(started, [work])).toEqual([]);
   });
 });
 
@@ -218,10 +213,13 @@ describe('docs/security.md lists what each setting cannot contain', () => {
   const doc = fs.readFileSync(path.join(PROJECT_ROOT, 'docs', 'security.md'), 'utf8');
   const section = doc.slice(doc.indexOf('## What each setting cannot contain'));
   it.each(['namespaces', 'own-uids', 'user-namespaces', 'same-user'] as Setting[])('%s', (setting) => {
-    const listed = Object.keys(uncontained(setting)).filter((name) => name !== 'open_socket');
+    const listed = Object.keys(uncontained(setting)).filter((name) => name !== 'open_socket' && name !== 'unix_socket');
     const part = section.slice(section.indexOf(`\`${setting}\``));
     expect(section).toContain(`\`${setting}\``);
     expect(listed.filter((name) => !part.includes(`\`${name}\``))).toEqual([]);
   });
-  it('open_socket, where Node has no network permission', () => expect(section).toContain('`open_socket`'));
+  it('open_socket and unix_socket, where Node has no network permission and no syscall filter is in force', () => {
+    expect(section).toContain('`open_socket`');
+    expect(section).toContain('`unix_socket`');
+  });
 });
