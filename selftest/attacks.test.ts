@@ -35,7 +35,9 @@ import {
   BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, OUTPUT_CAP, PHISHING, problems, SECRET, TIMEOUT_MS, type Expectation,
 } from './attacks/expectations';
 import { LAYOUTS, makeOutside, type LayoutContext } from './attacks/layouts';
-import { attackFolder, layoutFolder, runIsolated } from './attacks/folders';
+import { attackFolder, CARRIED_BUGS, layoutFolder, ownMultiHead, runIsolated } from './attacks/folders';
+import { CARRIED_REASON } from '../lib/grading/carryForward';
+import { BUGS } from './catalogue';
 import { leftOnTheMachine, SocketProbes } from './attacks/machine';
 import { inOwnPidNamespace } from './attacks/ownPidNamespace';
 import { grade, gradeOptions } from './grader/harness';
@@ -162,9 +164,9 @@ describe('each attack graded on its own', () => {
       const run = await isolated<SubmissionResult>(['grade', dir, name, String(TIMEOUT_MS), String(MEMORY_BYTES)]);
       return { result: run.value, failure: run.failure };
     }
-    if (expected.hidden) {
+    if (expected.hidden || expected.carryForward) {
       allCases ??= gradeOptions({ ...options, cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) });
-      return { result: await grade(dir, name, allCases) };
+      return { result: await grade(dir, name, { ...allCases, carryForward: expected.carryForward ?? false }) };
     }
     // The harness leaves type notes out (they are slow); an attack on them gets the grader's own.
     const own = { ...options, ...(expected.timeoutMs && { timeoutMs: expected.timeoutMs }) };
@@ -176,7 +178,7 @@ describe('each attack graded on its own', () => {
     const { result, failure } = await gradeAttack(name);
     expect(failure ?? '', 'the grader must complete').toBe('');
     expect(problems(result!, EXPECTED[name])).toEqual([]);
-    if (EXPECTED[name].hidden) expect(result!.cases.filter((c) => c.hidden)).toHaveLength(GRADED_CASES.length - visibleCases().length);
+    if (EXPECTED[name].hidden || EXPECTED[name].carryForward) expect(result!.cases.filter((c) => c.hidden)).toHaveLength(GRADED_CASES.length - visibleCases().length);
     if (name === 'flood_output') expect(result!.cases.find((c) => c.fn === 'softmax')!.output).toMatch(/more (characters|bytes) of output not shown/);
     expect(SIDE_EFFECTS[name]?.() ?? []).toEqual([]);
   });
@@ -299,6 +301,41 @@ describe('all attacks in one batch, beside a correct submission', () => {
 
   it('changes no fixture, forges no file, reaches no socket, touches no submission, leaves nothing on the machine', () => {
     expect(sideEffects).toEqual([]);
+  });
+});
+
+describe('--carry-forward: its attacks in one batch, on every case, beside honest mistakes whose points it carries', () => {
+  const submissions = path.join(root, 'carry', 'submissions');
+  const out = path.join(root, 'carry', 'out');
+  const attacks = Object.keys(EXPECTED).filter((name) => EXPECTED[name].carryForward);
+  let batch: { value?: BatchOutcome; failure?: string };
+
+  beforeAll(async () => {
+    for (const name of attacks) submission(name, submissions);
+    for (const name of CARRIED_BUGS) ownMultiHead(BUGS.find((b) => b.name === name)!.file, submissions, `honest_${name}`);
+    materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good');
+    batch = await isolated<BatchOutcome>(['batch', submissions, out, String(TIMEOUT_MS), String(MEMORY_BYTES), String(JOBS), String(BUDGET_MS), 'carry']);
+  });
+
+  const result = (name: string) => batch.value?.graded.find((r) => r.name === name);
+
+  it.each(attacks)('%s carries nothing', (name) => {
+    expect(result(name), batch.failure).toBeDefined();
+    expect(problems(result(name)!, EXPECTED[name])).toEqual([]);
+  });
+
+  it.each(CARRIED_BUGS)('an honest %s under a multi-head attention that calls it: every multi-head case carried, hidden too', (name) => {
+    const graded = result(`honest_${name}`);
+    expect(graded, batch.failure).toBeDefined();
+    const multiHead = graded!.cases.filter((c) => c.fn === 'multihead_self_attention');
+    expect(multiHead.map((c) => [c.name, c.status, c.reason])).toEqual(multiHead.map((c) => [c.name, 'passed', CARRIED_REASON]));
+    expect(multiHead.some((c) => c.hidden)).toBe(true);
+    expect(graded!.cases.some((c) => c.fn === 'scaled_dot_product_attention' && c.status === 'failed')).toBe(true);
+  });
+
+  it('the reference keeps full marks; nothing reached the sockets or was left on the machine', () => {
+    expect(result('good')?.score, batch.failure).toBe(GRADED_CASES.reduce((sum, c) => sum + c.points, 0));
+    expect([...probes.reached(), ...leftOnTheMachine(started)]).toEqual([]);
   });
 });
 

@@ -54,6 +54,8 @@ export interface Expectation {
   budgeted?: readonly GradedFunction[];
   /** An attack this setting cannot contain: any test may pass (its code computes), none earns more. */
   mayPass?: true;
+  /** Graded with --carry-forward, on the hidden cases as well: it tries to have points carried that its code did not earn. */
+  carryForward?: true;
   /** The submission's notes (its feedback) must match this. */
   notes?: RegExp;
 }
@@ -62,6 +64,8 @@ export const FUNCTIONS: readonly GradedFunction[] = ['softmax', 'scaled_dot_prod
 const allBut = (...attacked: GradedFunction[]) => FUNCTIONS.filter((f) => !attacked.includes(f));
 const WRONG: readonly CaseStatus[] = ['failed', 'error'];
 const REFUSED = { honest: [], statuses: ['refused'], reason: /may not use/ } as const;
+/** Correct but for multi-head attention, whose points it tries to have carried forward on answers it chose. */
+const CARRY_REFUSED: Expectation = { honest: allBut('multihead_self_attention'), statuses: ['failed'], notReason: /carried forward/, carryForward: true };
 
 /** Where the child's namespaces, user and files keep every attack out (root with namespaces). */
 const CONTAINED: Record<string, Expectation> = {
@@ -105,6 +109,12 @@ const CONTAINED: Record<string, Expectation> = {
   control_characters: { honest: allBut('causal_mask'), statuses: ['error'] },
   types_reach_classmates: { honest: FUNCTIONS, statuses: [], notes: /note: this declaration changes the types of the global scope/ },
   types_slow_check: { honest: FUNCTIONS, statuses: [], notes: /Type errors \(no points\): not checked, its type check took longer than \d+ s and was stopped/ },
+  carry_all_zeros: { honest: [], statuses: WRONG, notReason: /carried forward/, carryForward: true },
+  carry_probe_zeros: CARRY_REFUSED,
+  carry_probe_copy: CARRY_REFUSED,
+  carry_probe_elementwise: CARRY_REFUSED,
+  carry_probe_positionwise: CARRY_REFUSED,
+  carry_remembers: CARRY_REFUSED,
 };
 
 /** What types_reach_classmates declares for its classmates' notes: no one else's result may hold it. */

@@ -25,6 +25,35 @@ export function attackFolder(name: string, parent: string, probe: ProbeAddresses
   return dir;
 }
 
+/**
+ * Not an attack: an honest mistake in attention (a catalogue bug) with a multi-head attention that
+ * calls it, as a student's does. With --carry-forward its multi-head points must be carried.
+ */
+export function ownMultiHead(bugFile: string, parent: string, name: string): string {
+  const dir = materialize(bugFile, parent, name);
+  fs.renameSync(path.join(dir, 'index.ts'), path.join(dir, 'bug.ts'));
+  fs.writeFileSync(path.join(dir, 'index.ts'), [
+    "import { Tensor } from '../../lib/tensor';",
+    "import { mergeHeads, splitHeads, type Weights } from './base';",
+    "import { scaledDotProductAttention } from './bug';",
+    '',
+    "export { causalMask, scaledDotProductAttention, softmax } from './bug';",
+    '',
+    'export function multiHeadSelfAttention(x: Tensor, w: Weights, numHeads: number, mask?: Tensor): Tensor {',
+    '  const q = splitHeads(x.matmul(w.qProj.transpose(0, 1)), numHeads);',
+    '  const k = splitHeads(x.matmul(w.kProj.transpose(0, 1)), numHeads);',
+    '  const v = splitHeads(x.matmul(w.vProj.transpose(0, 1)), numHeads);',
+    '  const heads = scaledDotProductAttention(q, k, v, mask);',
+    '  return mergeHeads(new Tensor(heads.data, heads.shape)).matmul(w.oProj.transpose(0, 1));',
+    '}',
+    '',
+  ].join('\n'));
+  return dir;
+}
+
+/** Honest mistakes in attention whose multi-head points --carry-forward must carry (ownMultiHead), in two styles. */
+export const CARRIED_BUGS = ['scale_missing', 'kv_swapped_loop'];
+
 /** A layout attack's folder (attacks/layouts.ts). */
 export function layoutFolder(name: string, parent: string, context: LayoutContext): string {
   const dir = path.join(parent, name);

@@ -29,7 +29,9 @@ import { materialize, tempDir } from '../grader/materialize';
 import {
   BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, problems, TIMEOUT_MS, uncontained, type Expectation, type Setting,
 } from './expectations';
-import { attackFolder, layoutFolder, runIsolated } from './folders';
+import { attackFolder, CARRIED_BUGS, layoutFolder, ownMultiHead, runIsolated } from './folders';
+import { CARRIED_REASON } from '../../lib/grading/carryForward';
+import { GRADED_CASES } from '../../tests/cases';
 import { leftOnTheMachine, SocketProbes } from './machine';
 import { LAYOUTS, makeOutside } from './layouts';
 
@@ -110,6 +112,8 @@ afterAll(() => {
 
 interface Graded {
   batch: { value?: BatchOutcome; failure?: string };
+  /** The carry-forward attacks beside honest mistakes it must carry, graded with --carry-forward on every case. */
+  carry: { value?: BatchOutcome; failure?: string };
   reference: { status: number | null; log: string; json?: { score: number; extra_data: { containment?: { setting: string } } } };
 }
 
@@ -143,7 +147,20 @@ async function gradeAs(simulated: Simulated, work: string, attacks: readonly str
     simulated.prefix,
     env,
   );
-  return { batch, reference };
+  const carried = path.join(work, 'carried');
+  for (const name of attacks.filter((a) => expectationsFor(simulated.setting)[a].carryForward)) attackFolder(name, carried, probes.get(simulated.setting)!.addresses);
+  for (const name of CARRIED_BUGS) ownMultiHead(BUGS.find((b) => b.name === name)!.file, carried, `honest_${name}`);
+  openTo(work, path.join(out, 'carry'));
+  for (const entry of fs.readdirSync(carried, { recursive: true, withFileTypes: true })) {
+    if (entry.isDirectory()) fs.chmodSync(path.join(entry.parentPath, entry.name), 0o755);
+  }
+  fs.chmodSync(carried, 0o755);
+  const carry = await runIsolated<BatchOutcome>(
+    ['batch', carried, path.join(out, 'carry', 'out'), String(TIMEOUT_MS), String(MEMORY_BYTES), '2', String(BUDGET_MS), 'carry'],
+    simulated.prefix,
+    env,
+  );
+  return { batch, reference, carry };
 }
 
 const runs = new Map<Setting, Promise<Graded>>();
@@ -156,12 +173,13 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
   const attacks = Object.keys(expectationsFor(simulated.setting)).filter((name) => !(KILLS_THE_GRADER()[simulated.setting] ?? []).includes(name));
   const layouts = Object.keys(LAYOUTS);
   let batch: Graded['batch'] = {};
+  let carry: Graded['carry'] = {};
   let reference: Graded['reference'] | undefined;
   if (!why) starts.push(() => runs.set(simulated.setting, gradeAs(simulated, work, attacks)));
 
   beforeAll(async () => {
     if (why) return;
-    ({ batch, reference } = await runs.get(simulated.setting)!);
+    ({ batch, reference, carry } = await runs.get(simulated.setting)!);
   }, GRADING_LIMIT_MS);
 
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -197,6 +215,21 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
       ];
     }
     expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({});
+  });
+
+  it.skipIf(why)('--carry-forward: its attacks carry nothing, honest mistakes under a multi-head attention that calls them carry every multi-head case', () => {
+    expect(carry.failure ?? '').toBe('');
+    const expectations = expectationsFor(simulated.setting);
+    const found: Record<string, string[]> = {};
+    for (const graded of carry.value!.graded) {
+      if (graded.name.startsWith('honest_')) {
+        const multiHead = graded.cases.filter((c) => c.fn === 'multihead_self_attention');
+        found[graded.name] = multiHead.filter((c) => c.reason !== CARRIED_REASON).map((c) => `${c.name} ${c.status}: ${c.reason.slice(0, 200)}`);
+        if (multiHead.length !== GRADED_CASES.filter((c) => c.fn === 'multihead_self_attention').length) found[graded.name].push('hidden cases not graded');
+      } else found[graded.name] = problems(graded, expectations[graded.name]);
+    }
+    expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({});
+    expect(Object.keys(found).length).toBeGreaterThan(CARRIED_BUGS.length);
   });
 
   it.skipIf(why)('every result of code that ran says this setting; no fixture changed; no socket reached unless listed as uncontained; nothing left on the machine', () => {
