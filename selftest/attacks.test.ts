@@ -38,7 +38,7 @@ import { LAYOUTS, makeOutside, type LayoutContext } from './attacks/layouts';
 import { attackFolder, CARRIED_BUGS, layoutFolder, ownMultiHead, runIsolated } from './attacks/folders';
 import { CARRIED_REASON } from '../lib/grading/carryForward';
 import { BUGS } from './catalogue';
-import { leftOnTheMachine, SocketProbes } from './attacks/machine';
+import { folderModes, leftOnTheMachine, modesChanged, SocketProbes } from './attacks/machine';
 import { inOwnPidNamespace } from './attacks/ownPidNamespace';
 import { grade, gradeOptions } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
@@ -113,6 +113,8 @@ const forgedFiles = () => changesPutBack(forged);
 const probes = new SocketProbes('attacks');
 /** When the attacks began: what a child left on the machine since is found by leftOnTheMachine. */
 const started = Date.now();
+/** The folders anyone may write, and their modes: none may change. */
+const modes = folderModes();
 
 /** What each attack may have changed besides its grade; an attack this setting cannot contain is expected to get through. */
 const SIDE_EFFECTS: Record<string, () => string[]> = {
@@ -367,7 +369,8 @@ describe('afterwards', () => {
     expect(fixtureChanges()).toEqual([]);
   });
 
-  it('no child left anything on the machine: no socket file, heap snapshot, report, trace or core in any folder anyone may write, the project or the grader\'s cache', () => {
+  it('no child left anything on the machine: no socket file, heap snapshot, report, trace or core in any folder anyone may write, the project or the grader\'s cache; every such folder keeps its mode', () => {
     expect(leftOnTheMachine(started)).toEqual([]);
+    expect(modesChanged(modes)).toEqual([]);
   });
 });

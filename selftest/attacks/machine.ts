@@ -104,3 +104,21 @@ export function leftOnTheMachine(since: number, extra: readonly string[] = []): 
   for (const dir of watchedFolders(extra)) look(dir, 1);
   return [...new Set(found)].sort();
 }
+
+/** The mode of every folder anyone may write, as the grader finds them: what no run may change. */
+export function folderModes(): Map<string, number> {
+  const usual = ['/tmp', '/var/tmp', '/dev/shm', '/run/lock', os.tmpdir()].filter((dir) => fs.existsSync(dir));
+  return new Map([...new Set([...usual, ...worldWritableFolders()])].map((dir) => [dir, fs.statSync(dir).mode & 0o7777]));
+}
+
+/** Folders whose mode differs from `before`, each put back as it was. */
+export function modesChanged(before: ReadonlyMap<string, number>): string[] {
+  const changed: string[] = [];
+  for (const [dir, mode] of before) {
+    const now = fs.statSync(dir).mode & 0o7777;
+    if (now === mode) continue;
+    changed.push(`${dir}: mode ${now.toString(8)}, was ${mode.toString(8)}`);
+    fs.chmodSync(dir, mode);
+  }
+  return changed;
+}

@@ -32,7 +32,7 @@ import {
 import { attackFolder, CARRIED_BUGS, layoutFolder, ownMultiHead, runIsolated } from './folders';
 import { CARRIED_REASON } from '../../lib/grading/carryForward';
 import { GRADED_CASES } from '../../tests/cases';
-import { leftOnTheMachine, SocketProbes } from './machine';
+import { folderModes, leftOnTheMachine, modesChanged, SocketProbes } from './machine';
 import { LAYOUTS, makeOutside } from './layouts';
 
 /** A uid no account and no other test uses: the "unprivileged user" of these runs. */
@@ -78,9 +78,14 @@ const IS_ROOT = process.getuid?.() === 0;
 const here = IS_ROOT ? containmentReport(prepareChild()).setting : undefined;
 const settings = SIMULATED.filter((s) => IS_ROOT && s.setting !== here);
 
-/** Everything under `root` readable by the unprivileged user, `writable` its own. */
+/**
+ * Everything under `root` readable by the unprivileged user, `writable` its own. Only folders below
+ * the temporary folder are opened: the temporary folder itself keeps its mode (it was made 0755
+ * here once, which took /tmp from every other user of the machine).
+ */
 function openTo(root: string, writable: string): void {
-  for (let dir = root; dir !== path.dirname(dir) && dir.startsWith(os.tmpdir()); dir = path.dirname(dir)) fs.chmodSync(dir, 0o755);
+  const tmp = os.tmpdir();
+  for (let dir = root; dir.startsWith(tmp + path.sep); dir = path.dirname(dir)) fs.chmodSync(dir, 0o755);
   fs.mkdirSync(writable, { recursive: true });
   fs.chownSync(writable, UNPRIVILEGED_UID, UNPRIVILEGED_UID);
 }
@@ -98,6 +103,8 @@ const fixtureHashesChanged = (): string[] => {
 const probes = new Map<Setting, SocketProbes>();
 /** When the settings began grading: what a child left on the machine since is found by leftOnTheMachine. */
 const started = Date.now();
+/** The folders anyone may write, and their modes: none may change. */
+const modes = folderModes();
 beforeAll(async () => {
   for (const { setting } of settings) {
     const probe = new SocketProbes(setting);
@@ -239,6 +246,7 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
     const open = uncontained(simulated.setting);
     if (!('open_socket' in open) && !('unix_socket' in open)) expect(probes.get(simulated.setting)!.connections).toBe(0);
     if (!('unix_socket' in open)) expect(leftOnTheMachine(started, [work])).toEqual([]);
+    expect(modesChanged(modes)).toEqual([]);
   });
 });
 
