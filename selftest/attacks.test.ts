@@ -16,7 +16,6 @@
  * (attacks/expectations.ts); attacks/settings.test.ts grades the same attacks in the other settings.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,19 +35,27 @@ import {
   BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, OUTPUT_CAP, PHISHING, problems, SECRET, TIMEOUT_MS, type Expectation,
 } from './attacks/expectations';
 import { LAYOUTS, makeOutside, type LayoutContext } from './attacks/layouts';
-import { attackFolder, layoutFolder, runIsolated } from './attacks/folders';
+import { attackFolder, CARRIED_BUGS, layoutFolder, ownMultiHead, runIsolated } from './attacks/folders';
+import { CARRIED_REASON } from '../lib/grading/carryForward';
+import { BUGS } from './catalogue';
+import { folderModes, leftOnTheMachine, modesChanged, SocketProbes } from './attacks/machine';
 import { inOwnPidNamespace } from './attacks/ownPidNamespace';
 import { grade, gradeOptions } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
 
 const JOBS = 2;
+/**
+ * A batch of every attack grades one after another what each grades alone; on a loaded 2-core
+ * machine that took longer than a hook's default two minutes.
+ */
+const BATCH_LIMIT_MS = 900_000;
 
 /** The containment this machine gives the grader's children, found as the grader finds it. */
 const CHILD = prepareChild(MEMORY_BYTES);
 const SETTING = containmentReport(CHILD).setting;
 const EXPECTED = expectationsFor(SETTING);
 // Attacks that would kill the grader itself in this setting are graded nowhere (docs/security.md says so).
-for (const name of KILLS_THE_GRADER[SETTING] ?? []) delete EXPECTED[name];
+for (const name of KILLS_THE_GRADER()[SETTING] ?? []) delete EXPECTED[name];
 const IS_ROOT = process.getuid?.() === 0;
 const LAYOUT_NAMES = Object.keys(LAYOUTS).filter((name) => IS_ROOT || !LAYOUTS[name].root);
 
@@ -102,19 +109,20 @@ function forgeTargets(childEntry: string): string[] {
 let forged: Snapshot;
 const forgedFiles = () => changesPutBack(forged);
 
-/** A TCP port on 127.0.0.1 that open_socket is told about (its probe.ts); nothing may reach it. */
-const probe = { server: net.createServer(), connections: 0 };
-const probeProblems = () => {
-  const found = probe.connections ? [`${probe.connections} connection(s) reached the self-test's port`] : [];
-  probe.connections = 0;
-  return found;
-};
+/** The self-test's sockets (a TCP port, a unix socket in /tmp, an abstract one) that the attacks are told about: nothing may reach them. */
+const probes = new SocketProbes('attacks');
+/** When the attacks began: what a child left on the machine since is found by leftOnTheMachine. */
+const started = Date.now();
+/** The folders anyone may write, and their modes: none may change. */
+const modes = folderModes();
 
 /** What each attack may have changed besides its grade; an attack this setting cannot contain is expected to get through. */
 const SIDE_EFFECTS: Record<string, () => string[]> = {
   overwrite_fixtures: fixtureChanges,
   forge_results: forgedFiles,
-  open_socket: () => (EXPECTED.open_socket?.mayPass ? (probeProblems(), []) : probeProblems()),
+  open_socket: () => (EXPECTED.open_socket?.mayPass ? (probes.reached(), []) : probes.reached()),
+  unix_socket: () => [...(EXPECTED.unix_socket?.mayPass ? (probes.reached(), []) : probes.reached()), ...leftOnTheMachine(started)],
+  leave_files: () => leftOnTheMachine(started),
 };
 
 // ── Submissions on disk, and grading in a process of its own ──
@@ -123,8 +131,7 @@ const root = tempDir('attacks'); // forge_results guesses batch output folders u
 let options: Partial<GradeOptions>;
 let outside: LayoutContext;
 
-const port = () => (probe.server.address() as net.AddressInfo).port;
-const submission = (name: string, parent: string) => attackFolder(name, parent, port());
+const submission = (name: string, parent: string) => attackFolder(name, parent, probes.addresses);
 const layout = (name: string, parent: string) => layoutFolder(name, parent, outside);
 const isolated = <T>(args: string[]) => runIsolated<T>(args, inOwnPidNamespace([]));
 
@@ -143,16 +150,12 @@ beforeAll(async () => {
   forged = take(forgeTargets(buildChildRuntime().entry));
   options = { timeoutMs: TIMEOUT_MS, budgetMs: BUDGET_MS, outputCap: OUTPUT_CAP, child: CHILD };
   outside = makeOutside(root);
-  probe.server.on('connection', (socket) => {
-    probe.connections++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => probe.server.listen(0, '127.0.0.1', resolve));
+  await probes.listen();
   Object.assign(process.env, SECRET);
 });
 
 afterAll(() => {
-  probe.server.close();
+  probes.close();
   for (const name of Object.keys(SECRET)) delete process.env[name];
   fs.rmSync(root, { recursive: true, force: true });
 });
@@ -168,9 +171,9 @@ describe('each attack graded on its own', () => {
       const run = await isolated<SubmissionResult>(['grade', dir, name, String(TIMEOUT_MS), String(MEMORY_BYTES)]);
       return { result: run.value, failure: run.failure };
     }
-    if (expected.hidden) {
+    if (expected.hidden || expected.carryForward) {
       allCases ??= gradeOptions({ ...options, cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) });
-      return { result: await grade(dir, name, allCases) };
+      return { result: await grade(dir, name, { ...allCases, carryForward: expected.carryForward ?? false }) };
     }
     // The harness leaves type notes out (they are slow); an attack on them gets the grader's own.
     const own = { ...options, ...(expected.timeoutMs && { timeoutMs: expected.timeoutMs }) };
@@ -182,7 +185,7 @@ describe('each attack graded on its own', () => {
     const { result, failure } = await gradeAttack(name);
     expect(failure ?? '', 'the grader must complete').toBe('');
     expect(problems(result!, EXPECTED[name])).toEqual([]);
-    if (EXPECTED[name].hidden) expect(result!.cases.filter((c) => c.hidden)).toHaveLength(GRADED_CASES.length - visibleCases().length);
+    if (EXPECTED[name].hidden || EXPECTED[name].carryForward) expect(result!.cases.filter((c) => c.hidden)).toHaveLength(GRADED_CASES.length - visibleCases().length);
     if (name === 'flood_output') expect(result!.cases.find((c) => c.fn === 'softmax')!.output).toMatch(/more (characters|bytes) of output not shown/);
     expect(SIDE_EFFECTS[name]?.() ?? []).toEqual([]);
   });
@@ -229,8 +232,8 @@ describe('all attacks in one batch, beside a correct submission', () => {
     for (const name of LAYOUT_NAMES) layout(name, submissions);
     written = take(filesUnder(submissions));
     batch = await isolated<BatchOutcome>(['batch', submissions, out, String(TIMEOUT_MS), String(MEMORY_BYTES), String(JOBS), String(BUDGET_MS)]);
-    sideEffects = [...fixtureChanges(), ...forgedFiles(), ...SIDE_EFFECTS.open_socket(), ...changesPutBack(written, submissions)];
-  });
+    sideEffects = [...fixtureChanges(), ...forgedFiles(), ...SIDE_EFFECTS.unix_socket(), ...changesPutBack(written, submissions)];
+  }, BATCH_LIMIT_MS);
 
   const result = (name: string) => batch.value?.graded.find((r) => r.name === name);
 
@@ -303,15 +306,50 @@ describe('all attacks in one batch, beside a correct submission', () => {
     expect(JSON.parse(fs.readFileSync(path.join(out, 'batch.json'), 'utf8')).submissions).toEqual(graded.map((r) => r.name).sort());
   });
 
-  it('changes no fixture, forges no file, reaches no port, touches no submission', () => {
+  it('changes no fixture, forges no file, reaches no socket, touches no submission, leaves nothing on the machine', () => {
     expect(sideEffects).toEqual([]);
+  });
+});
+
+describe('--carry-forward: its attacks in one batch, on every case, beside honest mistakes whose points it carries', () => {
+  const submissions = path.join(root, 'carry', 'submissions');
+  const out = path.join(root, 'carry', 'out');
+  const attacks = Object.keys(EXPECTED).filter((name) => EXPECTED[name].carryForward);
+  let batch: { value?: BatchOutcome; failure?: string };
+
+  beforeAll(async () => {
+    for (const name of attacks) submission(name, submissions);
+    for (const name of CARRIED_BUGS) ownMultiHead(BUGS.find((b) => b.name === name)!.file, submissions, `honest_${name}`);
+    materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good');
+    batch = await isolated<BatchOutcome>(['batch', submissions, out, String(TIMEOUT_MS), String(MEMORY_BYTES), String(JOBS), String(BUDGET_MS), 'carry']);
+  }, BATCH_LIMIT_MS);
+
+  const result = (name: string) => batch.value?.graded.find((r) => r.name === name);
+
+  it.each(attacks)('%s carries nothing', (name) => {
+    expect(result(name), batch.failure).toBeDefined();
+    expect(problems(result(name)!, EXPECTED[name])).toEqual([]);
+  });
+
+  it.each(CARRIED_BUGS)('an honest %s under a multi-head attention that calls it: every multi-head case carried, hidden too', (name) => {
+    const graded = result(`honest_${name}`);
+    expect(graded, batch.failure).toBeDefined();
+    const multiHead = graded!.cases.filter((c) => c.fn === 'multihead_self_attention');
+    expect(multiHead.map((c) => [c.name, c.status, c.reason])).toEqual(multiHead.map((c) => [c.name, 'passed', CARRIED_REASON]));
+    expect(multiHead.some((c) => c.hidden)).toBe(true);
+    expect(graded!.cases.some((c) => c.fn === 'scaled_dot_product_attention' && c.status === 'failed')).toBe(true);
+  });
+
+  it('the reference keeps full marks; nothing reached the sockets or was left on the machine', () => {
+    expect(result('good')?.score, batch.failure).toBe(GRADED_CASES.reduce((sum, c) => sum + c.points, 0));
+    expect([...probes.reached(), ...leftOnTheMachine(started)]).toEqual([]);
   });
 });
 
 describe('without containment (a bare node child) the same checks fail: the attacks are real', () => {
   const bare = path.join(root, 'bare');
   // print_environment is left out: the session gives every child an empty environment, bare or not.
-  const harmless = ['read_expected_from_disk', 'reference_at_runtime', 'spawn_process', 'open_socket'].filter((n) => n in EXPECTED && !EXPECTED[n].mayPass);
+  const harmless = ['read_expected_from_disk', 'reference_at_runtime', 'spawn_process', 'open_socket', 'unix_socket', 'leave_files'].filter((n) => n in EXPECTED && !EXPECTED[n].mayPass);
   it.concurrent.for(harmless)('%s', async (name, { expect }) => {
     const child = { file: process.execPath, args: [buildChildRuntime().entry], missing: [] };
     const result = await grade(submission(name, bare), name, { ...options, child });
@@ -329,5 +367,10 @@ describe('afterwards', () => {
     );
     expect(mismatched).toEqual([]);
     expect(fixtureChanges()).toEqual([]);
+  });
+
+  it('no child left anything on the machine: no socket file, heap snapshot, report, trace or core in any folder anyone may write, the project or the grader\'s cache; every such folder keeps its mode', () => {
+    expect(leftOnTheMachine(started)).toEqual([]);
+    expect(modesChanged(modes)).toEqual([]);
   });
 });

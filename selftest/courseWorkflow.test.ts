@@ -2,10 +2,12 @@
  * classroom/grade-course.yml, the workflow that grades a course on N machines, read as GitHub reads
  * it (YAML) and its jobs' commands run here as a runner would run them, in order: plan the shards,
  * clone the submissions from a list of repositories (local bare repositories stand in for GitHub),
- * grade every shard as root (`sudo` is a shim that runs the command as the current user, root
- * here), hand each shard's output over as its artifact would arrive, and merge. The merged
- * gradebook must be the one a single machine writes. Expressions (`${{ … }}`) are replaced with
- * the values GitHub would give; one this test does not know fails it.
+ * hand them to the grading jobs through their artifact as GitHub would (attacks/artifact.ts), grade
+ * every shard as root (`sudo` is a shim that runs the command as the current user, root here), hand
+ * each shard's output over as its artifact would arrive, and merge. The merged gradebook must be
+ * the one a single machine writes. Among the students, repositories whose student/index.ts links to
+ * the reference or to a classmate's, and one with a submodule: none may earn a point. Expressions
+ * (`${{ … }}`) are replaced with the values GitHub would give; one this test does not know fails it.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +17,7 @@ import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../lib/paths';
 import { materialize, tempDir } from './grader/materialize';
 import { csvRecords } from '../lib/report/exports';
+import { downloadArtifact, uploadArtifact, type UploadOptions } from './attacks/artifact';
 
 interface Step {
   name: string;
@@ -51,6 +54,22 @@ const STUDENTS: Record<string, string | undefined> = {
   'attention-ed': path.join(__dirname, 'catalogue', 'correct', 'plain_loops.ts'),
   'attention-fay': undefined, // a repository without student/index.ts
 };
+/** Repositories whose entry is a link (to the reference, through the fetch folder; to a classmate) or that hold a submodule. */
+const LINKED: Record<string, (work: string) => void> = {
+  'attention-link-ref': (work) => fs.symlinkSync('../../../reference/index.ts', path.join(work, 'student', 'index.ts')),
+  'attention-link-mate': (work) => fs.symlinkSync('../../attention-ada/student/index.ts', path.join(work, 'student', 'index.ts')),
+  'attention-submodule': (work) => {
+    fs.copyFileSync(String(STUDENTS['attention-ada']), path.join(work, 'student', 'index.ts'));
+    // A repository inside: `git add` records it as a gitlink, as `git submodule add` does.
+    const vendor = path.join(work, 'student', 'vendor');
+    fs.mkdirSync(vendor);
+    fs.writeFileSync(path.join(vendor, 'index.ts'), 'export {};\n');
+    execFileSync('git', ['init', '--quiet'], { cwd: vendor });
+    execFileSync('git', ['add', '-A'], { cwd: vendor });
+    execFileSync('git', ['-c', 'user.name=Student', '-c', 'user.email=student@example.org', 'commit', '--quiet', '-m', 'vendor'], { cwd: vendor });
+  },
+};
+const EVERYONE = [...Object.keys(STUDENTS), ...Object.keys(LINKED)];
 
 const root = tempDir('course-workflow');
 const checkout = path.join(root, 'checkout');
@@ -94,13 +113,14 @@ function run(s: Step, env: Record<string, string>, shard?: number): Promise<{ co
 }
 
 /** A bare repository `<root>/github/<slug>.git` holding student/ as a student's repository would. */
-function studentRepository(slug: string, solution: string | undefined): void {
+function studentRepository(slug: string, solution: string | undefined, link?: (work: string) => void): void {
   const work = path.join(root, 'work', slug);
   if (solution) materialize(solution, work, 'student');
   else fs.mkdirSync(path.join(work, 'student'), { recursive: true });
   fs.writeFileSync(path.join(work, 'README.md'), `# ${slug}\n`);
   const git = (args: string[], cwd = work) => execFileSync('git', args, { cwd, stdio: 'ignore' });
   git(['init', '--quiet']);
+  link?.(work);
   git(['add', '-A']);
   git(['-c', 'user.name=Student', '-c', 'user.email=student@example.org', 'commit', '--quiet', '-m', 'solution']);
   git(['clone', '--quiet', '--bare', work, path.join(root, 'github', `${slug}.git`)], root);
@@ -116,8 +136,9 @@ beforeAll(() => {
   fs.mkdirSync(path.join(root, 'bin'));
   fs.writeFileSync(path.join(root, 'bin', 'sudo'), '#!/bin/sh\n[ "$1" = -E ] && shift\nexec "$@"\n', { mode: 0o755 });
   for (const [name, solution] of Object.entries(STUDENTS)) studentRepository(`course-org/${name}`, solution);
+  for (const [name, link] of Object.entries(LINKED)) studentRepository(`course-org/${name}`, undefined, link);
   fs.writeFileSync(path.join(checkout, 'classroom-repositories.txt'),
-    ['# the course', ...Object.keys(STUDENTS).map((name) => `course-org/${name}`), ''].join('\n'));
+    ['# the course', ...EVERYONE.map((name) => `course-org/${name}`), ''].join('\n'));
 });
 
 describe(`${FILE}: as GitHub reads it`, () => {
@@ -173,6 +194,10 @@ describe(`${FILE}: its commands, run here`, () => {
     });
     expect(cloned.code, cloned.stderr).toBe(0);
     expect(fs.readdirSync(path.join(checkout, 'submissions')).filter((f) => !f.startsWith('.')).sort()).toEqual(Object.keys(STUDENTS).sort());
+    // A link or a submodule is refused as the repository is cloned: a row saying which entry, no folder.
+    expect(cloned.stderr).toMatch(/^fetch-submissions: not fetched: course-org\/attention-link-ref \("student\/index\.ts" is a symbolic link: .+\)$/m);
+    expect(cloned.stderr).toMatch(/^fetch-submissions: not fetched: course-org\/attention-link-mate \("student\/index\.ts" is a symbolic link: .+\)$/m);
+    expect(cloned.stderr).toMatch(/^fetch-submissions: not fetched: course-org\/attention-submodule \("student\/vendor" is a submodule .+\)$/m);
     expect(fs.existsSync(path.join(checkout, 'submissions', 'attention-ada', 'student', 'index.ts'))).toBe(true);
     expect(fs.existsSync(path.join(checkout, 'submissions', 'attention-ada', '.git'))).toBe(false);
 
@@ -189,6 +214,20 @@ describe(`${FILE}: its commands, run here`, () => {
       SUBMISSIONS_BASE_URL: `${path.join(root, 'github')}${path.sep}`,
     });
     expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('hands the submissions to the grading jobs as one tar, through their artifact as GitHub carries it', async () => {
+    const packed = await run(step('submissions', 'Pack them as they are'), {});
+    expect(packed.code, packed.stderr).toBe(0);
+    const stored = uploadArtifact(checkout, step('submissions', 'Keep them for the graders').with as unknown as UploadOptions);
+    expect([...stored.keys()]).toEqual(['submissions.tar']);
+    // The grading machine: a checkout of its own, without the fetch's folder.
+    fs.renameSync(path.join(checkout, 'submissions'), path.join(root, 'fetched-on-the-first-machine'));
+    fs.rmSync(path.join(checkout, 'submissions.tar'));
+    downloadArtifact(stored, path.join(checkout, String(step('grade', 'Fetch the submissions').with?.path)));
+    const unpacked = await run(step('grade', 'Unpack the submissions'), {});
+    expect(unpacked.code, unpacked.stderr).toBe(0);
+    expect(fs.readdirSync(path.join(checkout, 'submissions')).sort()).toEqual(fs.readdirSync(path.join(root, 'fetched-on-the-first-machine')).sort());
   });
 
   it('grades every shard, merges them, and the gradebook is the one a single machine writes', async () => {
@@ -208,8 +247,8 @@ describe(`${FILE}: its commands, run here`, () => {
     fs.writeFileSync(summary, '');
     const merged = await run(step('merge', 'Merge'), { GITHUB_STEP_SUMMARY: summary });
     expect(merged.code, merged.stderr).toBe(0);
-    expect(merged.stdout).toContain(`merged ${SHARDS} shard output(s): ${Object.keys(STUDENTS).length} submissions`);
-    expect(fs.readFileSync(summary, 'utf8')).toMatch(/^### Gradebook: 6 submissions\n\nPoints out of 14\.5: /);
+    expect(merged.stdout).toContain(`merged ${SHARDS} shard output(s): ${EVERYONE.length} submissions`);
+    expect(fs.readFileSync(summary, 'utf8')).toMatch(/^### Gradebook: 9 submissions\n\nPoints out of 14\.5: /);
 
     const whole = await run({ name: 'one machine', run: 'npm run grade -- --submissions submissions --out whole --hidden\n' }, {});
     expect(whole.code, whole.stderr).toBe(0);
@@ -218,6 +257,9 @@ describe(`${FILE}: its commands, run here`, () => {
         .toBe(fs.readFileSync(path.join(checkout, 'whole', file), 'utf8'));
     }
     const totals = csvRecords(fs.readFileSync(path.join(checkout, 'gradebook', 'grades.csv'), 'utf8')).map((r) => [r.name, r.total]);
-    expect(Object.fromEntries(totals)).toMatchObject({ 'attention-ada': '14.5', 'attention-ed': '14.5', 'attention-di': '0', 'attention-fay': '0' });
+    expect(Object.fromEntries(totals)).toMatchObject({
+      'attention-ada': '14.5', 'attention-ed': '14.5', 'attention-di': '0', 'attention-fay': '0',
+      'attention-link-ref': '0', 'attention-link-mate': '0', 'attention-submodule': '0',
+    });
   });
 });

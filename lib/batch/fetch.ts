@@ -4,11 +4,17 @@
  * its .git removed, so the folder is one submission as the batch grader takes it (the intake finds
  * student/index.ts inside a whole repository). A token, when given, travels to git in its
  * environment (never on a command line) as the header GitHub's HTTPS endpoint expects.
+ *
+ * Nothing but regular files leaves a fetch (fetchedEntries.ts): a repository whose commit holds a
+ * symbolic link, a submodule or anything else is not fetched, and its row says which entry. A link
+ * is resolved by whatever copies the folder next (the workflow's artifact stored a link to
+ * ../../../reference/index.ts as the reference's bytes), so it must not reach anything that copies.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { FETCHED_FILE, type FetchedRecord } from './fetched';
+import { notRegular, treeProblem } from './fetchedEntries';
 
 /** The list or a repository cannot be fetched; the message names the line or the repositories. */
 export class FetchError extends Error {
@@ -70,16 +76,17 @@ function firstError(text: string): string | undefined {
   return lines.find((line) => /^(fatal|error):/.test(line)) ?? lines.at(-1);
 }
 
-function git(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ ok: boolean; out: string; err: string }> {
+function git(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ ok: boolean; out: string; raw: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn('git', args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const [out, err]: Buffer[][] = [[], []];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (e) => resolve({ ok: false, out: '', err: e.message }));
+    child.on('error', (e) => resolve({ ok: false, out: '', raw: '', err: e.message }));
     child.on('close', (code) => resolve({
       ok: code === 0,
       out: Buffer.concat(out).toString('utf8').trim(),
+      raw: Buffer.concat(out).toString('utf8'),
       // git's own verdict ("fatal: …", "error: …"), not the hint lines that follow it.
       err: firstError(Buffer.concat(err).toString('utf8')) || `git exited ${code}`,
     }));
@@ -106,6 +113,12 @@ async function fetchOne(url: string, dest: string, env: NodeJS.ProcessEnv, deadl
     if (!head.ok) return { error: head.err };
     commit = head.out;
   }
+  // What the commit holds, as git records it (a link is mode 120000, a submodule 160000), then what
+  // the checkout wrote, as the file system has it: either may not be a regular file or a folder.
+  const tree = await git(['ls-tree', '-r', '-z', '--full-tree', commit], env, dest);
+  if (!tree.ok) return { error: tree.err };
+  const problem = treeProblem(tree.raw) ?? notRegular(dest);
+  if (problem) return { error: problem };
   // Its commit time, for a late policy (--late-policy): the time the deadline above goes by too.
   const when = await git(['show', '-s', '--format=%cI', commit], env, dest);
   return { commit, ...(when.ok && when.out ? { committed_at: when.out } : {}) };

@@ -26,8 +26,9 @@ NODE_VERSION=${nodeVersion}
 cd "$(dirname "$0")"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
-# util-linux brings setpriv, unshare and prlimit: the grader contains student code with them.
-apt-get install -y --no-install-recommends ca-certificates curl xz-utils util-linux
+# util-linux brings setpriv, unshare and prlimit, perl-base the perl that installs the syscall
+# filter: the grader contains student code with them.
+apt-get install -y --no-install-recommends ca-certificates curl xz-utils util-linux perl-base
 tarball="node-\${NODE_VERSION}-linux-x64.tar.xz"
 curl -fsSLO "https://nodejs.org/dist/\${NODE_VERSION}/\${tarball}"
 curl -fsSL "https://nodejs.org/dist/\${NODE_VERSION}/SHASUMS256.txt" | grep " \${tarball}\$" | sha256sum -c -

@@ -2,42 +2,66 @@
  * Error carried forward, an instructor's choice (`--carry-forward`): a multi-head case whose own
  * code is right given the student's own scaledDotProductAttention earns its points. The grader
  * computes the projections, the split into heads and the merge itself (the contract's formulas,
- * in this process), asks the student's scaledDotProductAttention for the heads' outputs (in the
- * child, as every call), and compares the student's multi-head output with what that gives. No
+ * in this process), asks the student's scaledDotProductAttention for the heads' outputs (in a
+ * child, as every call), and compares the student's multi-head output with what that gives. The
+ * heads are asked among siblings no child can tell them from, twice, each time in a fresh child,
+ * and the answer must be attention-like (carryProbe.ts); otherwise nothing is carried. No
  * reference code runs in the child. The case passes with a reason that says where its points came
  * from; without the flag nothing here runs.
  */
 import type { LoadedFixture } from './fixtures';
+import type { Tolerance, Values } from '../compare';
 import { withinTolerance } from '../diagnosis/probe';
 import { Tensor } from '../tensor';
 import type { ChildSession } from '../sandbox/session';
 import type { GradedCase } from '../../tests/cases';
-import { childProbe } from './diagnoseInChild';
+import { carryProblem, probeGrid, REAL, shuffled, type ProbeGrid } from './carryProbe';
 import type { CaseVerdict } from './verdict';
 
 export const CARRIED_REASON = 'points carried forward: your multi-head attention is right given your own scaledDotProductAttention';
 
-/** x Wᵀ, split into [...batch, heads, seq, dHead]. */
-function heads(x: Tensor, w: Tensor, numHeads: number): Tensor {
-  const [seq, dModel] = x.shape.slice(-2);
-  const batch = x.shape.slice(0, -2);
-  return x.astype('float64').matmul(w.astype('float64').transpose(-2, -1)).reshape(...batch, seq, numHeads, dModel / numHeads).transpose(-3, -2);
+/**
+ * Every entry of the grid asked in `order`, in a child that has seen nothing before: the answers by
+ * entry, or undefined as soon as one is not a tensor of the heads' shape (a throw, a hang, a crash).
+ */
+async function ask(session: ChildSession, grid: ProbeGrid, order: readonly number[]): Promise<Tensor[] | undefined> {
+  session.kill();
+  const answers: Tensor[] = [];
+  for (const entry of order) {
+    const { q, k, v, mask } = grid.entries[entry];
+    const outcome = await session.call('scaled_dot_product_attention', { params: {}, inputs: { q, k, v, ...(mask && { mask }) } });
+    session.takeOutput();
+    if (outcome.kind !== 'value') return undefined;
+    const { shape, data } = outcome.value;
+    if (shape.length !== grid.shape.length || shape.some((n, i) => n !== grid.shape[i])) return undefined;
+    answers[entry] = new Tensor(data, shape);
+  }
+  return answers;
 }
 
-/** What the case's multi-head output is when its attention is the student's own, or undefined when that attention gave none. */
-export async function withOwnAttention(session: ChildSession, fixture: LoadedFixture): Promise<Tensor | undefined> {
-  const { x, q_proj, k_proj, v_proj, o_proj, mask } = fixture.inputs;
-  const numHeads = fixture.params.numHeads;
+/** The multi-head output of the case's heads' attention outputs [...batch, heads, seq, dHead]: merged, then projected. */
+function merged(heads: Tensor, fixture: LoadedFixture): Tensor {
+  const { x, o_proj } = fixture.inputs;
   const [seq, dModel] = x.shape.slice(-2);
-  const batch = x.shape.slice(0, -2);
-  const answer = await childProbe(session)('scaled_dot_product_attention', {
-    params: {}, inputs: { q: heads(x, q_proj, numHeads), k: heads(x, k_proj, numHeads), v: heads(x, v_proj, numHeads), ...(mask && { mask }) },
-  });
-  if (answer.kind !== 'value') return undefined;
-  const want = [...batch, numHeads, seq, dModel / numHeads];
-  const out = answer.output;
-  if (out.shape.length !== want.length || out.shape.some((n, i) => n !== want[i])) return undefined;
-  return out.transpose(-3, -2).reshape(...batch, seq, dModel).matmul(o_proj.astype('float64').transpose(-2, -1));
+  return heads.transpose(-3, -2).reshape(...x.shape.slice(0, -2), seq, dModel).matmul(o_proj.astype('float64').transpose(-2, -1));
+}
+
+/**
+ * Whether `output` (the student's multi-head output for the case) is what its own attention gives:
+ * right on the first ask's answer, then the same answer again and an attention-like one
+ * (carryProbe.ts). A first answer it does not match needs no second ask.
+ */
+export async function rightOnOwnAttention(session: ChildSession, fixture: LoadedFixture, output: Values, tolerance: Tolerance): Promise<boolean> {
+  const grid = probeGrid(fixture.inputs, fixture.params.numHeads);
+  try {
+    const first = await ask(session, grid, shuffled());
+    if (!first || !withinTolerance(output, merged(first[REAL], fixture), tolerance)) return false;
+    const second = await ask(session, grid, shuffled());
+    return second !== undefined && carryProblem(grid, first, second, tolerance) === undefined;
+  } finally {
+    // The child that answered last has seen the probe: whatever is asked next starts afresh.
+    session.kill();
+  }
 }
 
 /** Each failed multi-head case of `cases` whose output is what the student's own attention gives passes, saying so. */
@@ -47,8 +71,7 @@ export async function carryForward(
   for (const graded of cases) {
     const verdict = verdicts.get(graded.name);
     if (graded.fn !== 'multihead_self_attention' || verdict?.status !== 'failed' || verdict.evidence?.kind !== 'output') continue;
-    const carried = await withOwnAttention(session, fixtures.get(graded.fixture)!);
-    if (!carried || !withinTolerance(verdict.evidence.output, carried, graded.tolerance)) continue;
+    if (!(await rightOnOwnAttention(session, fixtures.get(graded.fixture)!, verdict.evidence.output, graded.tolerance))) continue;
     verdicts.set(graded.name, { status: 'passed', reason: CARRIED_REASON, details: `Without carrying forward: ${verdict.reason}`, carried: true });
   }
 }

@@ -14,9 +14,12 @@ import * as errors from '../errors';
 import { invokeCase, type CaseRunner } from '../grading/invoke';
 import * as tensorModule from '../tensor';
 import { Tensor } from '../tensor';
+import { closeWriteRoutes } from './childHardening';
 import { encodeFrame, FrameDecoder } from './frames';
 import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireTensor } from './protocol';
 import { HARNESS_MODULES } from './protocol';
+
+closeWriteRoutes();
 
 const harness: Record<string, unknown> = { tensor: tensorModule, errors };
 /**

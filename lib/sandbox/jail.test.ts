@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../selftest/grader/materialize';
 import { buildChildRuntime } from './build';
-import { buildJail, sharedLibraries } from './jail';
+import { buildJail, jailProblem, sharedLibraries } from './jail';
 import { findTools } from './probeLayers';
 
 const { setpriv, chroot } = findTools();
@@ -36,6 +36,15 @@ describe('the root folder of a child without namespaces', () => {
     expect(uid).toBe(1000000001);
     expect(root).toEqual(top);
     expect([proc, tmp]).toEqual([false, false]);
+    // Nothing in it a child could write, nothing but files and folders.
+    expect(jailProblem(jail.root)).toBeUndefined();
+    fs.mkdirSync(path.join(jail.root, 'runtime', 'open'), { mode: 0o777 });
+    fs.chmodSync(path.join(jail.root, 'runtime', 'open'), 0o1777);
+    expect(jailProblem(jail.root)).toBe('its root folder holds runtime/open, which others may write');
+    expect(buildJail({ runtimeRoot: runtime.root, childEntry: runtime.entry, seedrandom, node: process.execPath, setpriv: setpriv!, cacheDir: cache })).toBe('its root folder holds runtime/open, which others may write');
+    fs.rmdirSync(path.join(jail.root, 'runtime', 'open'));
+    fs.symlinkSync('/tmp', path.join(jail.root, 'tmp'));
+    expect(jailProblem(jail.root)).toBe('its root folder holds tmp, which is neither a file nor a folder');
     fs.rmSync(cache, { recursive: true, force: true });
   });
 });

@@ -11,6 +11,8 @@
  *
  * The folder is built once per set of inputs (a hash of them names it) under node_modules/.cache,
  * owned by root, every file read-only to others; the Node binary is hard-linked when it can be.
+ * It is also the child's working folder: it holds no folder the child may write and no socket, FIFO,
+ * device or link (checked each time it is used), so nothing a child does there outlives it.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -105,7 +107,7 @@ export function buildJail(inputs: JailInputs): Jail | string {
     runtimeRoot: RUNTIME,
     childEntry: path.posix.join(RUNTIME, path.relative(inputs.runtimeRoot, fs.realpathSync(inputs.childEntry)).split(path.sep).join('/')),
   };
-  if (fs.existsSync(path.join(root, 'node'))) return jail;
+  if (fs.existsSync(path.join(root, 'node'))) return jailProblem(root) ?? jail;
 
   const staging = `${root}.${process.pid}.tmp`;
   fs.rmSync(staging, { recursive: true, force: true });
@@ -122,8 +124,24 @@ export function buildJail(inputs: JailInputs): Jail | string {
   } catch (err) {
     fs.rmSync(staging, { recursive: true, force: true });
     // Another grader built the same jail first: use theirs.
-    if (fs.existsSync(path.join(root, 'node'))) return jail;
+    if (fs.existsSync(path.join(root, 'node'))) return jailProblem(root) ?? jail;
     return `its root folder could not be built (${(err as Error).message})`;
   }
-  return jail;
+  return jailProblem(root) ?? jail;
+}
+
+/**
+ * Why a child could leave something in the jail, or undefined: a folder or file that someone but its
+ * owner may write (no child owns any), or anything but a regular file or a folder.
+ */
+export function jailProblem(root: string): string | undefined {
+  const queue = [root];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const stat = fs.lstatSync(file);
+    const where = path.relative(root, file) || '/';
+    if (!stat.isFile() && !stat.isDirectory()) return `its root folder holds ${where}, which is neither a file nor a folder`;
+    if (stat.mode & 0o022) return `its root folder holds ${where}, which others may write`;
+    if (stat.isDirectory()) for (const name of fs.readdirSync(file)) queue.push(path.join(file, name));
+  }
+  return undefined;
 }

@@ -15,6 +15,8 @@ export interface Tools {
   mount?: string;
   chroot?: string;
   setsid?: string;
+  /** Installs the syscall filter (syscallFilter.ts). */
+  perl?: string;
 }
 
 /** The namespaces each child of a root grader gets when the kernel allows them. */
@@ -40,6 +42,7 @@ export function findTools(): Tools {
     unshare: onPath('unshare'),
     mount: onPath('mount'),
     setsid: onPath('setsid'),
+    perl: onPath('perl'),
     // chroot lives in sbin, which a root PATH has; sudo or a container may leave it out.
     chroot: onPath('chroot') ?? ['/usr/sbin/chroot', '/sbin/chroot'].find((file) => fs.existsSync(file)),
   };
@@ -88,4 +91,20 @@ export function probeRlimits(tools: Tools, limits: readonly string[]): true | st
 /** A command run inside a jail's root folder (chroot, then the command as the jail knows it). */
 export function probeJail(tools: Tools, root: string, command: readonly string[]): true | string {
   return tryRun([tools.chroot!, root, ...command], 'chroot refused');
+}
+
+/**
+ * The syscall filter as a child gets it (`prefix`, then Node): Node must start under it, and be
+ * refused a socket, a file opened for writing and a signal to its parent, each with the errno the
+ * filter gives.
+ */
+export function probeSyscallFilter(prefix: readonly string[]): true | string {
+  const check = [
+    "const fs = require('fs'), wrong = [];",
+    "try { fs.openSync('/dev/null', 'w'); wrong.push('a file opened for writing'); } catch (e) { if (e.code !== 'EACCES') wrong.push('open: ' + e.code); }",
+    "try { process.kill(process.ppid, 0); wrong.push('a signal to its parent'); } catch (e) { if (e.code !== 'EPERM') wrong.push('kill: ' + e.code); }",
+    "const socket = require('net').connect('/nonexistent/socket');",
+    "socket.on('error', (e) => { if (e.code !== 'EACCES') wrong.push('a socket (' + e.code + ')'); if (wrong.length) console.error('allowed ' + wrong.join(', ')); process.exit(wrong.length ? 1 : 0); });",
+  ].join(' ');
+  return tryRun([...prefix, process.execPath, '-e', check], 'syscall filter refused');
 }

@@ -8,7 +8,9 @@
  */
 import type { CaseStatus, SubmissionResult } from '../../lib/grading/result';
 import type { ContainmentReport } from '../../lib/sandbox/containmentReport';
+import { syscallFilter } from '../../lib/sandbox/childLayers';
 import { permissionCoversNetwork } from '../../lib/sandbox/containment';
+import { findTools } from '../../lib/sandbox/probeLayers';
 import type { GradedFunction } from '../../tests/cases';
 import type { Layout } from './layouts';
 
@@ -52,6 +54,8 @@ export interface Expectation {
   budgeted?: readonly GradedFunction[];
   /** An attack this setting cannot contain: any test may pass (its code computes), none earns more. */
   mayPass?: true;
+  /** Graded with --carry-forward, on the hidden cases as well: it tries to have points carried that its code did not earn. */
+  carryForward?: true;
   /** The submission's notes (its feedback) must match this. */
   notes?: RegExp;
 }
@@ -60,6 +64,8 @@ export const FUNCTIONS: readonly GradedFunction[] = ['softmax', 'scaled_dot_prod
 const allBut = (...attacked: GradedFunction[]) => FUNCTIONS.filter((f) => !attacked.includes(f));
 const WRONG: readonly CaseStatus[] = ['failed', 'error'];
 const REFUSED = { honest: [], statuses: ['refused'], reason: /may not use/ } as const;
+/** Correct but for multi-head attention, whose points it tries to have carried forward on answers it chose. */
+const CARRY_REFUSED: Expectation = { honest: allBut('multihead_self_attention'), statuses: ['failed'], notReason: /carried forward/, carryForward: true };
 
 /** Where the child's namespaces, user and files keep every attack out (root with namespaces). */
 const CONTAINED: Record<string, Expectation> = {
@@ -87,6 +93,9 @@ const CONTAINED: Record<string, Expectation> = {
   forge_results: { honest: [], statuses: WRONG },
   spawn_process: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /spawned a process|started a worker/ },
   open_socket: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /connected to/ },
+  unix_socket: { honest: allBut('causal_mask'), statuses: ['error'], reason: /unix sockets:/, notReason: /connected to|listening on/ },
+  // The memory bomb needs the cores to itself; the abort is a crash, the report an error.
+  leave_files: { honest: ['softmax'], statuses: ['crashed', 'error'], alone: true, timeoutMs: 5 * TIMEOUT_MS },
   print_environment: { honest: allBut('causal_mask'), statuses: ['error'], notReason: /ATTACK_GRADER_SECRET/ },
   channel_garbage: { honest: allBut('causal_mask'), statuses: ['error'], reason: /grader refused .* channel/, notReason: /lived/ },
   channel_costly_frames: { honest: [], statuses: ['error'], reason: /grader refused/, notReason: /not refused/ },
@@ -100,12 +109,22 @@ const CONTAINED: Record<string, Expectation> = {
   control_characters: { honest: allBut('causal_mask'), statuses: ['error'] },
   types_reach_classmates: { honest: FUNCTIONS, statuses: [], notes: /note: this declaration changes the types of the global scope/ },
   types_slow_check: { honest: FUNCTIONS, statuses: [], notes: /Type errors \(no points\): not checked, its type check took longer than \d+ s and was stopped/ },
+  carry_all_zeros: { honest: [], statuses: WRONG, notReason: /carried forward/, carryForward: true },
+  carry_probe_zeros: CARRY_REFUSED,
+  carry_probe_copy: CARRY_REFUSED,
+  carry_probe_elementwise: CARRY_REFUSED,
+  carry_probe_positionwise: CARRY_REFUSED,
+  carry_remembers: CARRY_REFUSED,
 };
 
 /** What types_reach_classmates declares for its classmates' notes: no one else's result may hold it. */
 export const PHISHING = 'evil.example';
 
-const NO_NETWORK_LAYER = 'no network namespace, and this Node has no network permission (Node 25 and later have one)';
+const NO_NETWORK_LAYER = 'no network namespace, no syscall filter, and this Node has no network permission (Node 25 and later have one)';
+const NO_UNIX_LAYER = 'no mount namespace, no syscall filter, and this Node has no network permission (Node 25 and later refuse unix sockets too)';
+
+/** Whether the syscall filter (lib/sandbox/syscallFilter.ts) is in force on this machine, as the grader finds it. */
+export const filterInForce = (): boolean => syscallFilter(findTools()).gaps.length === 0;
 
 /**
  * The attacks each setting cannot contain, and why (docs/security.md, "What each setting cannot
@@ -113,26 +132,29 @@ const NO_NETWORK_LAYER = 'no network namespace, and this Node has no network per
  * with every row, and no classmate may lose a point.
  */
 export function uncontained(setting: Setting): Record<string, string> {
-  const network: Record<string, string> = permissionCoversNetwork() ? {} : { open_socket: NO_NETWORK_LAYER };
+  const filtered = filterInForce();
+  const sockets: Record<string, string> = filtered || permissionCoversNetwork() ? {} : { open_socket: NO_NETWORK_LAYER, unix_socket: NO_UNIX_LAYER };
   switch (setting) {
     case 'namespaces':
     case 'user-namespaces':
       return {};
     case 'own-uids':
-      return network;
+      return sockets;
     case 'same-user':
       return {
-        ...network,
-        kill_parent: "the child runs as the grader's user, so it may signal the grader",
-        kill_everyone: "the child runs as the grader's user in no PID namespace: kill(-1) reaches the grader and every process of that user",
-        kill_by_pid: "the child runs as the grader's user in no PID namespace: it may signal the grader and its other children by pid",
-        probe_siblings: 'no mount namespace covers the batch\'s folders: realpath and existsSync, which the permission model does not check, tell what exists',
+        ...sockets,
+        ...(filtered ? {} : {
+          kill_parent: "the child runs as the grader's user, and no syscall filter keeps its signals to itself: it may signal the grader",
+          kill_everyone: "the child runs as the grader's user in no PID namespace, and no syscall filter: kill(-1) reaches the grader and every process of that user",
+          kill_by_pid: "the child runs as the grader's user in no PID namespace, and no syscall filter: it may signal the grader and its other children by pid",
+        }),
+        probe_siblings: 'no mount namespace covers the batch\'s folders: realpath and existsSync, which neither the permission model nor a syscall filter checks, tell what exists',
       };
   }
 }
 
 /** Attacks that would kill the grader's own process in this setting: graded nowhere but said to be uncontained. */
-export const KILLS_THE_GRADER: Partial<Record<Setting, readonly string[]>> = { 'same-user': ['kill_parent', 'kill_everyone', 'kill_by_pid'] };
+export const KILLS_THE_GRADER = (): Partial<Record<Setting, readonly string[]>> => (filterInForce() ? {} : { 'same-user': ['kill_parent', 'kill_everyone', 'kill_by_pid'] });
 
 /**
  * The expectation of each attack in `setting`; an uncontained attack is only held to earning

@@ -189,3 +189,23 @@ export function frame(message: unknown, blob: Uint8Array = new Uint8Array(0)): U
   out.set(blob, 8 + json.length);
   return out;
 }
+
+/** How an attack names what it tries to leave on the machine: the self-test looks for it (attacks/machine.ts). */
+export const LEFT_MARK = 'attention-attack-left-';
+
+/**
+ * Folders a child might write in: those anyone may write on most machines, its working folder and
+ * the temporary folder it is told of; /tmp last, as the one a grader is likeliest to have covered
+ * (V8 ends the process when it cannot open a trace file).
+ */
+export function writableCandidates(): string[] {
+  const path = nodeModule<PathModule>('path');
+  const os = nodeModule<{ tmpdir(): string }>('os');
+  const dirs = ['/var/tmp', '/dev/shm', '/run/lock', '/var/lock', '/dev/mqueue', '/var/crash', process.cwd(), '/tmp', os.tmpdir()];
+  const unique: string[] = [];
+  for (let i = 0; i < dirs.length; i++) {
+    const dir = path.resolve(dirs[i]);
+    if (unique.indexOf(dir) < 0) unique.push(dir);
+  }
+  return unique;
+}

@@ -3,21 +3,25 @@
  * kills this one and not vitest. Prints the outcome as JSON on stdout.
  *
  *   ts-node selftest/attacks/runner.ts grade <folder> <name> <timeoutMs> <memoryBytes>
- *   ts-node selftest/attacks/runner.ts batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs]
+ *   ts-node selftest/attacks/runner.ts batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs] [carry]
+ *
+ * `carry`: with --carry-forward, on every case, hidden ones included.
  */
 import { gradeBatch } from '../../lib/grading/batch';
-import { prepareChild } from '../../lib/grading/grade';
+import { loadCaseFixtures, prepareChild } from '../../lib/grading/grade';
+import { GRADED_CASES } from '../../tests/cases';
 import { grade, gradeOptions } from '../grader/harness';
 
-const USAGE = 'usage: runner.ts grade <folder> <name> <timeoutMs> <memoryBytes> | batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs]';
+const USAGE = 'usage: runner.ts grade <folder> <name> <timeoutMs> <memoryBytes> | batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs] [carry]';
 
 async function main(): Promise<unknown> {
-  const [mode, first, second, timeout, memory, jobs, budget] = process.argv.slice(2);
+  const [mode, first, second, timeout, memory, jobs, budget, carry] = process.argv.slice(2);
   const overrides = { timeoutMs: Number(timeout), child: prepareChild(Number(memory)), ...(budget ? { budgetMs: Number(budget) } : {}) };
   if (mode === 'grade') return grade(first, second, overrides);
   // With the pages, as `npm run grade -- --submissions` does: the probes for heatmaps meet every attack too.
   if (mode === 'batch') {
-    return gradeBatch(first, second, { ...gradeOptions(overrides), memoryBytes: Number(memory), jobs: Number(jobs), force: true, html: true });
+    const carried = carry === 'carry' ? { carryForward: true, cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) } : {};
+    return gradeBatch(first, second, { ...gradeOptions({ ...overrides, ...carried }), memoryBytes: Number(memory), jobs: Number(jobs), force: true, html: true });
   }
   throw new Error(USAGE);
 }

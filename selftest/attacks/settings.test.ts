@@ -14,7 +14,6 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +29,10 @@ import { materialize, tempDir } from '../grader/materialize';
 import {
   BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, problems, TIMEOUT_MS, uncontained, type Expectation, type Setting,
 } from './expectations';
-import { attackFolder, layoutFolder, runIsolated } from './folders';
+import { attackFolder, CARRIED_BUGS, layoutFolder, ownMultiHead, runIsolated } from './folders';
+import { CARRIED_REASON } from '../../lib/grading/carryForward';
+import { GRADED_CASES } from '../../tests/cases';
+import { folderModes, leftOnTheMachine, modesChanged, SocketProbes } from './machine';
 import { LAYOUTS, makeOutside } from './layouts';
 
 /** A uid no account and no other test uses: the "unprivileged user" of these runs. */
@@ -76,9 +78,14 @@ const IS_ROOT = process.getuid?.() === 0;
 const here = IS_ROOT ? containmentReport(prepareChild()).setting : undefined;
 const settings = SIMULATED.filter((s) => IS_ROOT && s.setting !== here);
 
-/** Everything under `root` readable by the unprivileged user, `writable` its own. */
+/**
+ * Everything under `root` readable by the unprivileged user, `writable` its own. Only folders below
+ * the temporary folder are opened: the temporary folder itself keeps its mode (it was made 0755
+ * here once, which took /tmp from every other user of the machine).
+ */
 function openTo(root: string, writable: string): void {
-  for (let dir = root; dir !== path.dirname(dir) && dir.startsWith(os.tmpdir()); dir = path.dirname(dir)) fs.chmodSync(dir, 0o755);
+  const tmp = os.tmpdir();
+  for (let dir = root; dir.startsWith(tmp + path.sep); dir = path.dirname(dir)) fs.chmodSync(dir, 0o755);
   fs.mkdirSync(writable, { recursive: true });
   fs.chownSync(writable, UNPRIVILEGED_UID, UNPRIVILEGED_UID);
 }
@@ -92,30 +99,28 @@ const fixtureHashesChanged = (): string[] => {
   );
 };
 
-/** A TCP port on 127.0.0.1 per setting (they grade at once), that open_socket is told about; nothing may reach it. */
-interface Probe {
-  server: net.Server;
-  connections: number;
-}
-const probes = new Map<Setting, Probe>();
+/** The self-test's sockets per setting (they grade at once), that the attacks are told about; nothing may reach them. */
+const probes = new Map<Setting, SocketProbes>();
+/** When the settings began grading: what a child left on the machine since is found by leftOnTheMachine. */
+const started = Date.now();
+/** The folders anyone may write, and their modes: none may change. */
+const modes = folderModes();
 beforeAll(async () => {
   for (const { setting } of settings) {
-    const probe: Probe = { server: net.createServer(), connections: 0 };
-    probe.server.on('connection', (socket) => {
-      probe.connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => probe.server.listen(0, '127.0.0.1', resolve));
+    const probe = new SocketProbes(setting);
+    await probe.listen();
     probes.set(setting, probe);
   }
   for (const start of starts) start();
 });
 afterAll(() => {
-  for (const probe of probes.values()) probe.server.close();
+  for (const probe of probes.values()) probe.close();
 });
 
 interface Graded {
   batch: { value?: BatchOutcome; failure?: string };
+  /** The carry-forward attacks beside honest mistakes it must carry, graded with --carry-forward on every case. */
+  carry: { value?: BatchOutcome; failure?: string };
   reference: { status: number | null; log: string; json?: { score: number; extra_data: { containment?: { setting: string } } } };
 }
 
@@ -125,8 +130,7 @@ async function gradeAs(simulated: Simulated, work: string, attacks: readonly str
   const submissions = path.join(work, 'submissions');
   const out = path.join(work, 'out');
   openTo(work, out);
-  const port = (probes.get(simulated.setting)!.server.address() as net.AddressInfo).port;
-  for (const name of attacks) attackFolder(name, submissions, port);
+  for (const name of attacks) attackFolder(name, submissions, probes.get(simulated.setting)!.addresses);
   const context = makeOutside(work);
   for (const name of Object.keys(LAYOUTS)) layoutFolder(name, submissions, context);
   materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good');
@@ -150,7 +154,20 @@ async function gradeAs(simulated: Simulated, work: string, attacks: readonly str
     simulated.prefix,
     env,
   );
-  return { batch, reference };
+  const carried = path.join(work, 'carried');
+  for (const name of attacks.filter((a) => expectationsFor(simulated.setting)[a].carryForward)) attackFolder(name, carried, probes.get(simulated.setting)!.addresses);
+  for (const name of CARRIED_BUGS) ownMultiHead(BUGS.find((b) => b.name === name)!.file, carried, `honest_${name}`);
+  openTo(work, path.join(out, 'carry'));
+  for (const entry of fs.readdirSync(carried, { recursive: true, withFileTypes: true })) {
+    if (entry.isDirectory()) fs.chmodSync(path.join(entry.parentPath, entry.name), 0o755);
+  }
+  fs.chmodSync(carried, 0o755);
+  const carry = await runIsolated<BatchOutcome>(
+    ['batch', carried, path.join(out, 'carry', 'out'), String(TIMEOUT_MS), String(MEMORY_BYTES), '2', String(BUDGET_MS), 'carry'],
+    simulated.prefix,
+    env,
+  );
+  return { batch, reference, carry };
 }
 
 const runs = new Map<Setting, Promise<Graded>>();
@@ -160,15 +177,16 @@ const starts: (() => void)[] = [];
 for (const simulated of settings) describe(`the grader as ${simulated.title}`, () => {
   const work = tempDir(`setting-${simulated.setting}`);
   const why = simulated.unavailable?.();
-  const attacks = Object.keys(expectationsFor(simulated.setting)).filter((name) => !(KILLS_THE_GRADER[simulated.setting] ?? []).includes(name));
+  const attacks = Object.keys(expectationsFor(simulated.setting)).filter((name) => !(KILLS_THE_GRADER()[simulated.setting] ?? []).includes(name));
   const layouts = Object.keys(LAYOUTS);
   let batch: Graded['batch'] = {};
+  let carry: Graded['carry'] = {};
   let reference: Graded['reference'] | undefined;
   if (!why) starts.push(() => runs.set(simulated.setting, gradeAs(simulated, work, attacks)));
 
   beforeAll(async () => {
     if (why) return;
-    ({ batch, reference } = await runs.get(simulated.setting)!);
+    ({ batch, reference, carry } = await runs.get(simulated.setting)!);
   }, GRADING_LIMIT_MS);
 
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -206,11 +224,29 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
     expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({});
   });
 
-  it.skipIf(why)('every result of code that ran says this setting; no fixture changed; no port reached unless listed as uncontained', () => {
+  it.skipIf(why)('--carry-forward: its attacks carry nothing, honest mistakes under a multi-head attention that calls them carry every multi-head case', () => {
+    expect(carry.failure ?? '').toBe('');
+    const expectations = expectationsFor(simulated.setting);
+    const found: Record<string, string[]> = {};
+    for (const graded of carry.value!.graded) {
+      if (graded.name.startsWith('honest_')) {
+        const multiHead = graded.cases.filter((c) => c.fn === 'multihead_self_attention');
+        found[graded.name] = multiHead.filter((c) => c.reason !== CARRIED_REASON).map((c) => `${c.name} ${c.status}: ${c.reason.slice(0, 200)}`);
+        if (multiHead.length !== GRADED_CASES.filter((c) => c.fn === 'multihead_self_attention').length) found[graded.name].push('hidden cases not graded');
+      } else found[graded.name] = problems(graded, expectations[graded.name]);
+    }
+    expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({});
+    expect(Object.keys(found).length).toBeGreaterThan(CARRIED_BUGS.length);
+  });
+
+  it.skipIf(why)('every result of code that ran says this setting; no fixture changed; no socket reached unless listed as uncontained; nothing left on the machine', () => {
     const settingsSeen = new Set(batch.value!.graded.flatMap((r) => (r.containment ? [r.containment.setting] : [])));
     expect([...settingsSeen]).toEqual([simulated.setting]);
     expect(fixtureHashesChanged()).toEqual([]);
-    if (!('open_socket' in uncontained(simulated.setting))) expect(probes.get(simulated.setting)!.connections).toBe(0);
+    const open = uncontained(simulated.setting);
+    if (!('open_socket' in open) && !('unix_socket' in open)) expect(probes.get(simulated.setting)!.connections).toBe(0);
+    if (!('unix_socket' in open)) expect(leftOnTheMachine(started, [work])).toEqual([]);
+    expect(modesChanged(modes)).toEqual([]);
   });
 });
 
@@ -218,10 +254,13 @@ describe('docs/security.md lists what each setting cannot contain', () => {
   const doc = fs.readFileSync(path.join(PROJECT_ROOT, 'docs', 'security.md'), 'utf8');
   const section = doc.slice(doc.indexOf('## What each setting cannot contain'));
   it.each(['namespaces', 'own-uids', 'user-namespaces', 'same-user'] as Setting[])('%s', (setting) => {
-    const listed = Object.keys(uncontained(setting)).filter((name) => name !== 'open_socket');
+    const listed = Object.keys(uncontained(setting)).filter((name) => name !== 'open_socket' && name !== 'unix_socket');
     const part = section.slice(section.indexOf(`\`${setting}\``));
     expect(section).toContain(`\`${setting}\``);
     expect(listed.filter((name) => !part.includes(`\`${name}\``))).toEqual([]);
   });
-  it('open_socket, where Node has no network permission', () => expect(section).toContain('`open_socket`'));
+  it('open_socket and unix_socket, where Node has no network permission and no syscall filter is in force', () => {
+    expect(section).toContain('`open_socket`');
+    expect(section).toContain('`unix_socket`');
+  });
 });

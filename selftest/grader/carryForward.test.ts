@@ -13,6 +13,8 @@ import { toGradescope } from '../../lib/report/gradescope';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { grade, gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
+import { ownMultiHead } from '../attacks/folders';
+import { BUGS } from '../catalogue';
 
 const work = tempDir('carry-forward');
 const all = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) };
@@ -60,5 +62,36 @@ describe('--carry-forward', () => {
     // (With one head, or one feature per head, interleaved heads are the contiguous ones: those cases pass on their own.)
     expect(result.cases.filter((c) => c.fn === 'multihead_self_attention' && c.status === 'failed').length).toBeGreaterThan(0);
     expect(result.cases.filter((c) => c.carried).map((c) => c.name)).toEqual([]);
+  });
+});
+
+/**
+ * Honest mistakes in attention under a multi-head attention that calls them, one of each kind
+ * (scale, mask, softmax, batch handling, normalisation, output): what was carried before the probe
+ * hid the heads among siblings is still carried. Two answers that need no attention are not: zeros
+ * (output_zeros_loop), and on causal cases every row equal to the first value (mask_first_row_loop
+ * reads the mask's first row for every query, so each query attends to key 0 alone).
+ */
+describe('--carry-forward on the catalogue', () => {
+  const carried = ['scale_by_dk_loop', 'mask_inverted', 'softmax_over_queries', 'batch_mixed_loop', 'denominator_plus_one', 'output_relu', 'online_softmax_no_rescale', 'kv_swapped'];
+  const opts = () => ({ ...gradeOptions(all), carryForward: true });
+  const folder = (name: string) => ownMultiHead(BUGS.find((b) => b.name === name)!.file, work, `own_${name}`);
+
+  it.concurrent.for(carried)('%s: every multi-head case that fails is carried', async (name, { expect }) => {
+    const result = await grade(folder(name), name, opts());
+    const multi = result.cases.filter((c) => c.fn === 'multihead_self_attention');
+    expect(multi.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
+    expect(multi.some((c) => c.carried)).toBe(true);
+  });
+
+  it.concurrent('output_zeros_loop: zeros carry nothing', async ({ expect }) => {
+    const result = await grade(folder('output_zeros_loop'), 'output_zeros_loop', opts());
+    expect(result.cases.filter((c) => c.fn === 'multihead_self_attention').map((c) => c.status)).toEqual(multiHead.map(() => 'failed'));
+  });
+
+  it.concurrent('mask_first_row_loop: only the case without a mask passes, on its own', async ({ expect }) => {
+    const result = await grade(folder('mask_first_row_loop'), 'mask_first_row_loop', opts());
+    const multi = result.cases.filter((c) => c.fn === 'multihead_self_attention');
+    expect(multi.map((c) => [c.name, c.status, Boolean(c.carried)])).toEqual(multiHead.map((c) => [c.name, c.fixture === 'mhsa' ? 'passed' : 'failed', false]));
   });
 });
