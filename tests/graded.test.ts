@@ -92,7 +92,7 @@ for (const graded of runOrder(visibleCases())) {
     const fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest()) });
     if (graded.fn === 'scaled_dot_product_attention') attention.set(graded.name, false);
     const blocked = ledger.blocked(graded.fn);
-    if (blocked) throw new GradeFailure(blocked);
+    if (blocked) throw new GradeFailure(blocked.reason);
     const outcome = session.call(graded.fn, fixture);
     if (outcome.output) console.log(outcome.output);
     if (outcome.kind !== 'timeout' && outcome.changed.length) {

@@ -57,6 +57,8 @@ function messageOf(error: unknown): string {
   }
 }
 
+const STATUS = { hang: 'timeout', memory: 'crashed', flood: 'error' } as const;
+
 export class FunctionLedger {
   /** Each function's share of the budget. */
   readonly shareMs: number;
@@ -89,11 +91,14 @@ export class FunctionLedger {
     if (!this.faults.has(fn)) this.faults.set(fn, { fault, in: caseName });
   }
 
-  /** Why a test of `fn` is not run at all; undefined when it runs. */
-  blocked(fn: GradedFunction): string | undefined {
+  /**
+   * Why a test of `fn` is not run at all, and the status it ends with (the fault's: a hang's
+   * timeout, the memory cap's crash, a flood's error); undefined when it runs.
+   */
+  blocked(fn: GradedFunction): { reason: string; status: 'timeout' | 'crashed' | 'error' } | undefined {
     const faulted = this.faults.get(fn);
-    if (faulted) return notRunAfterFault(fn, faulted.fault, faulted.in);
-    return this.left(fn) > 0 ? undefined : this.spentWords(fn, false);
+    if (faulted) return { reason: notRunAfterFault(fn, faulted.fault, faulted.in), status: STATUS[faulted.fault.kind] };
+    return this.left(fn) > 0 ? undefined : { reason: this.spentWords(fn, false), status: 'timeout' };
   }
 
   /** Words for a test of `fn` its share ran out in (`started`) or before. */

@@ -62,8 +62,8 @@ function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, graded: GradedC
 }
 
 /** A test of a function that cannot run (it faulted, or its share of the budget is spent): it fails at once, without a call. */
-export function blockedVerdict(reason: string): CaseVerdict {
-  return { status: 'timeout', reason, details: '' };
+export function blockedVerdict({ reason, status }: { reason: string; status: CaseStatus }): CaseVerdict {
+  return { status, reason, details: '' };
 }
 
 export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, limits: Limits, prepared: PreparedSubmission): CaseVerdict {
