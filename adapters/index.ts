@@ -115,21 +115,26 @@ export interface Loaded {
   checked: Checked;
   /** The instance the graded calls go to. */
   graded: Partial<Submission>;
-  /** An instance of its own for the diagnosis's probes: what they do never reaches a graded call. */
-  probes: Partial<Submission>;
+  /**
+   * An instance of its own for the diagnosis's probes, loaded at the first probe (a passing run
+   * loads none): what probes do never reaches a graded call.
+   */
+  probes(): Promise<Partial<Submission>>;
 }
 
 let chosen: Promise<Loaded> | undefined;
 
 async function load(): Promise<Loaded> {
   const checked = checkChosen();
+  let graded: Partial<Submission>;
   try {
-    // Every file of the folder resolves with this query too (vitest.config.mts): a second instance of each.
-    const [graded, probes] = [(await import(checked.entryFile)) as Partial<Submission>, (await import(`${checked.entryFile}?probe`)) as Partial<Submission>];
-    return { checked, graded, probes };
+    graded = (await import(checked.entryFile)) as Partial<Submission>;
   } catch (err) {
     throw loadError(err);
   }
+  // Every file of the folder resolves with this query too (vitest.config.mts): a second instance of each.
+  let probes: Promise<Partial<Submission>> | undefined;
+  return { checked, graded, probes: () => (probes ??= import(`${checked.entryFile}?probe`) as Promise<Partial<Submission>>) };
 }
 
 /** The chosen submission, checked and loaded once; rejects with a LoadFailure in the grader's words. */
@@ -142,12 +147,13 @@ const adapters = async () => {
   return bindAdapters(graded, checked.entryName);
 };
 
+let probeOfChosen: Probe | undefined;
+
 /** probeOf the chosen submission's instance for probes. */
 export const probe: Probe = async (fn, inputs) => {
   const { probes, checked } = await loadedSubmission();
-  return (probeOfChosen ??= probeOf(probes, checked.entryName))(fn, inputs);
+  return (probeOfChosen ??= probeOf(await probes(), checked.entryName))(fn, inputs);
 };
-let probeOfChosen: Probe | undefined;
 
 export const runSoftmax = async (x: Tensor, dim: number) => (await adapters()).runSoftmax(x, dim);
 export const runScaledDotProductAttention = async (Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) =>
