@@ -35,17 +35,28 @@ interface Ended {
 }
 
 /**
- * The fault a call's outcome shows, if any: a hang at the per-test limit (not its share running
- * out, which ends its tests by itself), the memory cap reached (the process died of it, or the
- * allocation threw), a flood past the grader's output cap.
+ * The fault a call's outcome shows, if any: every way a call ends the process running it (a hang
+ * at the per-test limit, a death at the memory cap or by process.exit, output or messages the
+ * grader refuses), and an allocation that failed at the cap. Each would cost as much again on each
+ * of the function's tests, and a new process besides: after one, the function's other tests fail
+ * at once, so a submission starts a bounded number of processes whatever it does. A function's
+ * share running out is no fault: it ends that function's tests by itself.
  */
 export function faultOf(outcome: Ended, timeoutMs: number): Fault | undefined {
   if (outcome.duringLoad) return undefined;
-  if (outcome.kind === 'timeout' && !outcome.budget) return { kind: 'hang', timeoutMs };
-  if (outcome.kind === 'crashed' && /memory limit exceeded/.test(outcome.how ?? '')) return { kind: 'memory' };
-  if (outcome.kind === 'threw' && OUT_OF_MEMORY.test(messageOf(outcome.error))) return { kind: 'memory' };
-  if (outcome.kind === 'refused' && FLOODED_PIPE.test(outcome.how ?? '')) return { kind: 'flood' };
-  return undefined;
+  const how = outcome.how ?? '';
+  switch (outcome.kind) {
+    case 'timeout':
+      return outcome.budget ? undefined : { kind: 'hang', timeoutMs };
+    case 'crashed':
+      return /memory limit exceeded/.test(how) ? { kind: 'memory' } : { kind: 'crash', how };
+    case 'refused':
+      return FLOODED_PIPE.test(how) ? { kind: 'flood' } : { kind: 'refused' };
+    case 'threw':
+      return OUT_OF_MEMORY.test(messageOf(outcome.error)) ? { kind: 'memory' } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 function messageOf(error: unknown): string {
@@ -57,7 +68,7 @@ function messageOf(error: unknown): string {
   }
 }
 
-const STATUS = { hang: 'timeout', memory: 'crashed', flood: 'error' } as const;
+const STATUS = { hang: 'timeout', memory: 'crashed', flood: 'error', crash: 'crashed', refused: 'error' } as const;
 
 export class FunctionLedger {
   /** Each function's share of the budget. */

@@ -25,7 +25,11 @@ export type Fault =
   /** It reached the memory cap (the process running it died of it, or an allocation failed). */
   | { kind: 'memory' }
   /** It wrote past the grader's cap on output, around the capture (straight to the process's output). */
-  | { kind: 'flood' };
+  | { kind: 'flood' }
+  /** It ended the process running it otherwise (process.exit, a signal); `how` says how, e.g. "exited with code 1". */
+  | { kind: 'crash'; how: string }
+  /** The process running it sent the grader what it refuses (a message it did not ask for, a forged one…). */
+  | { kind: 'refused' };
 
 function what(fn: GradedFunction, fault: Fault): string {
   switch (fault.kind) {
@@ -35,6 +39,10 @@ function what(fn: GradedFunction, fault: Fault): string {
       return `${named(fn)} reached the memory limit`;
     case 'flood':
       return `${named(fn)} flooded the grader with output`;
+    case 'crash':
+      return `the process running ${named(fn)} ended (it ${fault.how})`;
+    case 'refused':
+      return `the process running ${named(fn)} sent the grader what it refuses`;
   }
 }
 
