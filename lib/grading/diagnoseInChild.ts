@@ -1,5 +1,5 @@
 /**
- * The diagnosis when grading: probes call the submission again in the same contained child, after
+ * The diagnosis when grading: probes call the submission again in a fresh contained child, after
  * every case has its verdict, so a probe that hangs, crashes or lies changes no points (a probe
  * that gives no answer is simply no evidence). What the probes print is nobody's feedback.
  */
