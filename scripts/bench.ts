@@ -54,11 +54,13 @@ async function main(): Promise<void> {
     studentLoop, batch, tensor, numpy, similarity,
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  // The browser self-test measures the batch report in Chromium and keeps its own section: carried over.
+  // Sections measured by their own commands (the browser self-test, npm run bench:budget): carried over.
   const previous = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-  const browser = previous.indexOf('\n## The batch report in a browser\n');
-  const kept = browser < 0 ? '' : previous.slice(browser + 1).split(/\n(?=## )/)[0].trimEnd();
-  fs.writeFileSync(out, kept ? `${markdown.trimEnd()}\n\n${kept}\n` : markdown);
+  const kept = ['## The batch report in a browser', "## A submission's budget"].flatMap((heading) => {
+    const at = previous.indexOf(`\n${heading}\n`);
+    return at < 0 ? [] : [previous.slice(at + 1).split(/\n(?=## )/)[0].trimEnd()];
+  });
+  fs.writeFileSync(out, kept.length ? `${markdown.trimEnd()}\n\n${kept.join('\n\n')}\n` : markdown);
   console.log(markdown);
   console.log(`bench: wrote ${shownOut}`);
 }

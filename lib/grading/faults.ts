@@ -51,7 +51,7 @@ export function faultOf(outcome: Ended, timeoutMs: number): Fault | undefined {
     case 'crashed':
       return /memory limit exceeded/.test(how) ? { kind: 'memory' } : { kind: 'crash', how };
     case 'refused':
-      return FLOODED_PIPE.test(how) ? { kind: 'flood' } : { kind: 'refused' };
+      return FLOODED_PIPE.test(how) ? { kind: 'flood' } : { kind: 'refused', how };
     case 'threw':
       return OUT_OF_MEMORY.test(messageOf(outcome.error)) ? { kind: 'memory' } : undefined;
     default:

@@ -28,8 +28,8 @@ export type Fault =
   | { kind: 'flood' }
   /** It ended the process running it otherwise (process.exit, a signal); `how` says how, e.g. "exited with code 1". */
   | { kind: 'crash'; how: string }
-  /** The process running it sent the grader what it refuses (a message it did not ask for, a forged one…). */
-  | { kind: 'refused' };
+  /** The process running it sent the grader what it refuses (a message it did not ask for, a forged one…); `how` says what. */
+  | { kind: 'refused'; how: string };
 
 function what(fn: GradedFunction, fault: Fault): string {
   switch (fault.kind) {
@@ -40,15 +40,16 @@ function what(fn: GradedFunction, fault: Fault): string {
     case 'flood':
       return `${named(fn)} flooded the grader with output`;
     case 'crash':
-      return `the process running ${named(fn)} ended (it ${fault.how})`;
+      return `the process running ${named(fn)} ended`;
     case 'refused':
-      return `the process running ${named(fn)} sent the grader what it refuses`;
+      return `the grader refused what the process running ${named(fn)} sent`;
   }
 }
 
 /** A test of a function that already faulted in `faultedIn`: not run, so that one fault costs that function only. */
 export function notRunAfterFault(fn: GradedFunction, fault: Fault, faultedIn: string): string {
-  return `not run: ${what(fn, fault)} in ${faultedIn}, so its other tests fail at once (one ${fault.kind === 'hang' ? 'hang' : 'fault'} costs that function only)`;
+  const how = fault.kind === 'refused' || fault.kind === 'crash' ? ` (it ${fault.how})` : '';
+  return `not run: ${what(fn, fault)} in ${faultedIn}${how}, so its other tests fail at once (one ${fault.kind === 'hang' ? 'hang' : 'fault'} costs that function only)`;
 }
 
 /** A test of a function that hung in `hungIn`. */

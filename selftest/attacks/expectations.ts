@@ -96,7 +96,7 @@ const CONTAINED: Record<string, Expectation> = {
   // A larger shape sent alone is a wrong shape (failed); the promised one or a smaller, or a flood of notices, is refused.
   channel_shape_only: {
     honest: [], statuses: ['error', 'failed'], notReason: /not refused/,
-    reason: /grader refused .*(shape without its values|messages it did not ask for)|sent the grader what it refuses|^expected shape \[\d+,\d+\], got \[\d+,\d+,2\]$/,
+    reason: /grader refused .*(shape without its values|messages it did not ask for)|^expected shape \[\d+,\d+\], got \[\d+,\d+,2\]$/,
   },
   kill_everyone: { honest: allBut('causal_mask'), statuses: ['error'], reason: /kill\(-1\) succeeded 0 times/ },
   kill_by_pid: { honest: allBut('causal_mask'), statuses: ['error'], reason: /reached 0 other processes by pid/ },
