@@ -39,7 +39,7 @@ export interface CallSideEffects {
 }
 
 export type CallOutcome =
-  /** A value without data: a shape other than the one promised, and larger (protocol.ts WireShape). */
+  /** What it returned, or its shape alone when that is not the promised shape and is larger (protocol.ts WireShape). */
   | ({ kind: 'value'; value: WireValue; output: string } & CallSideEffects)
   /** `unreadable`: it returned something that is not a tensor; the message says what. */
   | ({ kind: 'threw'; error: ErrorInfo; output: string; unreadable: boolean } & CallSideEffects)
