@@ -9,14 +9,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { normaliseReturn, notExported } from '../../adapters/normalise';
-import { NotImplementedError, ResultError } from '../errors';
+import { ResultError } from '../errors';
 import * as errors from '../errors';
 import { changedInputs, copyInputs, invokeCase, type CaseRunner } from '../grading/invoke';
 import * as tensorModule from '../tensor';
 import { Tensor } from '../tensor';
+import { describeError, isA } from './errorInfo';
 import { encodeFrame, FrameDecoder } from './frames';
 import { chunkText, PrintCapture, redirectConsole } from './printed';
-import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireValue } from './protocol';
+import type { ChildMessage, LoadMessage, ParentMessage, WireValue } from './protocol';
 import { HARNESS_MODULES } from './protocol';
 
 const harness: Record<string, unknown> = { tensor: tensorModule, errors };
@@ -37,39 +38,6 @@ function send(message: ChildMessage): void {
 }
 /** The parent is trusted: its frames may be as large as a case's inputs need. */
 const PARENT_FRAME_BYTES = 1024 ** 3;
-/** Reads a property of something student code threw: getters may throw, recurse or lie. */
-function safeString(read: () => unknown, fallback: string): string {
-  try {
-    const text = String(read());
-    return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
-  } catch {
-    return fallback;
-  }
-}
-
-function isA(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
-  try {
-    return value instanceof type; // a Proxy's getPrototypeOf trap may throw
-  } catch {
-    return false;
-  }
-}
-
-function describeError(err: unknown): ErrorInfo {
-  const notImplemented = isA(err, NotImplementedError);
-  if (isA(err, Error)) {
-    const e = err as Error;
-    return {
-      name: safeString(() => e.name, 'Error'),
-      message: safeString(() => e.message, '(message could not be read)'),
-      stack: safeString(() => e.stack, ''),
-      notImplemented,
-    };
-  }
-  const shown = err === null || typeof err !== 'object' ? safeString(() => err, 'a value') : 'an object';
-  return { name: 'thrown value', message: `threw ${shown} instead of an Error`, stack: '', notImplemented };
-}
-
 /** The case being answered, whose output a flood notice is about. */
 let answering: number | undefined;
 
