@@ -2,20 +2,22 @@
  * The one place the graded suite touches a submission. Each adapter calls the chosen
  * implementation's function and reads what comes back as a Tensor (adapters/normalise.ts).
  *
- * The implementation is `student/` unless ATTENTION_SUBMISSION names another folder
- * (`reference` for the self-tests, or any submission folder holding index.ts).
+ * The implementation is the folder adapters/load.ts chooses (`student/` unless
+ * ATTENTION_SUBMISSION names another), loaded twice: the graded instance, which sees only the
+ * graded calls in the table's order (as the grader's child does), and an instance of its own for
+ * the diagnosis's probes (as the grader probes in a fresh child).
  */
-import path from 'node:path';
 import { broadcastOffset } from '../lib/compare';
-import { ResultError } from '../lib/errors';
-import { unravelIndex } from '../lib/format';
-import { displayPath, PROJECT_ROOT } from '../lib/paths';
 import type { Probe } from '../lib/diagnosis/probe';
-import { invokeCase } from '../lib/grading/invoke';
+import { unravelIndex } from '../lib/format';
+import { InProcessSession } from '../lib/grading/inProcess';
+import { expectedShape } from '../lib/grading/invoke';
+import { askingOnce, valueAnswer } from '../lib/grading/probeCalls';
 import type { Tensor } from '../lib/tensor';
 import type { GradedFunction } from '../tests/cases';
-import { HangError, withinLimit } from './withinLimit';
-import { EXPORT_NAMES, normaliseReturn, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
+import { checkChosen, loadError, type Checked } from './load';
+import { withinLimit } from './withinLimit';
+import { EXPORT_NAMES, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
 
 export interface AttentionWeights {
   qProj: Tensor;
@@ -78,71 +80,80 @@ function member<K extends keyof Submission>(impl: Partial<Submission>, name: K, 
   return fn.bind(impl) as Submission[K];
 }
 
-/** Adapters over an already loaded implementation; `file` names it in messages. */
+const own = (t: Tensor | undefined) => t?.clone();
+const ownWeights = (w: AttentionWeights): AttentionWeights => ({ qProj: w.qProj.clone(), kProj: w.kProj.clone(), vProj: w.vProj.clone(), oProj: w.oProj.clone() });
+
+/** Adapters over an already loaded implementation; `file` names it in messages. Each call gets its own copy of the tensors. */
 export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts'): Adapters {
   return {
-    runSoftmax: (x, dim) => readResult('softmax', withinLimit('softmax', () => member(impl, 'softmax', file)(x, dim))),
+    runSoftmax: (x, dim) => readResult('softmax', withinLimit('softmax', () => member(impl, 'softmax', file)(x.clone(), dim))),
     runScaledDotProductAttention: (Q, K, V, mask) =>
-      readResult('scaled_dot_product_attention', withinLimit('scaled_dot_product_attention', () => member(impl, 'scaledDotProductAttention', file)(Q, K, V, mask)), mask),
+      readResult('scaled_dot_product_attention', withinLimit('scaled_dot_product_attention', () => member(impl, 'scaledDotProductAttention', file)(Q.clone(), K.clone(), V.clone(), own(mask))), mask),
     runCausalMask: (seqLen) => readResult('causal_mask', withinLimit('causal_mask', () => member(impl, 'causalMask', file)(seqLen))),
     runMultiHeadSelfAttention: (x, weights, numHeads, mask) =>
-      readResult('multihead_self_attention', withinLimit('multihead_self_attention', () => member(impl, 'multiHeadSelfAttention', file)(x, weights, numHeads, mask))),
+      readResult('multihead_self_attention', withinLimit('multihead_self_attention', () => member(impl, 'multiHeadSelfAttention', file)(x.clone(), ownWeights(weights), numHeads, own(mask)))),
   };
 }
 
 /**
- * The diagnosis's way to call an implementation again (lib/diagnosis/probe.ts), in this process:
- * what it returns is read by normaliseReturn, as the grader's child reads it, with NaN kept.
+ * The diagnosis's way to call an implementation again (lib/diagnosis/probe.ts), in this process,
+ * as the grader's probes call its child (lib/grading/probeCalls.ts): each call on its own copy of
+ * the inputs, its return read as the child reads it, with NaN kept.
  */
 export function probeOf(impl: Partial<Submission>, file = 'student/index.ts'): Probe {
-  const runner = {
-    runSoftmax: (x: Tensor, dim: number) => withinLimit('softmax', () => member(impl, 'softmax', file)(x, dim)),
-    runScaledDotProductAttention: (Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) =>
-      withinLimit('scaled_dot_product_attention', () => member(impl, 'scaledDotProductAttention', file)(Q, K, V, mask)),
-    runCausalMask: (seqLen: number) => withinLimit('causal_mask', () => member(impl, 'causalMask', file)(seqLen)),
-    runMultiHeadSelfAttention: (x: Tensor, weights: AttentionWeights, numHeads: number, mask?: Tensor) =>
-      withinLimit('multihead_self_attention', () => member(impl, 'multiHeadSelfAttention', file)(x, weights, numHeads, mask)),
-  };
-  // As the grader's probes (diagnoseInChild.ts): after a call that gets no answer, no more calls.
-  let givenUp = false;
-  const none = { kind: 'none', why: 'the function did not finish within the time limit' } as const;
-  return async (fn, inputs) => {
-    if (givenUp) return none;
-    try {
-      return { kind: 'value', output: normaliseReturn(fn, invokeCase(fn, inputs, runner)) };
-    } catch (err) {
-      if (err instanceof HangError) {
-        givenUp = true;
-        return none;
-      }
-      return err instanceof Error ? { kind: 'threw', name: err.name, message: err.message } : { kind: 'threw', name: 'thrown value', message: String(err) };
-    }
-  };
+  const session = new InProcessSession(impl, file);
+  return askingOnce(async (fn, inputs) => {
+    const outcome = session.call(fn, inputs);
+    if (outcome.kind === 'value') return valueAnswer(fn, outcome.value, expectedShape(fn, inputs));
+    if (outcome.kind === 'timeout') return { kind: 'none', why: 'the function did not finish within the time limit' };
+    const { error } = outcome;
+    return error instanceof Error ? { kind: 'threw', name: error.name, message: error.message } : { kind: 'threw', name: 'thrown value', message: String(error) };
+  });
 }
 
-/** The folder's index.ts named by ATTENTION_SUBMISSION (default `student`). */
-export function chosenSubmissionFile(): string {
-  const folder = path.resolve(PROJECT_ROOT, process.env.ATTENTION_SUBMISSION || 'student');
-  return folder.endsWith('.ts') ? folder : path.join(folder, 'index.ts');
+export interface Loaded {
+  checked: Checked;
+  /** The instance the graded calls go to. */
+  graded: Partial<Submission>;
+  /**
+   * An instance of its own for the diagnosis's probes, loaded at the first probe (a passing run
+   * loads none): what probes do never reaches a graded call.
+   */
+  probes(): Promise<Partial<Submission>>;
 }
 
-let chosen: Promise<{ adapters: Adapters; probe: Probe }> | undefined;
+let chosen: Promise<Loaded> | undefined;
 
-async function load(): Promise<{ adapters: Adapters; probe: Probe }> {
-  const file = chosenSubmissionFile();
-  let impl: Partial<Submission>;
+async function load(): Promise<Loaded> {
+  const checked = checkChosen();
+  let graded: Partial<Submission>;
   try {
-    impl = (await import(file)) as Partial<Submission>;
+    graded = (await import(checked.entryFile)) as Partial<Submission>;
   } catch (err) {
-    throw new ResultError(`${displayPath(file)} could not be loaded: ${(err as Error)?.message ?? String(err)}`);
+    throw loadError(err);
   }
-  return { adapters: bindAdapters(impl, displayPath(file)), probe: probeOf(impl, displayPath(file)) };
+  // Every file of the folder resolves with this query too (vitest.config.mts): a second instance of each.
+  let probes: Promise<Partial<Submission>> | undefined;
+  return { checked, graded, probes: () => (probes ??= import(`${checked.entryFile}?probe`) as Promise<Partial<Submission>>) };
 }
 
-const adapters = async () => (await (chosen ??= load())).adapters;
+/** The chosen submission, checked and loaded once; rejects with a LoadFailure in the grader's words. */
+export function loadedSubmission(): Promise<Loaded> {
+  return (chosen ??= load());
+}
 
-/** probeOf the chosen submission. */
-export const probe: Probe = async (fn, inputs) => (await (chosen ??= load())).probe(fn, inputs);
+const adapters = async () => {
+  const { graded, checked } = await loadedSubmission();
+  return bindAdapters(graded, checked.entryName);
+};
+
+let probeOfChosen: Probe | undefined;
+
+/** probeOf the chosen submission's instance for probes. */
+export const probe: Probe = async (fn, inputs) => {
+  const { probes, checked } = await loadedSubmission();
+  return (probeOfChosen ??= probeOf(await probes(), checked.entryName))(fn, inputs);
+};
 
 export const runSoftmax = async (x: Tensor, dim: number) => (await adapters()).runSoftmax(x, dim);
 export const runScaledDotProductAttention = async (Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) =>

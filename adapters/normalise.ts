@@ -10,6 +10,7 @@
  * changes nothing for an honest child and refuses a forged message in the same words.
  */
 import { NonFiniteResult, ResultError } from '../lib/errors';
+import { judgedByShape } from '../lib/grading/invoke';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../lib/format';
 import { formatShape } from '../lib/shape';
 import { Tensor } from '../lib/tensor';
@@ -52,7 +53,12 @@ function readData(data: unknown, fn: string, kind: Kind): Float32Array | Float64
   throw new ResultError(`${fn} returned data of type ${describe(data)}; use a Float32Array, a Float64Array or a number[]`);
 }
 
-function readTensor(result: unknown, fn: string, kind: Kind): Tensor {
+/** An answer judged by its shape alone (judgedByShape): its values were not read. */
+export interface ShapeOnly {
+  shape: number[];
+}
+
+function readTensor(result: unknown, fn: string, kind: Kind, expect?: readonly number[]): Tensor | ShapeOnly {
   if (Array.isArray(result) || ArrayBuffer.isView(result)) {
     const what = Array.isArray(result) ? (result.some((v) => Array.isArray(v)) ? 'nested arrays' : 'an array') : `a bare ${result.constructor.name}`;
     throw new ResultError(`${fn} returned ${what}; return a Tensor or { shape, data } (e.g. new Tensor(data, shape))`);
@@ -62,6 +68,7 @@ function readTensor(result: unknown, fn: string, kind: Kind): Tensor {
     throw new ResultError(`${fn} returned ${result === undefined ? 'undefined' : describe(result)}${hint}; return a Tensor or { shape, data }`);
   }
   const shape = readShape(result, fn);
+  if (judgedByShape(shape, expect)) return { shape };
   const data = readData(result.data, fn, kind);
   const size = shape.reduce((a, b) => a * b, 1);
   if (data.length !== size) {
@@ -83,16 +90,20 @@ export function notExported(file: string, name: string): ResultError {
   return new ResultError(`${file} does not export a function named ${name}`);
 }
 
-/** What a graded function returned, as a tensor of the kind it must return; throws ResultError saying why not. */
-export function normaliseReturn(fn: GradedFunction, raw: unknown): Tensor {
-  return readTensor(raw, EXPORT_NAMES[fn], fn === 'causal_mask' ? 'mask' : 'float');
+/**
+ * What a graded function returned, as a tensor of the kind it must return, or its shape alone when
+ * that is not `expect` (the shape promised for the call's inputs) and is larger; throws ResultError
+ * saying why not.
+ */
+export function normaliseReturn(fn: GradedFunction, raw: unknown, expect?: readonly number[]): Tensor | ShapeOnly {
+  return readTensor(raw, EXPORT_NAMES[fn], fn === 'causal_mask' ? 'mask' : 'float', expect);
 }
 
 /** Explains a non-finite value at a flat offset, e.g. "this row's keys are all masked"; '' when nothing shows why. */
 export type NonFiniteHint = (flatIndex: number, shape: readonly number[]) => string;
 
 export function toFloatTensor(result: unknown, fn: string, hint?: NonFiniteHint): Tensor {
-  const tensor = readTensor(result, fn, 'float');
+  const tensor = readTensor(result, fn, 'float') as Tensor;
   let count = 0;
   let first = -1;
   for (let i = 0; i < tensor.data.length; i++) {
@@ -111,7 +122,7 @@ export function toFloatTensor(result: unknown, fn: string, hint?: NonFiniteHint)
 }
 
 export function toMaskTensor(result: unknown, fn: string): Tensor {
-  const tensor = readTensor(result, fn, 'mask');
+  const tensor = readTensor(result, fn, 'mask') as Tensor;
   const bad = tensor.data.findIndex((v) => v !== 0 && v !== 1);
   if (bad >= 0) {
     throw new ResultError(

@@ -129,7 +129,8 @@ function visibleFixtures(root: string, files: Map<string, Buffer>): { visible: n
  * is an instructor's and stays out of the handout's package.json and lock.
  */
 const SHIPPED_DEPENDENCIES = ['npyjs', 'seedrandom'];
-const SHIPPED_DEV_DEPENDENCIES = ['@types/node', '@types/seedrandom', 'ts-node', 'typescript', 'vitest'];
+// rolldown: its parser checks a submission's imports in npm test as in the grader (lib/sandbox/imports.ts).
+const SHIPPED_DEV_DEPENDENCIES = ['@types/node', '@types/seedrandom', 'rolldown', 'ts-node', 'typescript', 'vitest'];
 
 interface PackageJson {
   scripts?: Record<string, string>;

@@ -55,14 +55,13 @@ async function main(): Promise<void> {
     studentLoop, batch, tensor, numpy, similarity,
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  // The browser self-test (the batch report in Chromium) and npm run bench:variants (1,000 draws,
-  // too long for this run) keep their own sections: carried over.
+  // Sections measured by their own commands (the browser self-test, npm run bench:budget, and
+  // npm run bench:variants: 1,000 draws, too long for this run): carried over.
   const previous = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-  const keptSection = (heading: string) => {
+  const kept = [VARIANTS_HEADING, '## The batch report in a browser', "## A submission's budget"].flatMap((heading) => {
     const at = previous.indexOf(`\n${heading}\n`);
-    return at < 0 ? '' : previous.slice(at + 1).split(/\n(?=## )/)[0].trimEnd();
-  };
-  const kept = [keptSection(VARIANTS_HEADING), keptSection('## The batch report in a browser')].filter(Boolean);
+    return at < 0 ? [] : [previous.slice(at + 1).split(/\n(?=## )/)[0].trimEnd()];
+  });
   fs.writeFileSync(out, kept.length ? `${markdown.trimEnd()}\n\n${kept.join('\n\n')}\n` : markdown);
   console.log(markdown);
   console.log(`bench: wrote ${shownOut}`);

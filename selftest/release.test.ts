@@ -130,7 +130,7 @@ describe('what the handout holds', () => {
     const project = readJson<Pkg>(PROJECT_ROOT, 'package.json');
     expect(Object.keys(shipped.scripts).sort()).toEqual(['grade', 'test', 'typecheck']);
     expect(Object.keys(shipped.dependencies).sort()).toEqual(['npyjs', 'seedrandom']);
-    expect(Object.keys(shipped.devDependencies).sort()).toEqual(['@types/node', '@types/seedrandom', 'ts-node', 'typescript', 'vitest']);
+    expect(Object.keys(shipped.devDependencies).sort()).toEqual(['@types/node', '@types/seedrandom', 'rolldown', 'ts-node', 'typescript', 'vitest']);
     for (const [name, range] of Object.entries({ ...shipped.dependencies, ...shipped.devDependencies })) {
       expect(range, name).toBe(project.dependencies[name] ?? project.devDependencies[name]);
     }

@@ -1,24 +1,26 @@
 /**
- * The graded suite: one vitest test per visible case of tests/cases.ts, named as in the table.
- * The submission runs through the adapters; the verdict comes from lib/grading/evaluate.ts and the
- * diagnosis of a failure from lib/diagnosis, the same code the grader uses. One spec file on
- * purpose: vitest loads every spec file even when `-t` skips its tests, and each file costs a
- * worker start (the student loop would double).
+ * The graded suite: one vitest test per visible case of tests/cases.ts, named as in the table, in
+ * the table's order (the grader calls them in the same order). The submission is read and checked
+ * as the grader does (adapters/load.ts); each call is made as the grader's child makes it
+ * (lib/grading/inProcess.ts: its own copy of the inputs, output capped, a function's faults and
+ * time share as in lib/grading/faults.ts); the verdict comes from lib/grading/judge.ts and the
+ * diagnosis of a failure from lib/diagnosis, probing an instance of the submission of its own.
+ * One spec file on purpose: vitest loads every spec file even when `-t` skips its tests, and each
+ * file costs a worker start (the student loop would double).
  */
 import path from 'node:path';
 import { test } from 'vitest';
 import * as adapters from '../adapters';
-import { explain } from '../lib/diagnosis/diagnose';
-import { NotImplementedError, ResultError } from '../lib/errors';
-import { evaluateCase } from '../lib/grading/evaluate';
+import { explain, type Outcome } from '../lib/diagnosis/diagnose';
+import { NotImplementedError } from '../lib/errors';
+import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from '../lib/grading/faults';
 import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
-import { inProcessContext } from '../lib/grading/inProcess';
-import { invokeCase } from '../lib/grading/invoke';
+import { didNotReturn, inputsChangedNote, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
+import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
+import { runOrder } from '../lib/grading/invoke';
+import { judgeValue } from '../lib/grading/judge';
 import { readManifest, type Manifest } from '../lib/grading/manifest';
-import type { Tensor } from '../lib/tensor';
-import { HangError } from '../adapters/withinLimit';
-import { notRunAfterHang, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
-import { visibleCases, type GradedCase, type GradedFunction } from './cases';
+import { visibleCases, type GradedCase } from './cases';
 
 /** A failed check: the message is the whole story, so no harness stack frames are shown. */
 class GradeFailure extends Error {
@@ -29,17 +31,27 @@ class GradeFailure extends Error {
   }
 }
 
-// Probes call the submission again, only once a case has failed (lib/diagnosis/probe.ts).
-const context = inProcessContext(adapters.probe, adapters);
+/** Each function's share of the budget and its faults, as the grader keeps them for the same cases. */
+const ledger = FunctionLedger.forCases(DEFAULT_BUDGET_MS, visibleCases());
+let session: InProcessSession | undefined;
+/** The visible attention tests that ran, and whether each passed: a multi-head diagnosis asks. */
+const attention = new Map<string, boolean>();
+
+async function diagnosis() {
+  const { probes, checked } = await adapters.loadedSubmission();
+  const all = visibleCases('scaled_dot_product_attention');
+  const known = () => (all.every((c) => attention.has(c.name)) ? all.filter((c) => !attention.get(c.name)).map((c) => c.name) : undefined);
+  return inProcessContext(adapters.probe, adapters.bindAdapters(await probes(), checked.entryName), known);
+}
 
 /**
  * As the grader shows a stack (studentStack in lib/grading/verdict.ts): the message, then only the
  * frames in the submission's own folder; the tensor module's, the adapters' and vitest's are not
  * the student's to read.
  */
-function ownFramesOnly(err: unknown): void {
+function ownFramesOnly(err: unknown, root: string): void {
   if (!(err instanceof Error) || Object.isFrozen(err) || typeof err.stack !== 'string') return;
-  const folder = path.dirname(adapters.chosenSubmissionFile()) + path.sep;
+  const folder = root + path.sep;
   const lines = err.stack.split('\n');
   const firstFrame = lines.findIndex((line) => /^\s+at /.test(line));
   if (firstFrame < 0) return;
@@ -51,43 +63,62 @@ function ownFramesOnly(err: unknown): void {
   }
 }
 
-/** What the code threw (or the adapter refused, e.g. NaN), with what the diagnosis found appended. */
-async function diagnosed(err: unknown, graded: GradedCase, fixture: LoadedFixture): Promise<unknown> {
-  // A stub's message says it all; the grader diagnoses no not-implemented case either. A hang is
-  // not probed: each probe would meet the same loop.
-  if (!(err instanceof Error) || Object.isFrozen(err) || err instanceof NotImplementedError || err instanceof HangError) return err;
-  const kind = err instanceof ResultError ? 'unreadable' : 'threw';
-  const { note } = await explain(graded, fixture, { kind, name: err.name, message: err.message }, context);
-  if (note) err.message += `\n${note}`;
+/** What the diagnosis found about a failure, as the grader's diagnosis would say it; '' for none. */
+async function noteOn(graded: GradedCase, fixture: LoadedFixture, evidence: Outcome | undefined): Promise<string> {
+  if (!evidence) return '';
+  return (await explain(graded, fixture, evidence, await diagnosis())).note;
+}
+
+/** What the code threw, with what the diagnosis found appended (a stub's message says it all). */
+async function thrown(err: unknown, graded: GradedCase, fixture: LoadedFixture, root: string): Promise<unknown> {
+  if (err instanceof Error && !Object.isFrozen(err) && !(err instanceof NotImplementedError)) {
+    const note = await noteOn(graded, fixture, { kind: 'threw', name: err.name, message: err.message });
+    if (note) err.message += `\n${note}`;
+  }
+  // V8 writes the stack when it is first read: after the diagnosis joined the message.
+  ownFramesOnly(err, root);
   return err;
 }
 
 // Read once, on the first test that runs: every case's fixture is listed in it.
 let manifest: Manifest | undefined;
-/** Each function that hung, and the test it hung in: as in the grader, its other tests fail at once. */
-const hung = new Map<GradedFunction, string>();
 
-for (const graded of visibleCases()) {
-  test(graded.name, async () => {
+for (const graded of runOrder(visibleCases())) {
+  test(graded.name, async ({ task }) => {
+    // A folder the grader would not run fails every test here, in its words (adapters/load.ts).
+    const { graded: impl, checked } = await adapters.loadedSubmission();
+    session ??= new InProcessSession(impl, checked.entryName, ledger);
     // Read inside the test: a -t filter that skips the case skips its file reads too.
     const fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest()) });
-    const hungIn = hung.get(graded.fn);
-    if (hungIn) throw new GradeFailure(notRunAfterHang(graded.fn, PER_TEST_LIMIT_MS, hungIn));
-    let output: Tensor;
-    try {
-      output = await invokeCase(graded.fn, fixture, adapters);
-    } catch (err) {
-      if (err instanceof HangError && err.fn === graded.fn) hung.set(graded.fn, graded.name);
-      // V8 writes the stack when it is first read: after the diagnosis joined the message.
-      const explained = await diagnosed(err, graded, fixture);
-      ownFramesOnly(explained);
-      throw explained;
+    if (graded.fn === 'scaled_dot_product_attention') attention.set(graded.name, false);
+    const blocked = ledger.blocked(graded.fn);
+    if (blocked) throw new GradeFailure(blocked.reason);
+    const outcome = session.call(graded.fn, fixture);
+    if (outcome.output) console.log(outcome.output);
+    if (outcome.kind !== 'timeout' && outcome.changed.length) {
+      const note = inputsChangedNote(graded.fn, outcome.changed, graded.name);
+      console.warn(note);
+      // For reporters (the JSON one carries `meta`): the note is no failure, so it is not in the result.
+      (task.meta as { notes?: string[] }).notes = [note];
     }
-    const verdict = evaluateCase(graded, output, fixture);
-    if (!verdict.passed) {
-      // Only a failure probes, or reads the mistakes' outputs (fixture.mistakes() is lazy).
-      const { note } = await explain(graded, fixture, { kind: 'output', output }, context);
-      throw new GradeFailure(`${graded.name} (${graded.points} pt): ${graded.what}\n${verdict.message}\n${note}`);
+    const fault = faultOf(outcome, PER_TEST_LIMIT_MS);
+    if (fault) ledger.fault(graded.fn, fault, graded.name);
+    if (outcome.kind === 'timeout') {
+      throw new GradeFailure(outcome.budget ? ledger.spentWords(graded.fn, true) : didNotReturn(graded.fn, PER_TEST_LIMIT_MS, outcome.flooded));
     }
+    if (outcome.kind === 'threw') {
+      if (!outcome.unreadable) throw await thrown(outcome.error, graded, fixture, checked.root);
+      const message = (outcome.error as Error).message;
+      const note = await noteOn(graded, fixture, { kind: 'unreadable', name: 'ResultError', message });
+      throw new GradeFailure([message, note].filter(Boolean).join('\n'));
+    }
+    const verdict = judgeValue(graded, outcome.value, fixture);
+    if (verdict.status === 'passed') {
+      if (graded.fn === 'scaled_dot_product_attention') attention.set(graded.name, true);
+      return;
+    }
+    // Only a failure probes, or reads the mistakes' outputs (fixture.mistakes() is lazy).
+    const note = await noteOn(graded, fixture, verdict.evidence);
+    throw new GradeFailure([`${graded.name} (${graded.points} pt): ${graded.what}`, verdict.reason, verdict.details, note].filter(Boolean).join('\n'));
   });
 }

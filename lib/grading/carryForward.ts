@@ -32,6 +32,8 @@ async function ask(session: ChildSession, grid: ProbeGrid, order: readonly numbe
     const outcome = await session.call('scaled_dot_product_attention', { params: {}, inputs: { q, k, v, ...(mask && { mask }) } });
     session.takeOutput();
     if (outcome.kind !== 'value') return undefined;
+    // Only an answer of the promised shape carries its values (protocol.ts WireShape).
+    if (!('data' in outcome.value)) return undefined;
     const { shape, data } = outcome.value;
     if (shape.length !== grid.shape.length || shape.some((n, i) => n !== grid.shape[i])) return undefined;
     answers[entry] = new Tensor(data, shape);

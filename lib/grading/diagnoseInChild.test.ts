@@ -11,7 +11,7 @@ function scripted(answer: (call: number) => SessionOutcome): { session: ChildSes
 }
 
 const inputs = (fill: number) => ({ params: {}, inputs: { q: Tensor.full([2, 3], fill), k: Tensor.full([2, 3], 1), v: Tensor.eye(2) } });
-const value: SessionOutcome = { kind: 'value', value: { shape: [2, 2], data: new Float64Array(4) }, output: '' };
+const value: SessionOutcome = { kind: 'value', value: { shape: [2, 2], data: new Float64Array(4) }, output: '', changed: [], flooded: false };
 
 describe('childProbe', () => {
   it('asks the child once per call and inputs, across the diagnosis and the heatmaps of one session', async () => {

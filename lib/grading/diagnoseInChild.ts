@@ -1,58 +1,40 @@
 /**
- * The diagnosis when grading: probes call the submission again in the same contained child, after
+ * The diagnosis when grading: probes call the submission again in a fresh contained child, after
  * every case has its verdict, so a probe that hangs, crashes or lies changes no points (a probe
  * that gives no answer is simply no evidence). What the probes print is nobody's feedback.
  */
-import { createHash } from 'node:crypto';
 import { explain } from '../diagnosis/diagnose';
 import type { Probe, ProbeAnswer, ProbeContext } from '../diagnosis/probe';
-import type { CaseInputs } from './invoke';
+import { expectedShape, type CaseInputs } from './invoke';
+import { askingOnce, valueAnswer } from './probeCalls';
 import type { ChildSession } from '../sandbox/session';
-import { Tensor } from '../tensor';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 import type { LoadedFixture } from './fixtures';
 import { withExplanation, type CaseVerdict } from './verdict';
 
-/** A probe's call and inputs, by content: the heatmaps ask again for what the diagnosis already probed. */
-function probeKey(fn: string, { params, inputs }: CaseInputs): string {
-  const hash = createHash('sha256').update(`${fn}\0${JSON.stringify(params)}`);
-  for (const [name, t] of Object.entries(inputs)) {
-    hash.update(`\0${name}:${t.dtype}:${t.shape.join(',')}\0`).update(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
-  }
-  return hash.digest('hex');
-}
-
-/** What each session's submission answered to each probe, by probeKey. */
+/** What each session's submission answered to each probe, by probeKey (probeCalls.ts). */
 const answered = new WeakMap<ChildSession, Map<string, ProbeAnswer>>();
 
 /**
- * Probes through the child. The same call with the same inputs is asked once per session (its
- * first answer is the evidence: the heatmaps reuse what the diagnosis probed); after one that gets
- * no answer (a hang, a crash) the rest of this probe's new calls give none at once, so a
- * submission that fights probes costs one time limit, not one per probe.
+ * Probes through the child (probeCalls.ts askingOnce: each call asked once per session, its first
+ * answer is the evidence, the heatmaps reuse what the diagnosis probed; after one that gets no
+ * answer, a hang or a crash, the rest of this probe's new calls give none at once, so a submission
+ * that fights probes costs one time limit, not one per probe).
  */
 export function childProbe(session: ChildSession): Probe {
   const answers = answered.get(session) ?? new Map<string, ProbeAnswer>();
   answered.set(session, answers);
-  let givenUp: string | undefined;
-  const ask = async (fn: GradedFunction, inputs: CaseInputs): Promise<ProbeAnswer> => {
+  return askingOnce(async (fn: GradedFunction, inputs: CaseInputs): Promise<ProbeAnswer> => {
     const outcome = await session.call(fn, inputs);
     session.takeOutput();
-    if (outcome.kind === 'value') return { kind: 'value', output: new Tensor(outcome.value.data, outcome.value.shape) };
+    if (outcome.kind === 'value') return valueAnswer(fn, outcome.value, expectedShape(fn, inputs));
     if (outcome.kind === 'threw') return { kind: 'threw', name: outcome.error.name, message: outcome.error.message };
-    givenUp = outcome.kind === 'timeout' ? 'the function did not finish within the time limit'
-      : outcome.kind === 'crashed' || outcome.kind === 'refused' ? `the process running the submission ${outcome.how}` : 'the submission failed to load';
-    return { kind: 'none', why: givenUp };
-  };
-  return async (fn, inputs) => {
-    const key = probeKey(fn, inputs);
-    const known = answers.get(key);
-    if (known) return known;
-    if (givenUp) return { kind: 'none', why: givenUp };
-    const answer = await ask(fn, inputs);
-    answers.set(key, answer);
-    return answer;
-  };
+    return {
+      kind: 'none',
+      why: outcome.kind === 'timeout' ? 'the function did not finish within the time limit'
+        : outcome.kind === 'crashed' || outcome.kind === 'refused' ? `the process running the submission ${outcome.how}` : 'the submission failed to load',
+    };
+  }, answers);
 }
 
 /** Each verdict with evidence, explained: the diagnosis leads its reason, or a note joins its details. */

@@ -14,6 +14,7 @@ import { buildChildRuntime } from '../sandbox/build';
 import { childCommand, containmentReport, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
+import { loadVerdict } from '../sandbox/loadCheck';
 import { isPrepared, type TranspileJob } from '../sandbox/transpile';
 import type { WorkCache } from '../batch/workCache';
 import type { Variants } from '../model/variants';
@@ -22,12 +23,14 @@ import { boundFeedback } from '../text/bound';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 import { carryForward } from './carryForward';
 import { explainFailures } from './diagnoseInChild';
-import { PER_TEST_LIMIT_MS } from './hangWords';
+import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from './faults';
+import { inputsChangedNote, PER_TEST_LIMIT_MS } from './hangWords';
+import { runOrder } from './invoke';
 import { loadFixture, type LoadedFixture } from './fixtures';
 import { readManifest } from './manifest';
 import { attentionHeatmaps } from './heatmaps';
 import { totals, type AttentionHeatmap, type SubmissionResult } from './result';
-import { afterHang, caseResult, fromOutcome, withoutRunning, type CaseVerdict } from './verdict';
+import { blockedVerdict, caseResult, fromOutcome, withoutRunning, type CaseVerdict } from './verdict';
 
 export { withoutRunning } from './verdict';
 
@@ -58,8 +61,7 @@ export interface GradeOptions extends SessionOptions {
 
 export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
 export const DEFAULT_TIMEOUT_MS = PER_TEST_LIMIT_MS;
-/** Six cases that time out at the default limit: a correct submission needs about a second for all. */
-export const DEFAULT_BUDGET_MS = 60_000;
+export { DEFAULT_BUDGET_MS } from './faults';
 /** Honest code of a few hundred lines transpiles in tens of milliseconds; pathological nesting takes minutes. */
 export const TRANSPILE_LIMIT_MS = 10_000;
 
@@ -101,22 +103,9 @@ export function loadCaseFixtures(cases: readonly GradedCase[]): Map<string, Load
   );
 }
 
-/**
- * The order cases run in: one of each graded function in turn, so that a function that hangs on
- * every case (softmax, and attention that calls it) cannot spend the budget before the others run.
- * Results are reported in the table's order whatever the run order.
- */
 /** The visible cases, then the hidden ones (when there are any): graded in that order, each in a child of its own. */
 export function phases(cases: readonly GradedCase[]): GradedCase[][] {
   return [cases.filter((c) => !c.hidden), cases.filter((c) => c.hidden)].filter((phase) => phase.length > 0);
-}
-
-export function runOrder(cases: readonly GradedCase[]): GradedCase[] {
-  const queues = new Map<string, GradedCase[]>();
-  for (const c of cases) queues.set(c.fn, [...(queues.get(c.fn) ?? []), c]);
-  const order: GradedCase[] = [];
-  while (order.length < cases.length) for (const queue of queues.values()) if (queue.length) order.push(queue.shift()!);
-  return order;
 }
 
 /** The TypeScript files of a submission, for the type check. */
@@ -163,12 +152,10 @@ async function transpileCached(job: TranspileJob, cache: WorkCache | undefined):
 
 async function gradeContained(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
   const started = Date.now();
-  const limits = { timeoutMs: options.timeoutMs, budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS };
   const submission = intake(dir, name, options.cases, options.taken);
   if ('cases' in submission) return submission;
   const typeNotes = options.typeNotes ?? startTypeCheck([{ name, ...typeCheckFiles(submission) }], typeCheckLimits(options.timeoutMs));
   const session = new ChildSession(options);
-  session.budgetLeftMs = limits.budgetMs;
   session.warmUp();
   try {
     const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
@@ -181,64 +168,70 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     }
     const { prepared } = transpiled;
     const feedback = [...submission.notes, ...prepared.notes];
-    if (prepared.refused.length) return withoutRunning(name, options.cases, 'refused', prepared.refused[0], [...feedback, ...prepared.refused]);
-    if (prepared.loadErrors.length) {
-      // As under vitest: a file that does not parse, or an import that finds nothing, fails every test.
-      const reason = `the submission failed to load: ${prepared.loadErrors[0]}`;
-      return withoutRunning(name, options.cases, 'error', reason, [...feedback, ...prepared.loadErrors], 'graded');
-    }
+    // As npm test says it (adapters/load.ts): a file that does not parse, an import that finds
+    // nothing or may not be used, stops every test.
+    const stopped = loadVerdict(prepared);
+    if (stopped) return withoutRunning(name, options.cases, stopped.status, stopped.reason, [...feedback, ...prepared.refused, ...prepared.loadErrors], 'graded');
     session.setSubmission(prepared.load);
     // --variants: this submission's own hidden cases, expected values and all, kept in this process.
     const fixtures: ReadonlyMap<string, LoadedFixture> = options.variants
       ? new Map([...options.fixtures, ...options.variants.draw(name, options.cases)])
       : options.fixtures;
+    const ledger = FunctionLedger.forCases(options.budgetMs ?? DEFAULT_BUDGET_MS, options.cases);
+    session.ledger = ledger;
     const verdicts = new Map<string, CaseVerdict>();
     const runs = new Map<string, { printed: string; durationMs: number }>();
     const resultOf = (c: GradedCase) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs);
     const heatmaps = new Map<string, AttentionHeatmap>();
+    const notes = new Map<GradedFunction, string>();
     let loadFailure: CaseVerdict | undefined;
-    /** Each function that hung, and the case it hung in: its other cases fail without a call. */
-    const hung = new Map<GradedFunction, string>();
     for (const [phase, cases] of phases(options.cases).entries()) {
-      // Hidden cases run last, in a child of their own, once every visible case has its verdict,
-      // diagnosis and heatmap: nothing a hidden case gave the child (its inputs, anything it
-      // printed) can reach what a student sees before grades are published.
+      // Hidden cases run after every visible one, in a child of their own: nothing a hidden case
+      // gave its child (its inputs, anything it printed) can reach another child.
       if (phase > 0) session.kill();
+      // The table's order, as npm test calls them (invoke.ts runOrder): code that keeps state sees one sequence.
       for (const graded of runOrder(cases)) {
-        if (loadFailure) {
-          verdicts.set(graded.name, loadFailure);
-          continue;
-        }
-        const hungIn = hung.get(graded.fn);
-        if (hungIn) {
-          verdicts.set(graded.name, afterHang(graded, limits, hungIn));
+        const blocked = ledger.blocked(graded.fn);
+        if (loadFailure || blocked) {
+          verdicts.set(graded.name, loadFailure ?? blockedVerdict(blocked!));
           continue;
         }
         const fixture = fixtures.get(graded.fixture)!;
         const t0 = Date.now();
         const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
-        const verdict = fromOutcome(outcome, graded, fixture, limits, prepared);
+        const verdict = fromOutcome(outcome, graded, fixture, { timeoutMs: options.timeoutMs, ledger }, prepared);
         // A submission that cannot load fails the same way every time: say so once per case, run no more.
         if (outcome.duringLoad) loadFailure = verdict;
-        // A hang costs its own function only: the budget is not spent on its every case.
-        else if (outcome.kind === 'timeout' && !outcome.budget) hung.set(graded.fn, graded.name);
+        // A hang, the memory cap, a flood: the function's other tests fail at once (faults.ts).
+        const fault = faultOf(outcome, options.timeoutMs);
+        if (fault) ledger.fault(graded.fn, fault, graded.name);
+        // Said once per function, of a visible test only: a hidden test's name is not for the student yet.
+        if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length && !graded.hidden && !notes.has(graded.fn)) {
+          notes.set(graded.fn, inputsChangedNote(graded.fn, outcome.changed, graded.name));
+        }
         const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
         verdicts.set(graded.name, verdict);
         runs.set(graded.name, { printed: printed.filter(Boolean).join('\n'), durationMs: Date.now() - t0 });
       }
-      if (loadFailure) continue;
-      // The instructor's choice: multi-head cases right on the student's own attention earn their points.
-      if (options.carryForward) await carryForward(session, cases, fixtures, verdicts);
-      // Every verdict of the phase is in before its first diagnosis probe: what a probe does changes no points.
-      await explainFailures(session, cases, fixtures, verdicts);
-      // A probe that hangs or kills the child changes no verdict either.
-      if (options.heatmaps) {
-        for (const [case_, heatmap] of await attentionHeatmaps(session, cases, fixtures, cases.map(resultOf), options.instructorView)) heatmaps.set(case_, heatmap);
+    }
+    if (!loadFailure) {
+      // The diagnosis probes a fresh child, after every graded call of every phase: what its probes
+      // do reaches no graded call, and they are paid from what each function's share left (a
+      // probe never costs a test its time), as npm test probes an instance of its own.
+      session.kill();
+      for (const cases of phases(options.cases)) {
+        // The instructor's choice: multi-head cases right on the student's own attention earn their points.
+        if (options.carryForward) await carryForward(session, cases, fixtures, verdicts);
+        await explainFailures(session, cases, fixtures, verdicts);
+        // A probe that hangs or kills the child changes no verdict either.
+        if (options.heatmaps) {
+          for (const [case_, heatmap] of await attentionHeatmaps(session, cases, fixtures, cases.map(resultOf), options.instructorView)) heatmaps.set(case_, heatmap);
+        }
       }
     }
     const results = options.cases.map(resultOf);
     const result: SubmissionResult = {
-      name, status: 'graded', feedback: [...feedback, ...(await typeNotes(name))], cases: results, executionTimeMs: Date.now() - started, ...totals(results),
+      name, status: 'graded', feedback: [...feedback, ...notes.values(), ...(await typeNotes(name))], cases: results, executionTimeMs: Date.now() - started, ...totals(results),
     };
     if (options.heatmaps && !loadFailure) result.heatmaps = heatmaps;
     return result;

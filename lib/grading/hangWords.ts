@@ -1,21 +1,72 @@
 /**
- * The words for a graded function that does not return, shared by the grader (verdict.ts) and the
- * students' `npm test` (tests/graded.test.ts): the same hang reads the same on both paths.
+ * The words both paths say about a call into student code, shared by the grader (verdict.ts) and
+ * the students' `npm test` (tests/graded.test.ts): a hang, a fault that ends a function's tests, a
+ * time share used up, an input changed in place read the same on both paths.
  */
 import { EXPORT_NAMES } from '../../adapters/normalise';
+import { floodWords } from '../sandbox/printed';
 import type { GradedFunction } from '../../tests/cases';
 
 /** Each test's limit, the grader's default `--timeout` and `npm test`'s. */
 export const PER_TEST_LIMIT_MS = 10_000;
 
-const seconds = (ms: number) => `${ms / 1000} s`;
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+const named = (fn: GradedFunction) => `\`${EXPORT_NAMES[fn]}\``;
 
-/** A call that did not return within the per-test limit. */
-export function didNotReturn(fn: GradedFunction, timeoutMs: number): string {
-  return `\`${EXPORT_NAMES[fn]}\` did not return within ${seconds(timeoutMs)}, the time limit per test: an endless loop, or far too slow?`;
+/** A call that did not return within the per-test limit; `flooded` when it printed a flood meanwhile. */
+export function didNotReturn(fn: GradedFunction, timeoutMs: number, flooded = false): string {
+  const words = `${named(fn)} did not return within ${seconds(timeoutMs)}, the time limit per test: an endless loop, or far too slow?`;
+  return flooded ? `${words} ${floodWords()}` : words;
 }
 
-/** A test of a function that already hung: not run, so that one hang costs that function only. */
+/** What ends a function's tests at once: each would cost as much again. */
+export type Fault =
+  | { kind: 'hang'; timeoutMs: number }
+  /** It reached the memory cap (the process running it died of it, or an allocation failed). */
+  | { kind: 'memory' }
+  /** It wrote past the grader's cap on output, around the capture (straight to the process's output). */
+  | { kind: 'flood' }
+  /** It ended the process running it otherwise (process.exit, a signal); `how` says how, e.g. "exited with code 1". */
+  | { kind: 'crash'; how: string }
+  /** The process running it sent the grader what it refuses (a message it did not ask for, a forged one…); `how` says what. */
+  | { kind: 'refused'; how: string };
+
+function what(fn: GradedFunction, fault: Fault): string {
+  switch (fault.kind) {
+    case 'hang':
+      return `${named(fn)} did not return within ${seconds(fault.timeoutMs)}`;
+    case 'memory':
+      return `${named(fn)} reached the memory limit`;
+    case 'flood':
+      return `${named(fn)} flooded the grader with output`;
+    case 'crash':
+      return `the process running ${named(fn)} ended`;
+    case 'refused':
+      return `the grader refused what the process running ${named(fn)} sent`;
+  }
+}
+
+/** A test of a function that already faulted in `faultedIn`: not run, so that one fault costs that function only. */
+export function notRunAfterFault(fn: GradedFunction, fault: Fault, faultedIn: string): string {
+  const how = fault.kind === 'refused' || fault.kind === 'crash' ? ` (it ${fault.how})` : '';
+  return `not run: ${what(fn, fault)} in ${faultedIn}${how}, so its other tests fail at once (one ${fault.kind === 'hang' ? 'hang' : 'fault'} costs that function only)`;
+}
+
+/** A test of a function that hung in `hungIn`. */
 export function notRunAfterHang(fn: GradedFunction, timeoutMs: number, hungIn: string): string {
-  return `not run: \`${EXPORT_NAMES[fn]}\` did not return within ${seconds(timeoutMs)} in ${hungIn}, so its other tests fail at once (one hang costs that function only)`;
+  return notRunAfterFault(fn, { kind: 'hang', timeoutMs }, hungIn);
+}
+
+/**
+ * A test cut short, or not started, because its function used up its share of the time budget
+ * (faults.ts): every graded function has an equal share, so this never comes from another's tests.
+ */
+export function shareSpent(fn: GradedFunction, shareMs: number, budgetMs: number, started: boolean): string {
+  return `${started ? 'not finished' : 'not run'}: ${named(fn)} used up its share of the time budget, ${seconds(shareMs)} of ${seconds(budgetMs)} (each graded function has an equal share for all its tests)`;
+}
+
+/** A call that changed its inputs in place: a note, for no points. */
+export function inputsChangedNote(fn: GradedFunction, names: readonly string[], test: string): string {
+  const list = names.map((n) => `\`${n}\``).join(', ');
+  return `Note (no points): ${named(fn)} changed its input${names.length > 1 ? 's' : ''} ${list} in place in ${test}. Each test gives it a copy, so this costs nothing here, but a caller's tensors would change under it: compute into new tensors instead.`;
 }

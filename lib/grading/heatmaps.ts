@@ -1,8 +1,8 @@
 /**
  * The attention probabilities behind each failed attention case, for the HTML report's heatmaps.
  * The graded output is softmax(Q Kᵀ/√d_k) V, so the probabilities are not in it: the diagnosis's
- * probe with V = identity returns them (lib/diagnosis/attention.ts), in the same contained child,
- * after every case has its verdict; what it returns is only drawn, never judged. The expected
+ * probe with V = identity returns them (lib/diagnosis/attention.ts), in the diagnosis's contained
+ * child, after every case has its verdict; what it returns is only drawn, never judged. The expected
  * probabilities come with the fixture (probabilities.npy); a hidden case's are drawn only on an
  * instructor's page.
  */

@@ -1,18 +1,126 @@
 /**
- * The diagnosis's context when the submission runs in this process (the vitest suite, the
- * self-tests): probes call it directly, and a multi-head failure asks how its attention function
- * does on the visible attention cases.
+ * The submission when it runs in this process (the vitest suite, the self-tests): each call made
+ * as the grader's child makes it (lib/sandbox/childMain.ts answer), on its own copy of the inputs,
+ * with what it prints captured under the same cap (lib/sandbox/printed.ts), under the per-test
+ * limit or what is left of its function's share of the budget (faults.ts), its answer read with the
+ * shape the contract promises; and the diagnosis's context, whose probes call it directly.
  */
+import { performance } from 'node:perf_hooks';
+import { HangError, withinLimit } from '../../adapters/withinLimit';
+import { EXPORT_NAMES, normaliseReturn, notExported, type ShapeOnly } from '../../adapters/normalise';
 import type { ProbeContext, Probe } from '../diagnosis/probe';
+import { ResultError } from '../errors';
+import { PrintCapture, redirectConsole } from '../sandbox/printed';
 import type { Tensor } from '../tensor';
-import { visibleCases } from '../../tests/cases';
+import { visibleCases, type GradedFunction } from '../../tests/cases';
 import { evaluateCase } from './evaluate';
+import type { FunctionLedger } from './faults';
 import { loadFixture } from './fixtures';
-import { invokeCase, type CaseRunner } from './invoke';
+import { PER_TEST_LIMIT_MS } from './hangWords';
+import { changedInputs, copyInputs, expectedShape, invokeCase, type CaseInputs, type CaseRunner } from './invoke';
 
-export function inProcessContext(probe: Probe, run: CaseRunner<Tensor | Promise<Tensor>>): ProbeContext {
+/** Characters of printed output kept per call: the grader's default (scripts/grade.ts). */
+export const OUTPUT_CAP = 4096;
+
+/** What one call did, as the grader's child reports it (lib/sandbox/session.ts CallOutcome). */
+export type InProcessOutcome =
+  | { kind: 'value'; value: Tensor | ShapeOnly; output: string; changed: string[]; flooded: boolean }
+  /** `error`: what it threw, or the ResultError that says why its return is unreadable (`unreadable`). */
+  | { kind: 'threw'; error: unknown; unreadable: boolean; output: string; changed: string[]; flooded: boolean }
+  /** `budget`: its function's share of the budget ran out, rather than the per-test limit. */
+  | { kind: 'timeout'; budget: boolean; output: string; flooded: boolean };
+
+/** The four functions of a loaded implementation as the child calls them: missing ones throw the child's words. */
+function rawRunner(impl: Record<string, unknown>, file: string): CaseRunner<unknown> {
+  const call = (fn: GradedFunction) => (...args: unknown[]) => {
+    const member = impl[EXPORT_NAMES[fn]];
+    if (typeof member !== 'function') throw notExported(file, EXPORT_NAMES[fn]);
+    return (member as (...a: unknown[]) => unknown).apply(impl, args);
+  };
+  return {
+    runSoftmax: call('softmax'),
+    runScaledDotProductAttention: call('scaled_dot_product_attention'),
+    runCausalMask: call('causal_mask'),
+    runMultiHeadSelfAttention: call('multihead_self_attention'),
+  };
+}
+
+/** Runs `call` with everything student code prints going to `capture`, console and process streams alike. */
+function capturing<T>(capture: PrintCapture, call: () => T): T {
+  const restoreConsole = redirectConsole(console, capture);
+  const streams = [process.stdout, process.stderr];
+  const writes = streams.map((stream) => stream.write);
+  for (const stream of streams) {
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      capture.print(() => (typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk)));
+      (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
+      return true;
+    }) as typeof stream.write;
+  }
+  try {
+    return call();
+  } finally {
+    streams.forEach((stream, i) => (stream.write = writes[i]));
+    restoreConsole();
+  }
+}
+
+/** The submission's functions called in this process, one call at a time, as the grader's child calls them. */
+export class InProcessSession {
+  private readonly runner: CaseRunner<unknown>;
+
+  /** `file` names the entry in messages (e.g. student/index.ts); without a ledger only the per-test limit applies. */
+  constructor(
+    impl: object,
+    file: string,
+    readonly ledger?: FunctionLedger,
+    private readonly timeoutMs = PER_TEST_LIMIT_MS,
+    private readonly outputCap = OUTPUT_CAP,
+  ) {
+    this.runner = rawRunner(impl as Record<string, unknown>, file);
+  }
+
+  call(fn: GradedFunction, inputs: CaseInputs): InProcessOutcome {
+    const share = this.ledger ? this.ledger.left(fn) : Infinity;
+    if (share <= 0) return { kind: 'timeout', budget: true, output: '', flooded: false };
+    const limit = Math.min(share, this.timeoutMs);
+    const given = copyInputs(inputs);
+    const capture = new PrintCapture(this.outputCap);
+    const started = performance.now();
+    let raw: unknown;
+    try {
+      raw = capturing(capture, () => withinLimit(fn, () => invokeCase(fn, given, this.runner), limit));
+    } catch (err) {
+      const flooded = capture.flooded;
+      const output = capture.take();
+      if (err instanceof HangError) return { kind: 'timeout', budget: limit < this.timeoutMs, output, flooded };
+      return { kind: 'threw', error: err, unreadable: false, output, changed: changedInputs(inputs, given), flooded };
+    } finally {
+      this.ledger?.charge(fn, performance.now() - started);
+    }
+    const changed = changedInputs(inputs, given);
+    const flooded = capture.flooded;
+    // Reading the return may run student code (getters): captured and limited like the call.
+    try {
+      const value = capturing(capture, () => withinLimit(fn, () => normaliseReturn(fn, raw, expectedShape(fn, inputs)), this.timeoutMs));
+      return { kind: 'value', value, output: capture.take(), changed, flooded };
+    } catch (err) {
+      const unreadable = err instanceof ResultError;
+      return { kind: 'threw', error: err, unreadable, output: capture.take(), changed, flooded };
+    }
+  }
+}
+
+/**
+ * The diagnosis's context in this process. `known`: the failing visible attention tests when every
+ * one of them has run (as the grader knows them from its verdicts); otherwise they are run on `run`,
+ * the submission's instance kept for probes.
+ */
+export function inProcessContext(probe: Probe, run: CaseRunner<Tensor | Promise<Tensor>>, known: () => string[] | undefined = () => undefined): ProbeContext {
   let failures: Promise<string[]> | undefined;
   const attentionFailures = async () => {
+    const seen = known();
+    if (seen) return seen;
     const failed: string[] = [];
     let hung = false;
     for (const graded of visibleCases('scaled_dot_product_attention')) {

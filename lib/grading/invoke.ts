@@ -1,6 +1,11 @@
-/** Which adapter a case calls, with which fixture inputs: shared by the vitest suite and the grader. */
-import type { Tensor } from '../tensor';
-import type { GradedFunction } from '../../tests/cases';
+/**
+ * How a case is invoked, shared by the vitest suite and the grader: which adapter it calls with
+ * which fixture inputs, in which order the cases run, the copy of the inputs each call gets, and
+ * the output shape the contract promises for those inputs.
+ */
+import { broadcastShapes } from '../shape';
+import { Tensor } from '../tensor';
+import type { GradedCase, GradedFunction } from '../../tests/cases';
 
 /** The adapter calls, sync (grader child) or async (vitest loads the submission lazily). */
 export interface CaseRunner<R> {
@@ -36,4 +41,82 @@ export function invokeCase<R>(fn: GradedFunction, { params, inputs }: CaseInputs
         inputs.mask,
       );
   }
+}
+
+/**
+ * The order both paths call the cases in: the table's. `npm test` runs its tests in it (one file,
+ * one at a time; a `-t` filter keeps the order of what it selects), the grader its visible and then
+ * its hidden cases; code that keeps state between calls meets the same sequence in both.
+ */
+export function runOrder<C extends GradedCase>(cases: readonly C[]): C[] {
+  return [...cases];
+}
+
+/** A copy of a case's inputs for one call: whatever the call does to it, the case's own inputs stay as they were. */
+export function copyInputs({ params, inputs }: CaseInputs): CaseInputs {
+  return { params: { ...params }, inputs: Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, new Tensor(t.data.slice(), t.shape)])) };
+}
+
+function sameTensor(a: Tensor, b: unknown): boolean {
+  const t = b as { shape?: unknown; data?: unknown } | null;
+  if (typeof t !== 'object' || t === null || !Array.isArray(t.shape) || !ArrayBuffer.isView(t.data)) return false;
+  if (t.shape.length !== a.shape.length || t.shape.some((n, i) => n !== a.shape[i])) return false;
+  const x = new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength);
+  const y = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** The inputs a call changed in place: `given` is what it was handed, `pristine` a copy made before. */
+export function changedInputs(pristine: CaseInputs, given: CaseInputs): string[] {
+  const changed: string[] = [];
+  for (const [name, t] of Object.entries(pristine.inputs)) {
+    let same = false;
+    try {
+      same = sameTensor(t, given.inputs[name]);
+    } catch {
+      // a shape or data the call replaced with something that throws when read
+    }
+    if (!same) changed.push(name);
+  }
+  return changed;
+}
+
+/**
+ * The output shape the contract promises for these inputs: derived from the inputs alone, so
+ * sending it with a hidden case's inputs reveals nothing they do not. Undefined when the inputs
+ * do not fit the contract (a probe's may not), and then no shape is promised.
+ */
+export function expectedShape(fn: GradedFunction, { params, inputs }: CaseInputs): number[] | undefined {
+  try {
+    switch (fn) {
+      case 'softmax':
+      case 'multihead_self_attention':
+        return [...inputs.x.shape];
+      case 'causal_mask':
+        return Number.isSafeInteger(params.seqLen) && params.seqLen >= 0 ? [params.seqLen, params.seqLen] : undefined;
+      case 'scaled_dot_product_attention': {
+        const { q, k, v, mask } = inputs;
+        const lead = (t: Tensor) => t.shape.slice(0, -2);
+        let batch = broadcastShapes('attention', broadcastShapes('attention', lead(q), lead(k)), lead(v));
+        if (mask) batch = broadcastShapes('attention', batch, lead(mask));
+        return [...batch, q.shape[q.ndim - 2], v.shape[v.ndim - 1]];
+      }
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether an answer of `shape` is judged by its shape alone, its values neither read nor sent:
+ * when it is not the promised shape and holds more elements. So no answer costs the grader more
+ * to carry than a right one (a 200-million-element tensor once took longer than the whole budget,
+ * and was refused as an oversized message rather than named as a wrong shape).
+ */
+export function judgedByShape(shape: readonly number[], expect: readonly number[] | undefined): boolean {
+  if (!expect) return false;
+  const size = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
+  return (shape.length !== expect.length || shape.some((n, i) => n !== expect[i])) && size(shape) > size(expect);
 }

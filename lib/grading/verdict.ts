@@ -4,16 +4,15 @@
  * diagnosis itself comes later (explainFailures in diagnoseInChild.ts): it probes the submission,
  * so it runs once every verdict is in. Runs in the grading process; values are judged by evaluate.ts.
  */
-import { readResult } from '../../adapters';
 import type { Diagnosis, Explanation, Outcome } from '../diagnosis/diagnose';
-import { NonFiniteResult, ResultError } from '../errors';
 import type { ErrorInfo } from '../sandbox/protocol';
 import { OUT_OF_MEMORY, type SessionOutcome } from '../sandbox/session';
 import { mapStack } from '../sandbox/sourceMap';
 import type { PreparedSubmission } from '../sandbox/transpile';
 import type { GradedCase } from '../../tests/cases';
-import { evaluateCase } from './evaluate';
-import { didNotReturn, notRunAfterHang } from './hangWords';
+import { judgeValue, unreadable } from './judge';
+import type { FunctionLedger } from './faults';
+import { didNotReturn } from './hangWords';
 import type { LoadedFixture } from './fixtures';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from './result';
 
@@ -42,43 +41,36 @@ export interface CaseVerdict {
   carried?: true;
 }
 
-/** What the function returned is not a tensor, or not a finite one: adapters/normalise.ts said why, in the child or here. */
-function unreadable(message: string): CaseVerdict {
-  return { status: 'error', reason: message, details: '', evidence: { kind: 'unreadable', name: 'ResultError', message } };
-}
-
 /** A recognised mistake leads the reason, the line every report shows; otherwise what the diagnosis says joins the details. */
 export function withExplanation(verdict: CaseVerdict, { diagnosis, note }: Explanation): CaseVerdict {
   if (diagnosis) return { ...verdict, reason: `${diagnosis.message} — ${verdict.reason}`, diagnosis };
   return note ? { ...verdict, details: [verdict.details, note].filter(Boolean).join('\n') } : verdict;
 }
 
-/** The two time limits, for the reasons that name them. */
+/** The time limits, for the reasons that name them: the per-test limit, and each function's share of the budget. */
 export interface Limits {
   timeoutMs: number;
-  budgetMs: number;
+  ledger: FunctionLedger;
 }
 
-function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, graded: GradedCase, { timeoutMs, budgetMs }: Limits, during: string): CaseVerdict {
-  const budget = `the submission's time budget of ${budgetMs / 1000} s (all tests together) ran out`;
+function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, graded: GradedCase, { timeoutMs, ledger }: Limits): CaseVerdict {
   if (!outcome.budget && outcome.duringLoad) {
     return { status: 'timeout', reason: `the submission did not finish loading within ${timeoutMs / 1000} s, the time limit per test: an endless loop when it is imported?`, details: '' };
   }
-  if (!outcome.budget) return { status: 'timeout', reason: didNotReturn(graded.fn, timeoutMs), details: '' };
-  // Started before the budget ran out, or not at all: either way earlier tests used it up.
-  return { status: 'timeout', reason: `not finished: ${budget}${during}; earlier tests that time out use it up`, details: '' };
+  if (!outcome.budget) return { status: 'timeout', reason: didNotReturn(graded.fn, timeoutMs, outcome.flooded), details: '' };
+  return { status: 'timeout', reason: ledger.spentWords(graded.fn, true), details: '' };
 }
 
-/** A test of a function that already hung in `hungIn`: it fails at once, without a call. */
-export function afterHang(graded: GradedCase, { timeoutMs }: Limits, hungIn: string): CaseVerdict {
-  return { status: 'timeout', reason: notRunAfterHang(graded.fn, timeoutMs, hungIn), details: '' };
+/** A test of a function that cannot run (it faulted, or its share of the budget is spent): it fails at once, without a call. */
+export function blockedVerdict({ reason, status }: { reason: string; status: CaseStatus }): CaseVerdict {
+  return { status, reason, details: '' };
 }
 
 export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, limits: Limits, prepared: PreparedSubmission): CaseVerdict {
   const during = outcome.duringLoad ? ' while loading the submission' : '';
   switch (outcome.kind) {
     case 'timeout':
-      return timedOut(outcome, graded, limits, during);
+      return timedOut(outcome, graded, limits);
     case 'refused':
       // The grader's own words: what the child did is known, so no guess at a cause.
       return { status: 'error', reason: `the grader refused what the process running the submission sent${during} and stopped it: it ${outcome.how}`, details: '' };
@@ -96,20 +88,8 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
       if (outcome.kind === 'load_failed' || outcome.duringLoad) return verdict;
       return { ...verdict, evidence: { kind: 'threw', name: error.name, message: error.message } };
     }
-    case 'value': {
-      let output;
-      try {
-        output = readResult(graded.fn, outcome.value, fixture.inputs.mask);
-      } catch (err) {
-        if (!(err instanceof ResultError)) throw err;
-        if (err instanceof NonFiniteResult) return { ...unreadable(err.message), status: 'failed' };
-        return unreadable(err.message);
-      }
-      const verdict = evaluateCase(graded, output, fixture);
-      if (verdict.passed) return { status: 'passed', reason: '', details: '' };
-      const [first, ...rest] = verdict.message.split('\n');
-      return { status: 'failed', reason: first, details: rest.join('\n'), evidence: { kind: 'output', output } };
-    }
+    case 'value':
+      return judgeValue(graded, outcome.value, fixture);
   }
 }
 

@@ -35,6 +35,11 @@ function closure(entries: readonly string[]): string[] {
   return [...seen].sort();
 }
 
+/** The version of rolldown, whose parser checks every submission's imports (imports.ts). */
+function parserVersion(): string {
+  return (JSON.parse(fs.readFileSync(require.resolve('rolldown/package.json'), 'utf8')) as { version: string }).version;
+}
+
 export interface ChildRuntime {
   /** The folder holding the transpiled runtime: the only project files the child may read. */
   root: string;
@@ -53,7 +58,8 @@ export function buildChildRuntime(): ChildRuntime {
 function build(): ChildRuntime {
   const files = closure([CHILD_ENTRY, WORKER_ENTRY]);
   const sources = files.map((file) => [file, fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')] as const);
-  const hash = sha256(sources.map(([file, text]) => `${file}\n${text}`).join('\0') + ts.version).slice(0, 16);
+  // The parser's version too: what it refuses decides a cached transpile (lib/batch/workCache.ts).
+  const hash = sha256(sources.map(([file, text]) => `${file}\n${text}`).join('\0') + ts.version + parserVersion()).slice(0, 16);
   const root = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'attention-grader', hash);
   const js = (file: string) => path.join(root, file.replace(/\.ts$/, '.js'));
   const runtime = { root, entry: js(CHILD_ENTRY), transpiler: js(WORKER_ENTRY) };

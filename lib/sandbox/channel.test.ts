@@ -83,7 +83,7 @@ describe("frames from a child: bounded by an honest answer's needs, not by the f
   it('takes the largest honest answers: output and error texts at their caps, all escaped, and braces in strings', () => {
     const output = `${'{['.repeat(1000)}${''.repeat(4096 - 2000 + MESSAGE_LIMITS.outputSlack)}`;
     const error = { name: ''.repeat(MESSAGE_LIMITS.name), message: ''.repeat(MESSAGE_LIMITS.message), stack: '"'.repeat(MESSAGE_LIMITS.stack), notImplemented: false };
-    const answer = { type: 'result', id: 1, output, ok: false, unreadable: false, error };
+    const answer = { type: 'result', id: 1, output, changed: [], ok: false, unreadable: false, error };
     expect(JSON.stringify(output).length).toBeGreaterThan(3 * output.length); // mostly escaped: six bytes a character
     const [decoded] = decodeChild(encodeFrame(answer)) as [typeof answer];
     expect(decoded.output).toBe(output);
@@ -104,11 +104,15 @@ describe("frames from a child: bounded by an honest answer's needs, not by the f
 });
 
 describe('readChildMessage', () => {
-  const result = (value: unknown, extra: Record<string, unknown> = {}) => ({ type: 'result', id: 1, output: '', ok: true, value, ...extra });
+  const result = (value: unknown, extra: Record<string, unknown> = {}) => ({ type: 'result', id: 1, output: '', changed: [], ok: true, value, ...extra });
   const refused = (raw: unknown) => 'problem' in (readChildMessage(raw, 4096) as object);
 
   it('accepts an honest answer', () => {
     expect(refused(result({ shape: [2], data: new Float64Array(2) }))).toBe(false);
+    expect(refused(result({ shape: [2], data: new Float64Array(2) }, { changed: ['mask'] }))).toBe(false);
+    // A shape alone, however large: whether one may come without values is the session's to say (its request promised a shape).
+    expect(refused(result({ shape: [200_000_000] }))).toBe(false);
+    expect(refused({ type: 'flood', id: 1 })).toBe(false);
   });
 
   it('refuses what no honest child sends', () => {
@@ -116,6 +120,11 @@ describe('readChildMessage', () => {
     expect(refused(result({ shape: [1e4, 1e4], data: new Float64Array(1) }))).toBe(true);
     expect(refused(result({ shape: [2], data: [1, 2] }))).toBe(true);
     expect(refused(result({ shape: [2], data: new Float64Array(3) }))).toBe(true);
+    expect(refused(result({ shape: [2], data: new Float64Array(2) }, { changed: undefined }))).toBe(true);
+    expect(refused(result({ shape: [2], data: new Float64Array(2) }, { changed: ['x'.repeat(MESSAGE_LIMITS.inputName + 1)] }))).toBe(true);
+    expect(refused(result({ shape: [2], data: new Float64Array(2) }, { changed: Array(MESSAGE_LIMITS.changed + 1).fill('x') }))).toBe(true);
+    expect(refused(result({ shape: [2], data: new Float64Array(2) }, { changed: [{ toString: () => 'x' }] }))).toBe(true);
+    expect(refused(result({ shape: [1.5] }))).toBe(true);
     expect(refused(result({ shape: [2], data: new Float64Array(2) }, { output: 'x'.repeat(4096 + MESSAGE_LIMITS.outputSlack + 1) }))).toBe(true);
     const stack = 'x'.repeat(MESSAGE_LIMITS.stack + 1);
     expect(refused({ type: 'result', id: 1, output: '', ok: false, unreadable: false, error: { name: 'E', message: 'm', stack, notImplemented: false } })).toBe(true);

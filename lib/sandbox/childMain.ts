@@ -9,14 +9,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { normaliseReturn, notExported } from '../../adapters/normalise';
-import { NotImplementedError, ResultError } from '../errors';
+import { ResultError } from '../errors';
 import * as errors from '../errors';
-import { invokeCase, type CaseRunner } from '../grading/invoke';
+import { changedInputs, copyInputs, invokeCase, type CaseRunner } from '../grading/invoke';
 import * as tensorModule from '../tensor';
 import { Tensor } from '../tensor';
 import { closeWriteRoutes } from './childHardening';
+import { describeError, isA } from './errorInfo';
 import { encodeFrame, FrameDecoder } from './frames';
-import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireTensor } from './protocol';
+import { chunkText, PrintCapture, redirectConsole } from './printed';
+import type { ChildMessage, LoadMessage, ParentMessage, WireValue } from './protocol';
 import { HARNESS_MODULES } from './protocol';
 
 closeWriteRoutes();
@@ -39,51 +41,19 @@ function send(message: ChildMessage): void {
 }
 /** The parent is trusted: its frames may be as large as a case's inputs need. */
 const PARENT_FRAME_BYTES = 1024 ** 3;
-/** Reads a property of something student code threw: getters may throw, recurse or lie. */
-function safeString(read: () => unknown, fallback: string): string {
-  try {
-    const text = String(read());
-    return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
-  } catch {
-    return fallback;
-  }
-}
-
-function isA(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
-  try {
-    return value instanceof type; // a Proxy's getPrototypeOf trap may throw
-  } catch {
-    return false;
-  }
-}
-
-function describeError(err: unknown): ErrorInfo {
-  const notImplemented = isA(err, NotImplementedError);
-  if (isA(err, Error)) {
-    const e = err as Error;
-    return {
-      name: safeString(() => e.name, 'Error'),
-      message: safeString(() => e.message, '(message could not be read)'),
-      stack: safeString(() => e.stack, ''),
-      notImplemented,
-    };
-  }
-  const shown = err === null || typeof err !== 'object' ? safeString(() => err, 'a value') : 'an object';
-  return { name: 'thrown value', message: `threw ${shown} instead of an Error`, stack: '', notImplemented };
-}
+/** The case being answered, whose output a flood notice is about. */
+let answering: number | undefined;
 
 /**
- * What student code prints is captured here, per case, up to a cap: a flood of output costs
- * neither memory nor pipe traffic, and each case's output arrives with its answer. Writes that
- * bypass process.stdout still reach the parent's pipe capture.
+ * What student code prints is captured here, per case, up to a cap (printed.ts, as under npm
+ * test): a flood of output costs neither memory nor pipe traffic, and each case's output arrives
+ * with its answer. Writes that bypass process.stdout still reach the parent's pipe capture.
  */
-const printed = { text: '', dropped: 0, cap: 4096 };
-function capture(chunk: unknown): void {
-  const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : safeString(() => chunk, '');
-  const room = Math.max(0, printed.cap - printed.text.length);
-  printed.text += text.slice(0, room);
-  printed.dropped += text.length - Math.min(room, text.length);
-}
+const printed = new PrintCapture(4096, () => {
+  if (answering !== undefined) send({ type: 'flood', id: answering });
+});
+redirectConsole(console, printed);
+
 /**
  * process.stdout and process.stderr are capture streams of our own, put in place before anything
  * reads them: Node builds the real ones on first use, and for a pipe that loads net and its
@@ -91,7 +61,7 @@ function capture(chunk: unknown): void {
  */
 function captureStream(fd: number): NodeJS.WriteStream {
   const write = (chunk: unknown, ...rest: unknown[]) => {
-    capture(chunk);
+    printed.print(() => chunkText(chunk));
     const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
     callback?.();
     return true;
@@ -107,16 +77,7 @@ for (const [name, fd] of [['stdout', 1], ['stderr', 2]] as const) {
   Object.defineProperty(process, name, { configurable: true, enumerable: true, get: () => stream });
 }
 // On process.exit the answer never comes: hand what was printed to the parent's pipe instead.
-process.on('exit', () => fs.writeSync(1, takePrinted()));
-
-function takePrinted(): string {
-  const note = printed.dropped ? `\n… ${printed.dropped} more characters of output not shown` : '';
-  const text = printed.text + note;
-  printed.text = '';
-  printed.dropped = 0;
-  return text;
-}
-
+process.on('exit', () => fs.writeSync(1, printed.take()));
 
 function loadSubmission({ files, resolutions, entry, label }: LoadMessage): Record<string, unknown> {
   const cache = new Map<string, { exports: Record<string, unknown> }>();
@@ -155,24 +116,29 @@ const runner: CaseRunner<unknown> = {
 };
 
 /**
- * A case's answer. A ResultError from normalising (not a tensor, wrong length…) is `unreadable`:
- * the function returned, and the message says what is wrong with what it returned. Reading the
+ * A case's answer. The function gets its own copy of the inputs, and the answer says which of
+ * them it changed in place. A ResultError from normalising (not a tensor, wrong length…) is
+ * `unreadable`: the function returned, and the message says what is wrong with what it returned.
+ * An answer larger than the shape promised is sent as its shape alone (judgedByShape). Reading the
  * value may run student code too (getters, Proxies): whatever that throws is caught here.
  */
-function answer(id: number, run: () => unknown, fn: ParentMessage & { type: 'case' }): ChildMessage {
+function answer(message: ParentMessage & { type: 'case' }): ChildMessage {
+  const { id, fn, inputs, expect } = message;
+  const given = copyInputs(inputs);
   let raw: unknown;
   try {
-    raw = run();
+    raw = invokeCase(fn, given, runner);
   } catch (err) {
-    return { type: 'result', id, output: takePrinted(), ok: false, unreadable: false, error: describeError(err) };
+    return { type: 'result', id, output: printed.take(), changed: changedInputs(inputs, given), ok: false, unreadable: false, error: describeError(err) };
   }
+  const changed = changedInputs(inputs, given);
   try {
-    const tensor = normaliseReturn(fn.fn, raw);
-    const value: WireTensor = { shape: [...tensor.shape], data: tensor.data };
-    return { type: 'result', id, output: takePrinted(), ok: true, value };
+    const read = normaliseReturn(fn, raw, expect);
+    const value: WireValue = read instanceof Tensor ? { shape: [...read.shape], data: read.data } : { shape: [...read.shape] };
+    return { type: 'result', id, output: printed.take(), changed, ok: true, value };
   } catch (err) {
     const unreadable = isA(err, ResultError);
-    return { type: 'result', id, output: takePrinted(), ok: false, unreadable, error: describeError(err) };
+    return { type: 'result', id, output: printed.take(), changed, ok: false, unreadable, error: describeError(err) };
   }
 }
 
@@ -191,6 +157,7 @@ process.on('unhandledRejection', (err) => console.error(`unhandled rejection: ${
 function receive(message: ParentMessage): void {
   if (message.type === 'load') {
     printed.cap = message.outputCap;
+    answering = undefined;
     entryFile = `${message.label}/${message.entry}`;
     try {
       impl = loadSubmission(message);
@@ -200,9 +167,14 @@ function receive(message: ParentMessage): void {
     }
     return;
   }
-  takePrinted(); // whatever came between cases belongs to none of them
+  printed.take(); // whatever came between cases belongs to none of them
   asTensors(message);
-  send(answer(message.id, () => invokeCase(message.fn, message.inputs, runner), message));
+  answering = message.id;
+  try {
+    send(answer(message));
+  } finally {
+    answering = undefined;
+  }
 }
 
 const decoder = new FrameDecoder(PARENT_FRAME_BYTES);

@@ -26,6 +26,12 @@ export interface CaseMessage {
   id: number;
   fn: GradedFunction;
   inputs: CaseInputs;
+  /**
+   * The output shape the contract promises for these inputs (invoke.ts expectedShape): derived
+   * from the inputs, so it tells a hidden case's child nothing its inputs do not. An answer of
+   * another, larger shape is sent as its shape alone (WireShape), checked before its values cross.
+   */
+  expect?: number[];
 }
 
 export type ParentMessage = (LoadMessage & { id: number }) | CaseMessage;
@@ -44,14 +50,24 @@ export interface WireTensor {
   data: Float32Array | Float64Array | Uint8Array;
 }
 
+/** A returned value whose shape is not the promised one and holds more elements: its values are not sent. */
+export interface WireShape {
+  shape: number[];
+}
+
+export type WireValue = WireTensor | WireShape;
+
 export type ChildMessage =
   /** The runtime started, before any student code: a child that dies earlier is the grader's problem. */
   | { type: 'ready' }
   | { type: 'loaded'; id: number }
   | { type: 'load_failed'; id: number; error: ErrorInfo }
-  | { type: 'result'; id: number; output: string; ok: true; value: WireTensor }
+  /** `changed`: the names of the inputs the call changed in place (a note, no points). */
+  | { type: 'result'; id: number; output: string; changed: string[]; ok: true; value: WireValue }
   /** `unreadable`: the function returned, but not a tensor (adapters/normalise.ts said why in error.message). */
-  | { type: 'result'; id: number; output: string; ok: false; unreadable: boolean; error: ErrorInfo };
+  | { type: 'result'; id: number; output: string; changed: string[]; ok: false; unreadable: boolean; error: ErrorInfo }
+  /** The call being answered has printed a flood (lib/sandbox/printed.ts); sent once, before its answer. */
+  | { type: 'flood'; id: number };
 
 /** Import targets a submission may use besides its own files: the tensor module and its errors. */
 export const HARNESS_MODULES = { tensor: 'lib/tensor', errors: 'lib/errors' } as const;

@@ -12,11 +12,12 @@ import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraderError } from '../errors';
 import { CallClock, processTree } from './childClock';
-import type { CaseInputs } from '../grading/invoke';
+import { OUT_OF_MEMORY, type FunctionLedger } from '../grading/faults';
+import { expectedShape, judgedByShape, type CaseInputs } from '../grading/invoke';
 import { launchCommand, type ChildCommand } from './containment';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import type { GradedFunction } from '../../tests/cases';
-import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireTensor } from './protocol';
+import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireValue } from './protocol';
 import { jsonBounds, MESSAGE_LIMITS, readChildMessage } from './validate';
 import { oneLine } from '../text/sanitise';
 
@@ -28,12 +29,22 @@ export interface SessionOptions {
   outputCap: number;
 }
 
+/**
+ * What the call did besides its answer: the inputs it changed in place (by name, a note for no
+ * points), and whether it printed a flood (printed.ts).
+ */
+export interface CallSideEffects {
+  changed: string[];
+  flooded: boolean;
+}
+
 export type CallOutcome =
-  | { kind: 'value'; value: WireTensor; output: string }
+  /** What it returned, or its shape alone when that is not the promised shape and is larger (protocol.ts WireShape). */
+  | ({ kind: 'value'; value: WireValue; output: string } & CallSideEffects)
   /** `unreadable`: it returned something that is not a tensor; the message says what. */
-  | { kind: 'threw'; error: ErrorInfo; output: string; unreadable: boolean }
-  /** `budget`: not run, or cut short, because the submission's whole time budget ran out. */
-  | { kind: 'timeout'; budget?: boolean }
+  | ({ kind: 'threw'; error: ErrorInfo; output: string; unreadable: boolean } & CallSideEffects)
+  /** `budget`: not run, or cut short, because its function's share of the time budget ran out (faults.ts). */
+  | { kind: 'timeout'; budget?: boolean; flooded?: boolean }
   | { kind: 'crashed'; how: string }
   /** The child broke the channel's rules (what it sent, or how much): the grader stopped it. */
   | { kind: 'refused'; how: string }
@@ -42,8 +53,7 @@ export type CallOutcome =
 /** A call's outcome; `duringLoad` when it came while loading the submission, before the case ran. */
 export type SessionOutcome = CallOutcome & { duringLoad?: boolean };
 
-/** What V8 prints when the heap or an ArrayBuffer cannot grow under the cap. */
-export const OUT_OF_MEMORY = /out of memory|allocation failed/i;
+export { OUT_OF_MEMORY } from '../grading/faults';
 
 /** How long a child may take to start its runtime, before any student code: longer is the machine's problem. */
 const START_LIMIT_MS = 30_000;
@@ -58,7 +68,7 @@ const STRAY_LIMIT = 16;
 const DRAIN_LIMIT = 64 * 1024 ** 2;
 
 /** How a load that succeeded settles: start() reads any other outcome as the load's failure. */
-const LOADED: CallOutcome = { kind: 'value', value: { shape: [], data: new Float64Array(1) }, output: '' };
+const LOADED: CallOutcome = { kind: 'value', value: { shape: [], data: new Float64Array(1) }, output: '', changed: [], flooded: false };
 
 /** Output capture with a cap: what is kept, and how many bytes were dropped. */
 class Capture {
@@ -100,6 +110,11 @@ interface Pending {
   id: number;
   settle: (outcome: CallOutcome) => void;
   timer?: NodeJS.Timeout;
+  /** A case's: the shape promised for its inputs, and their names. */
+  expect?: number[];
+  inputs?: readonly string[];
+  /** The child said the call printed a flood. */
+  flooded?: boolean;
 }
 
 /**
@@ -126,10 +141,16 @@ export class ChildSession {
   private readonly capture: Capture;
   private load?: LoadMessage;
   /**
-   * What is left of the submission's whole time budget, in the time its calls are charged
-   * (childClock.ts: the child's own CPU time, not the machine's load); no call runs past it.
+   * Each graded function's share of the submission's time budget, in the time its calls are
+   * charged (childClock.ts: the child's own CPU time, not the machine's load); no call runs past
+   * its function's share. Without one, only the per-call limit applies.
    */
-  budgetLeftMs = Infinity;
+  ledger?: FunctionLedger;
+  /**
+   * The function whose call ended the last child (a hang, a crash): the next child's load is
+   * charged to it, since the restart is its doing. Undefined for a child the grader chose to start.
+   */
+  private blame?: GradedFunction;
 
   constructor(private readonly options: SessionOptions) {
     this.capture = new Capture(options.outputCap);
@@ -191,7 +212,7 @@ export class ChildSession {
       if (!current()) return;
       this.capture.add(chunk);
       running.drained += chunk.length;
-      if (running.drained > DRAIN_LIMIT) this.violation(`printed more than ${DRAIN_LIMIT / 1024 ** 2} MiB`);
+      if (running.drained > DRAIN_LIMIT) this.violation(`flooded its output: it printed more than ${DRAIN_LIMIT / 1024 ** 2} MiB around the grader's capture`);
     };
     child.stdout!.on('data', onOutput);
     child.stderr!.on('data', onOutput);
@@ -272,14 +293,23 @@ export class ChildSession {
   }
 
   private receive(running: Running, message: Exclude<ChildMessage, { type: 'ready' }>): void {
-    if (this.pending?.id !== message.id) {
+    if (!this.pending || this.pending.id !== message.id) {
       this.stray(running);
       return;
     }
+    const pending = this.pending;
     if (message.type === 'loaded') this.settle(LOADED);
     else if (message.type === 'load_failed') this.settle({ kind: 'load_failed', error: message.error });
-    else if (message.ok) this.settle({ kind: 'value', value: message.value, output: message.output });
-    else this.settle({ kind: 'threw', error: message.error, output: message.output, unreadable: message.unreadable });
+    else if (message.type === 'flood') {
+      if (pending.flooded) this.stray(running);
+      pending.flooded = true;
+    } else {
+      // Only the names of the case's own inputs: anything else is not ours to repeat.
+      const effects = { changed: message.changed.filter((name) => pending.inputs?.includes(name)), flooded: pending.flooded ?? false };
+      if (!message.ok) this.settle({ kind: 'threw', error: message.error, output: message.output, unreadable: message.unreadable, ...effects });
+      else if ('data' in message.value || judgedByShape(message.value.shape, pending.expect)) this.settle({ kind: 'value', value: message.value, output: message.output, ...effects });
+      else this.violation('sent the grader a shape without its values, for a shape whose values it must send');
+    }
   }
 
   private settle(outcome: CallOutcome): void {
@@ -291,21 +321,24 @@ export class ChildSession {
   }
 
   /**
-   * Sends a message and waits for its answer, up to the case limit or what is left of the budget,
-   * whichever ends first, both in the time the call is charged (childClock.ts).
+   * Sends a message and waits for its answer, up to the case limit or what is left of its
+   * function's share of the budget, whichever ends first, both in the time the call is charged
+   * (childClock.ts). `fn`: the function charged; none for a load the grader chose to start.
    */
-  private request(message: ParentMessage): Promise<CallOutcome> {
-    if (this.budgetLeftMs <= 0) return Promise.resolve({ kind: 'timeout', budget: true });
-    const budget = this.budgetLeftMs < this.options.timeoutMs;
-    const limit = Math.min(this.budgetLeftMs, this.options.timeoutMs);
+  private request(message: ParentMessage, fn?: GradedFunction, inputs?: CaseInputs): Promise<CallOutcome> {
+    const share = fn && this.ledger && message.type === 'case' ? this.ledger.left(fn) : Infinity;
+    if (share <= 0) return Promise.resolve({ kind: 'timeout', budget: true });
+    const budget = share < this.options.timeoutMs;
+    const limit = Math.min(share, this.options.timeoutMs);
     const clock = new CallClock(this.running?.pids ?? []);
     return new Promise<CallOutcome>((resolve, reject) => {
       const pending: Pending = {
         id: message.id,
         settle: (outcome) => {
-          this.budgetLeftMs -= clock.charged();
+          if (fn) this.ledger?.charge(fn, clock.charged());
           resolve(outcome);
         },
+        ...(message.type === 'case' && { expect: message.expect, inputs: Object.keys(inputs?.inputs ?? {}) }),
       };
       const check = () => {
         if (this.pending !== pending) return;
@@ -327,7 +360,7 @@ export class ChildSession {
         // waiting unread. It is read first; only a call still unanswered after that timed out.
         setImmediate(() => {
           if (this.pending !== pending) return;
-          this.settle({ kind: 'timeout', budget });
+          this.settle({ kind: 'timeout', budget, flooded: pending.flooded ?? false });
           this.kill();
         });
       };
@@ -341,7 +374,9 @@ export class ChildSession {
     if (!this.load) throw new Error('ChildSession: setSubmission() before call()');
     this.warmUp();
     await this.running!.ready; // a GraderError here is the harness's failure, not the student's
-    const outcome = await this.request({ ...this.load, outputCap: this.options.outputCap, id: requestId() });
+    const blamed = this.blame;
+    this.blame = undefined;
+    const outcome = await this.request({ ...this.load, outputCap: this.options.outputCap, id: requestId() }, blamed);
     return outcome === LOADED ? undefined : outcome;
   }
 
@@ -351,17 +386,22 @@ export class ChildSession {
    * GraderError when a child cannot start at all.
    */
   async call(fn: GradedFunction, inputs: CaseInputs): Promise<SessionOutcome> {
-    if (this.budgetLeftMs <= 0) return { kind: 'timeout', budget: true };
+    if (this.ledger && this.ledger.left(fn) <= 0) return { kind: 'timeout', budget: true };
     this.loaded ??= this.start();
     const loadProblem = await this.loaded;
     if (loadProblem) {
       this.kill();
       return { ...loadProblem, duringLoad: true };
     }
-    return this.request({ type: 'case', id: requestId(), fn, inputs });
+    // The shape the contract promises goes with the inputs: the child sends the values of no larger answer (childMain.ts).
+    const outcome = await this.request({ type: 'case', id: requestId(), fn, inputs, expect: expectedShape(fn, inputs) }, fn, inputs);
+    // A call that ended its child (a hang, a crash, a refused message) pays for the next child's load.
+    if (!this.running) this.blame = fn;
+    return outcome;
   }
 
   kill(): void {
+    this.blame = undefined;
     const running = this.running;
     this.running = undefined;
     this.loaded = undefined;

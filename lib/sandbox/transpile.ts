@@ -9,13 +9,15 @@
  * submission may import its own files and the tensor module; anything else is refused here, before
  * any of its code runs.
  */
-import path from 'node:path';
 import ts from 'typescript';
 import { COMPILER_OPTIONS } from './build';
 import { codeFile, codePlace } from '../text/place';
-import { harnessModuleOf, HARNESS_MODULES, type LoadMessage } from './protocol';
+import { checkSubmission } from './loadCheck';
+import type { LoadMessage } from './protocol';
 import { decodeMappings, type LineMap } from './sourceMap';
 import { boundFeedback, FEEDBACK_LIMITS } from '../text/bound';
+
+export { resolveImport, type Resolved } from './loadCheck';
 
 export interface TranspileJob {
   /** Code files by posix path relative to the submission folder. */
@@ -46,26 +48,17 @@ export function isPrepared(value: unknown): value is PreparedSubmission {
     && record(v!.lineMaps) && strings(v!.refused) && strings(v!.loadErrors) && strings(v!.notes);
 }
 
-export type Resolved = { kind: 'harness'; name: string } | { kind: 'file'; name: string } | { kind: 'missing' } | { kind: 'outside' };
-
-export function resolveImport(files: Record<string, string>, from: string, specifier: string): Resolved {
-  const harness = harnessModuleOf(specifier);
-  if (harness) return { kind: 'harness', name: harness };
-  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return { kind: 'outside' };
-  const joined = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
-  if (joined.startsWith('..')) return { kind: 'outside' };
-  const bare = joined.replace(/\.(js|ts)$/, '');
-  const found = [`${bare}.ts`, `${bare}.js`, `${bare}/index.ts`, `${bare}/index.js`].find((f) => Object.hasOwn(files, f));
-  return found ? { kind: 'file', name: found } : { kind: 'missing' };
-}
-
-/** The files reachable from the entry, transpiled, with their imports resolved. */
+/**
+ * The files the entry reaches, transpiled, with their imports resolved. Whether it can load at all
+ * is checkSubmission's to say (loadCheck.ts), as it is for `npm test`; TypeScript adds the syntax
+ * errors only it finds.
+ */
 export function transpileSubmission({ files, entry, label }: TranspileJob): PreparedSubmission {
-  const load: LoadMessage = { type: 'load', files: {}, resolutions: {}, entry, label, outputCap: 0 };
-  const prepared: PreparedSubmission = { load, refused: [], loadErrors: [], lineMaps: {}, notes: [] };
-  const queue = [entry];
-  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-    if (Object.hasOwn(load.files, name)) continue;
+  const check = checkSubmission({ files, entry, label });
+  const load: LoadMessage = { type: 'load', files: {}, resolutions: check.resolutions, entry, label, outputCap: 0 };
+  const prepared: PreparedSubmission = { load, refused: check.refused, loadErrors: check.loadErrors, lineMaps: {}, notes: check.notes };
+  if (check.refused.length || check.loadErrors.length) return bounded(prepared);
+  for (const name of check.reached) {
     const source = files[name];
     const output = ts.transpileModule(source, { compilerOptions: { ...COMPILER_OPTIONS, sourceMap: true }, fileName: name, reportDiagnostics: true });
     load.files[name] = output.outputText;
@@ -82,32 +75,11 @@ export function transpileSubmission({ files, entry, label }: TranspileJob): Prep
       prepared.loadErrors.push(`syntax error at ${at(d.start ?? 0)}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
     }
     if (diagnostics.length > FEEDBACK_LIMITS.perKind) prepared.loadErrors.push(`… and ${diagnostics.length - FEEDBACK_LIMITS.perKind} more syntax errors in ${codeFile(label, name)}`);
-    load.resolutions[name] = {};
-    for (const { fileName: specifier, pos } of ts.preProcessFile(source, true, true).importedFiles) {
-      const target = resolveImport(files, name, specifier);
-      if (target.kind === 'outside') {
-        prepared.refused.push(`${at(pos)} imports "${specifier}", which a submission may not use: import only files inside your folder and ../lib/tensor`);
-      } else if (target.kind === 'missing') {
-        prepared.loadErrors.push(`${at(pos)} imports "${specifier}", which is not in your folder: add the file or fix the path`);
-      } else {
-        load.resolutions[name][specifier] = target.name;
-        if (target.kind === 'file') queue.push(target.name);
-        else shadowedHarnessFile(files, name, specifier, label, prepared.notes);
-      }
-    }
   }
-  // One note per import is as many notes as a file has imports: bounded like every result's notes.
-  prepared.loadErrors = boundFeedback(prepared.loadErrors);
-  prepared.refused = boundFeedback(prepared.refused);
-  return prepared;
+  return bounded(prepared);
 }
 
-/** A copy of the tensor module inside the submission is not what its import gets: say so once. */
-function shadowedHarnessFile(files: Record<string, string>, from: string, specifier: string, label: string, notes: string[]): void {
-  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return;
-  const joined = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)).replace(/\.(js|ts)$/, '');
-  const own = [`${joined}.ts`, `${joined}.js`].find((f) => Object.hasOwn(files, f));
-  if (!own) return;
-  const note = `Ignored: ${codeFile(label, own)}: an import of lib/tensor or lib/errors gets the grader's module (${Object.values(HARNESS_MODULES).join(', ')}), as in npm test.`;
-  if (!notes.includes(note)) notes.push(note);
+/** One note per import is as many notes as a file has imports: bounded like every result's notes. */
+function bounded(prepared: PreparedSubmission): PreparedSubmission {
+  return { ...prepared, loadErrors: boundFeedback(prepared.loadErrors), refused: boundFeedback(prepared.refused) };
 }

@@ -5,7 +5,7 @@
  * violation (the child is killed and the case says why); one that passes is plain, bounded data.
  */
 import type { JsonBounds } from './frames';
-import type { ChildMessage, ErrorInfo, WireTensor } from './protocol';
+import type { ChildMessage, ErrorInfo, WireValue } from './protocol';
 
 export const MESSAGE_LIMITS = {
   /** One frame on the channel: far above any honest answer (the largest output is a few hundred KiB). */
@@ -15,10 +15,13 @@ export const MESSAGE_LIMITS = {
   message: 8000,
   stack: 16000,
   /** Characters of printed output, beyond the session's cap (the child appends a short note). */
-  outputSlack: 200,
-  /** Dims of a returned tensor, and its elements. */
+  outputSlack: 512,
+  /** Dims of a returned tensor, and its elements (a shape sent without values may claim more). */
   dims: 32,
   elements: 1 << 24,
+  /** Names of changed inputs in one answer (a case has at most eight inputs), and their length. */
+  changed: 16,
+  inputName: 40,
 };
 
 /**
@@ -49,7 +52,8 @@ function errorInfo(value: unknown): Checked<ErrorInfo> {
   return { name: name as string, message: message as string, stack: stack as string, notImplemented: value.notImplemented };
 }
 
-function wireTensor(value: unknown): Checked<WireTensor> {
+/** A tensor, or a shape alone (whether the session accepts one without values is its to check). */
+function wireValue(value: unknown): Checked<WireValue> {
   if (!isRecord(value)) return { problem: 'a value that is not a tensor' };
   const { shape, data } = value;
   if (!Array.isArray(shape) || shape.length > MESSAGE_LIMITS.dims) return { problem: `a shape that is not a list of at most ${MESSAGE_LIMITS.dims} dims` };
@@ -57,11 +61,18 @@ function wireTensor(value: unknown): Checked<WireTensor> {
   for (const dim of shape) {
     if (!Number.isSafeInteger(dim) || dim < 0) return { problem: 'a shape with a dim that is not a non-negative integer' };
     size *= dim;
-    if (size > MESSAGE_LIMITS.elements) return { problem: `a shape of more than ${MESSAGE_LIMITS.elements} elements` };
   }
+  if (!Object.hasOwn(value, 'data')) return { shape: shape as number[] };
+  if (size > MESSAGE_LIMITS.elements) return { problem: `a shape of more than ${MESSAGE_LIMITS.elements} elements` };
   if (!(data instanceof Float32Array || data instanceof Float64Array || data instanceof Uint8Array)) return { problem: 'data that is not a typed array' };
   if (data.length !== size) return { problem: `${data.length} values for a shape of ${size}` };
   return { shape: shape as number[], data };
+}
+
+function names(value: unknown): Checked<string[]> {
+  if (!Array.isArray(value) || value.length > MESSAGE_LIMITS.changed) return { problem: `a list of changed inputs that is not a list of at most ${MESSAGE_LIMITS.changed}` };
+  for (const name of value) if (typeof name !== 'string' || name.length > MESSAGE_LIMITS.inputName) return { problem: 'a changed input whose name is not short text' };
+  return value as string[];
 }
 
 /** The message as a ChildMessage, or why it is not one. `outputCap` is the session's cap on printed output. */
@@ -71,7 +82,7 @@ export function readChildMessage(raw: unknown, outputCap: number): Checked<Child
   if (type === 'ready') return { type };
   if (!Number.isSafeInteger(id)) return { problem: 'a message without a numeric id' };
   const ok = { id: id as number };
-  if (type === 'loaded') return { type, ...ok };
+  if (type === 'loaded' || type === 'flood') return { type, ...ok };
   if (type === 'load_failed') {
     const error = errorInfo(raw.error);
     return 'problem' in error ? error : { type, ...ok, error };
@@ -80,11 +91,13 @@ export function readChildMessage(raw: unknown, outputCap: number): Checked<Child
   if (type !== 'result') return { problem: `a message of unknown type ${typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : `(${typeof type})`}` };
   const output = text(raw.output, outputCap + MESSAGE_LIMITS.outputSlack, 'printed output');
   if (typeof output !== 'string') return output;
+  const changed = names(raw.changed);
+  if (!Array.isArray(changed)) return changed;
   if (raw.ok === true) {
-    const value = wireTensor(raw.value);
-    return 'problem' in value ? value : { type, ...ok, output, ok: true, value };
+    const value = wireValue(raw.value);
+    return 'problem' in value ? value : { type, ...ok, output, changed, ok: true, value };
   }
   if (raw.ok !== false || typeof raw.unreadable !== 'boolean') return { problem: 'a result that is neither a value nor an error' };
   const error = errorInfo(raw.error);
-  return 'problem' in error ? error : { type, ...ok, output, ok: false, unreadable: raw.unreadable, error };
+  return 'problem' in error ? error : { type, ...ok, output, changed, ok: false, unreadable: raw.unreadable, error };
 }

@@ -102,6 +102,11 @@ const CONTAINED: Record<string, Expectation> = {
   // A child that is still writing when its limit comes is a timeout: refused either way, never read.
   channel_forged_fields: { honest: [], statuses: ['error', 'timeout'], reason: /grader refused|time limit|did not return|time budget/, notReason: /not refused/ },
   channel_stale_ids: { honest: allBut('causal_mask'), statuses: ['crashed', 'failed', 'error', 'timeout'] },
+  // A larger shape sent alone is a wrong shape (failed); the promised one or a smaller, or a flood of notices, is refused.
+  channel_shape_only: {
+    honest: [], statuses: ['error', 'failed'], notReason: /not refused/,
+    reason: /grader refused .*(shape without its values|messages it did not ask for)|^expected shape \[\d+,\d+\], got \[\d+,\d+,2\]$/,
+  },
   kill_everyone: { honest: allBut('causal_mask'), statuses: ['error'], reason: /kill\(-1\) succeeded 0 times/ },
   kill_by_pid: { honest: allBut('causal_mask'), statuses: ['error'], reason: /reached 0 other processes by pid/ },
   probe_siblings: { honest: allBut('causal_mask'), statuses: ['error'], reason: /probe found nothing/ },

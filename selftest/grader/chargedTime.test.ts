@@ -8,6 +8,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FunctionLedger } from '../../lib/grading/faults';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { processTree } from '../../lib/sandbox/childClock';
 import type { ChildSession, SessionOutcome } from '../../lib/sandbox/session';
@@ -108,7 +109,7 @@ describe('time charged to the child', () => {
 
   it('the budget is spent in the same charged time: a stopped child spends little of it', async () => {
     const session = await sessionOf(path.join(PROJECT_ROOT, 'reference'), 1000);
-    session.budgetLeftMs = 3000;
+    session.ledger = new FunctionLedger(3000, ['softmax']);
     expect((await softmaxCall(session)).kind).toBe('value');
     const call = softmaxCall(session);
     const stopped = children();
@@ -117,6 +118,6 @@ describe('time charged to the child', () => {
     signal(stopped, 'SIGCONT');
     expect((await call).kind).toBe('value');
     // 2.5 s of wall time went by; the call was charged its CPU time, or a quarter of the wall time.
-    expect(session.budgetLeftMs).toBeGreaterThan(3000 - 2500);
+    expect(session.ledger!.left('softmax')).toBeGreaterThan(3000 - 2500);
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * The submission `npm test` grades, loaded as the grader loads it: the grader's intake reads the
+ * folder (lib/intake), the grader's check decides whether it can load (lib/sandbox/loadCheck.ts),
+ * and only then does vite import it, with the grader's order of extensions (vitest.config.mts), so
+ * it loads the files the grader loads. Whatever stops the grader stops every test here, in its
+ * words: a student never sees `npm test` pass on a folder the grader gives 0.
+ *
+ * The folder is `student/` unless ATTENTION_SUBMISSION names another (`reference` for the
+ * self-tests, or any submission folder or upload the grader would take).
+ */
+import path from 'node:path';
+import { IntakeError, takeSubmission } from '../lib/intake/intake';
+import { locateSubmission } from '../lib/intake/upload';
+import { PROJECT_ROOT } from '../lib/paths';
+import { checkSubmission, failedToLoad, loadVerdict, type LoadCheck } from '../lib/sandbox/loadCheck';
+
+/** The submission cannot run; the message is the grader's reason for every test, `status` its status. */
+export class LoadFailure extends Error {
+  override name = 'LoadFailure';
+  constructor(readonly status: 'refused' | 'error', reason: string) {
+    super(reason);
+    this.stack = `${this.name}: ${reason}`;
+  }
+}
+
+/** The folder ATTENTION_SUBMISSION names (default `student`), as given. */
+export function chosenFolder(): string {
+  return path.resolve(PROJECT_ROOT, process.env.ATTENTION_SUBMISSION || 'student');
+}
+
+export interface Checked {
+  /** The folder holding the entry (the intake may find it a few folders down in an upload). */
+  root: string;
+  /** The entry file, absolute. */
+  entryFile: string;
+  /** How the grader names the entry in messages, e.g. `student/index.ts`. */
+  entryName: string;
+  check: LoadCheck;
+}
+
+/** The chosen submission read and checked as the grader does; throws LoadFailure with the grader's words. */
+export function checkChosen(folder = chosenFolder()): Checked {
+  let submission;
+  let root: string;
+  try {
+    submission = takeSubmission(folder, path.basename(folder));
+    // Where in the upload the intake found the entry (a folder holding student/, a repository zip).
+    root = locateSubmission(folder, path.basename(folder)).root;
+  } catch (err) {
+    if (!(err instanceof IntakeError)) throw err;
+    throw new LoadFailure(err.kind === 'missing' ? 'error' : 'refused', err.message);
+  }
+  const check = checkSubmission({ files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label });
+  const verdict = loadVerdict(check);
+  if (verdict) throw new LoadFailure(verdict.status, verdict.reason);
+  return { root, entryFile: path.join(root, submission.entry), entryName: `${submission.label}/${submission.entry}`, check };
+}
+
+/** Why the module threw while it loaded, in the grader's words for the same failure. */
+export function loadError(err: unknown): LoadFailure {
+  // As the grader's child describes what a module threw (lib/sandbox/childMain.ts).
+  const { name, message } = err instanceof Error ? err : { name: 'thrown value', message: `threw ${String(err)} instead of an Error` };
+  return new LoadFailure('error', failedToLoad(`${name}: ${message}`));
+}

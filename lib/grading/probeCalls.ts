@@ -1,0 +1,49 @@
+/**
+ * How the diagnosis's probes reach a submission, the same in both paths: the grader's child
+ * (diagnoseInChild.ts) and `npm test`'s instance of the submission kept for probes
+ * (adapters/index.ts). Each distinct call is asked once (its first answer is the evidence), and
+ * after a call of a function that got no answer no new call of it is asked: code that keeps state,
+ * or fights probes, meets the same sequence of probe calls in both.
+ */
+import { createHash } from 'node:crypto';
+import { EXPORT_NAMES } from '../../adapters/normalise';
+import type { Probe, ProbeAnswer } from '../diagnosis/probe';
+import { formatShape } from '../shape';
+import { Tensor } from '../tensor';
+import type { GradedFunction } from '../../tests/cases';
+import type { CaseInputs } from './invoke';
+
+/** A probe's call and inputs, by content: the heatmaps ask again for what the diagnosis already probed. */
+export function probeKey(fn: string, { params, inputs }: CaseInputs): string {
+  const hash = createHash('sha256').update(`${fn}\0${JSON.stringify(params)}`);
+  for (const [name, t] of Object.entries(inputs)) {
+    hash.update(`\0${name}:${t.dtype}:${t.shape.join(',')}\0`).update(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+  }
+  return hash.digest('hex');
+}
+
+/** `ask` behind the two rules; `answers` may outlive this probe (the grader keeps them per child session). */
+export function askingOnce(ask: (fn: GradedFunction, inputs: CaseInputs) => Promise<ProbeAnswer>, answers = new Map<string, ProbeAnswer>()): Probe {
+  // By function: one function's hang (or its spent share of the budget) leaves the others' probes alone.
+  const givenUp = new Map<GradedFunction, string>();
+  return async (fn, inputs) => {
+    const key = probeKey(fn, inputs);
+    const known = answers.get(key);
+    if (known) return known;
+    const why = givenUp.get(fn);
+    if (why) return { kind: 'none', why };
+    const answer = await ask(fn, inputs);
+    if (answer.kind === 'none') givenUp.set(fn, answer.why);
+    answers.set(key, answer);
+    return answer;
+  };
+}
+
+/**
+ * A probe's answer from what the call returned: its values, or, when only its shape was read (a
+ * larger shape than the one promised, invoke.ts judgedByShape), an unreadable return saying so.
+ */
+export function valueAnswer(fn: GradedFunction, value: { shape: readonly number[]; data?: Tensor['data'] }, expect: readonly number[] | undefined): ProbeAnswer {
+  if (value.data) return { kind: 'value', output: value instanceof Tensor ? value : new Tensor(value.data, value.shape) };
+  return { kind: 'threw', name: 'ResultError', message: `${EXPORT_NAMES[fn]} returned shape ${formatShape(value.shape)} where ${formatShape(expect ?? [])} is expected` };
+}
