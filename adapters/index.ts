@@ -10,9 +10,10 @@ import { broadcastOffset } from '../lib/compare';
 import { ResultError } from '../lib/errors';
 import { unravelIndex } from '../lib/format';
 import { displayPath, PROJECT_ROOT } from '../lib/paths';
+import { changedInputs, snapshotInputs } from '../lib/diagnosis/inputsChanged';
 import type { Probe } from '../lib/diagnosis/probe';
 import { invokeCase } from '../lib/grading/invoke';
-import type { Tensor } from '../lib/tensor';
+import { Tensor } from '../lib/tensor';
 import type { GradedFunction } from '../tests/cases';
 import { HangError, withinLimit } from './withinLimit';
 import { EXPORT_NAMES, normaliseReturn, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
@@ -92,7 +93,8 @@ export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts
 
 /**
  * The diagnosis's way to call an implementation again (lib/diagnosis/probe.ts), in this process:
- * what it returns is read by normaliseReturn, as the grader's child reads it, with NaN kept.
+ * what it returns is read by normaliseReturn, as the grader's child reads it, with NaN kept. As in
+ * the child, the function gets copies of the inputs, and the answer says which it changed.
  */
 export function probeOf(impl: Partial<Submission>, file = 'student/index.ts'): Probe {
   const runner = {
@@ -106,16 +108,24 @@ export function probeOf(impl: Partial<Submission>, file = 'student/index.ts'): P
   // As the grader's probes (diagnoseInChild.ts): after a call that gets no answer, no more calls.
   let givenUp = false;
   const none = { kind: 'none', why: 'the function did not finish within the time limit' } as const;
-  return async (fn, inputs) => {
+  return async (fn, { params, inputs }) => {
     if (givenUp) return none;
+    const copies: Record<string, Tensor> = {};
+    for (const [name, t] of Object.entries(inputs)) copies[name] = new Tensor(t.data.slice(), t.shape);
+    const before = snapshotInputs(copies);
+    const changes = () => {
+      const changed = changedInputs(before, copies);
+      return changed.length ? { changed } : {};
+    };
     try {
-      return { kind: 'value', output: normaliseReturn(fn, invokeCase(fn, inputs, runner)) };
+      return { kind: 'value', output: normaliseReturn(fn, invokeCase(fn, { params, inputs: copies }, runner)), ...changes() };
     } catch (err) {
       if (err instanceof HangError) {
         givenUp = true;
         return none;
       }
-      return err instanceof Error ? { kind: 'threw', name: err.name, message: err.message } : { kind: 'threw', name: 'thrown value', message: String(err) };
+      const { name, message } = err instanceof Error ? err : { name: 'thrown value', message: String(err) };
+      return { kind: 'threw', name, message, ...changes() };
     }
   };
 }

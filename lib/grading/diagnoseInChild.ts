@@ -27,9 +27,11 @@ const answered = new WeakMap<ChildSession, Map<string, ProbeAnswer>>();
 
 /**
  * Probes through the child. The same call with the same inputs is asked once per session (its
- * first answer is the evidence: the heatmaps reuse what the diagnosis probed); after one that gets
- * no answer (a hang, a crash) the rest of this probe's new calls give none at once, so a
- * submission that fights probes costs one time limit, not one per probe.
+ * first answer is the evidence: the heatmaps reuse what the diagnosis probed), unless a premise
+ * asks it `again`; after one that gets no answer (a hang, a crash) the rest of this probe's new
+ * calls give none at once, so a submission that fights probes costs one time limit, not one per
+ * probe. Each call's inputs reach the child as copies, which it holds against what the function
+ * left of them (the answer's `changed`).
  */
 export function childProbe(session: ChildSession): Probe {
   const answers = answered.get(session) ?? new Map<string, ProbeAnswer>();
@@ -38,19 +40,21 @@ export function childProbe(session: ChildSession): Probe {
   const ask = async (fn: GradedFunction, inputs: CaseInputs): Promise<ProbeAnswer> => {
     const outcome = await session.call(fn, inputs);
     session.takeOutput();
-    if (outcome.kind === 'value') return { kind: 'value', output: new Tensor(outcome.value.data, outcome.value.shape) };
-    if (outcome.kind === 'threw') return { kind: 'threw', name: outcome.error.name, message: outcome.error.message };
+    const changed = (outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed ? { changed: outcome.changed } : {};
+    if (outcome.kind === 'value') return { kind: 'value', output: new Tensor(outcome.value.data, outcome.value.shape), ...changed };
+    if (outcome.kind === 'threw') return { kind: 'threw', name: outcome.error.name, message: outcome.error.message, ...changed };
     givenUp = outcome.kind === 'timeout' ? 'the function did not finish within the time limit'
       : outcome.kind === 'crashed' || outcome.kind === 'refused' ? `the process running the submission ${outcome.how}` : 'the submission failed to load';
     return { kind: 'none', why: givenUp };
   };
-  return async (fn, inputs) => {
+  return async (fn, inputs, options) => {
     const key = probeKey(fn, inputs);
     const known = answers.get(key);
-    if (known) return known;
+    if (known && !options?.again) return known;
     if (givenUp) return { kind: 'none', why: givenUp };
     const answer = await ask(fn, inputs);
-    answers.set(key, answer);
+    // The first answer stays the evidence for later asks.
+    if (!known) answers.set(key, answer);
     return answer;
   };
 }

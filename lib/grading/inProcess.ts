@@ -1,10 +1,11 @@
 /**
  * The diagnosis's context when the submission runs in this process (the vitest suite, the
  * self-tests): probes call it directly, and a multi-head failure asks how its attention function
- * does on the visible attention cases.
+ * does on the visible attention cases, each called on its own copy of the inputs as in the grader's
+ * child (a function that changes its inputs does not change what its checks read).
  */
 import type { ProbeContext, Probe } from '../diagnosis/probe';
-import type { Tensor } from '../tensor';
+import { Tensor } from '../tensor';
 import { visibleCases } from '../../tests/cases';
 import { evaluateCase } from './evaluate';
 import { loadFixture } from './fixtures';
@@ -20,7 +21,8 @@ export function inProcessContext(probe: Probe, run: CaseRunner<Tensor | Promise<
       if (!hung) {
         const fixture = loadFixture(graded.fixture);
         try {
-          if (evaluateCase(graded, await invokeCase(graded.fn, fixture, run), fixture).passed) continue;
+          const copies = Object.fromEntries(Object.entries(fixture.inputs).map(([name, t]) => [name, new Tensor(t.data.slice(), t.shape)]));
+          if (evaluateCase(graded, await invokeCase(graded.fn, { params: fixture.params, inputs: copies }, run), fixture).passed) continue;
         } catch (err) {
           // It threw, hung or returned something unreadable: failed as well.
           hung = (err as Error | undefined)?.name === 'HangError';

@@ -109,6 +109,16 @@ describe('readChildMessage', () => {
 
   it('accepts an honest answer', () => {
     expect(refused(result({ shape: [2], data: new Float64Array(2) }))).toBe(false);
+    expect(readChildMessage(result({ shape: [2], data: new Float64Array(2) }, { changed: [{ name: 'mask', at: 3 }] }), 4096)).toMatchObject({ changed: [{ name: 'mask', at: 3 }] });
+  });
+
+  it('refuses changed inputs that are not a few names with an index', () => {
+    const value = { shape: [2], data: new Float64Array(2) };
+    expect(refused(result(value, { changed: [{ name: 'mask' }] }))).toBe(true);
+    expect(refused(result(value, { changed: [{ name: '../x', at: 0 }] }))).toBe(true);
+    expect(refused(result(value, { changed: [{ name: 'q', at: -1 }] }))).toBe(true);
+    expect(refused(result(value, { changed: Array(MESSAGE_LIMITS.changedInputs + 1).fill({ name: 'q', at: 0 }) }))).toBe(true);
+    expect(refused(result(value, { changed: 'mask' }))).toBe(true);
   });
 
   it('refuses what no honest child sends', () => {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { normaliseReturn, notExported } from '../../adapters/normalise';
+import { changedInputs, snapshotInputs } from '../diagnosis/inputsChanged';
 import { NotImplementedError, ResultError } from '../errors';
 import * as errors from '../errors';
 import { invokeCase, type CaseRunner } from '../grading/invoke';
@@ -157,19 +158,25 @@ const runner: CaseRunner<unknown> = {
  * value may run student code too (getters, Proxies): whatever that throws is caught here.
  */
 function answer(id: number, run: () => unknown, fn: ParentMessage & { type: 'case' }): ChildMessage {
+  // The inputs as given: a call that changes them in place says so in its answer (the diagnosis's premise).
+  const before = snapshotInputs(fn.inputs.inputs);
+  const changes = () => {
+    const changed = changedInputs(before, fn.inputs.inputs);
+    return changed.length ? { changed } : {};
+  };
   let raw: unknown;
   try {
     raw = run();
   } catch (err) {
-    return { type: 'result', id, output: takePrinted(), ok: false, unreadable: false, error: describeError(err) };
+    return { type: 'result', id, output: takePrinted(), ok: false, unreadable: false, error: describeError(err), ...changes() };
   }
   try {
     const tensor = normaliseReturn(fn.fn, raw);
     const value: WireTensor = { shape: [...tensor.shape], data: tensor.data };
-    return { type: 'result', id, output: takePrinted(), ok: true, value };
+    return { type: 'result', id, output: takePrinted(), ok: true, value, ...changes() };
   } catch (err) {
     const unreadable = isA(err, ResultError);
-    return { type: 'result', id, output: takePrinted(), ok: false, unreadable, error: describeError(err) };
+    return { type: 'result', id, output: takePrinted(), ok: false, unreadable, error: describeError(err), ...changes() };
   }
 }
 

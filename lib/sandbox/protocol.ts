@@ -49,9 +49,15 @@ export type ChildMessage =
   | { type: 'ready' }
   | { type: 'loaded'; id: number }
   | { type: 'load_failed'; id: number; error: ErrorInfo }
-  | { type: 'result'; id: number; output: string; ok: true; value: WireTensor }
+  | { type: 'result'; id: number; output: string; ok: true; value: WireTensor; changed?: InputChange[] }
   /** `unreadable`: the function returned, but not a tensor (adapters/normalise.ts said why in error.message). */
-  | { type: 'result'; id: number; output: string; ok: false; unreadable: boolean; error: ErrorInfo };
+  | { type: 'result'; id: number; output: string; ok: false; unreadable: boolean; error: ErrorInfo; changed?: InputChange[] };
+
+/** An input the call changed in place (lib/diagnosis/inputsChanged.ts): its name and the first flat index that changed. */
+export interface InputChange {
+  name: string;
+  at: number;
+}
 
 /** Import targets a submission may use besides its own files: the tensor module and its errors. */
 export const HARNESS_MODULES = { tensor: 'lib/tensor', errors: 'lib/errors' } as const;

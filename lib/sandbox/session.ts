@@ -16,7 +16,7 @@ import type { CaseInputs } from '../grading/invoke';
 import { launchCommand, type ChildCommand } from './containment';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import type { GradedFunction } from '../../tests/cases';
-import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireTensor } from './protocol';
+import type { ChildMessage, ErrorInfo, InputChange, LoadMessage, ParentMessage, WireTensor } from './protocol';
 import { jsonBounds, MESSAGE_LIMITS, readChildMessage } from './validate';
 import { oneLine } from '../text/sanitise';
 
@@ -29,9 +29,10 @@ export interface SessionOptions {
 }
 
 export type CallOutcome =
-  | { kind: 'value'; value: WireTensor; output: string }
+  /** `changed`: the inputs the call changed in place (the child holds each against a copy). */
+  | { kind: 'value'; value: WireTensor; output: string; changed?: InputChange[] }
   /** `unreadable`: it returned something that is not a tensor; the message says what. */
-  | { kind: 'threw'; error: ErrorInfo; output: string; unreadable: boolean }
+  | { kind: 'threw'; error: ErrorInfo; output: string; unreadable: boolean; changed?: InputChange[] }
   /** `budget`: not run, or cut short, because the submission's whole time budget ran out. */
   | { kind: 'timeout'; budget?: boolean }
   | { kind: 'crashed'; how: string }
@@ -278,8 +279,8 @@ export class ChildSession {
     }
     if (message.type === 'loaded') this.settle(LOADED);
     else if (message.type === 'load_failed') this.settle({ kind: 'load_failed', error: message.error });
-    else if (message.ok) this.settle({ kind: 'value', value: message.value, output: message.output });
-    else this.settle({ kind: 'threw', error: message.error, output: message.output, unreadable: message.unreadable });
+    else if (message.ok) this.settle({ kind: 'value', value: message.value, output: message.output, ...(message.changed && { changed: message.changed }) });
+    else this.settle({ kind: 'threw', error: message.error, output: message.output, unreadable: message.unreadable, ...(message.changed && { changed: message.changed }) });
   }
 
   private settle(outcome: CallOutcome): void {

@@ -5,7 +5,7 @@
  * violation (the child is killed and the case says why); one that passes is plain, bounded data.
  */
 import type { JsonBounds } from './frames';
-import type { ChildMessage, ErrorInfo, WireTensor } from './protocol';
+import type { ChildMessage, ErrorInfo, InputChange, WireTensor } from './protocol';
 
 export const MESSAGE_LIMITS = {
   /** One frame on the channel: far above any honest answer (the largest output is a few hundred KiB). */
@@ -19,6 +19,8 @@ export const MESSAGE_LIMITS = {
   /** Dims of a returned tensor, and its elements. */
   dims: 32,
   elements: 1 << 24,
+  /** Inputs a call may say it changed: a graded function has at most six. */
+  changedInputs: 6,
 };
 
 /**
@@ -64,6 +66,20 @@ function wireTensor(value: unknown): Checked<WireTensor> {
   return { shape: shape as number[], data };
 }
 
+/** The inputs a call says it changed: a few names of inputs, each with an index. */
+function inputChanges(value: unknown): Checked<{ changed?: InputChange[] }> {
+  if (value === undefined) return {};
+  if (!Array.isArray(value) || value.length > MESSAGE_LIMITS.changedInputs) return { problem: 'a list of changed inputs that is not a short array' };
+  const changed: InputChange[] = [];
+  for (const entry of value) {
+    if (!isRecord(entry) || typeof entry.name !== 'string' || !/^\w{1,40}$/.test(entry.name) || !Number.isSafeInteger(entry.at) || (entry.at as number) < 0) {
+      return { problem: 'a changed input without a name and an index' };
+    }
+    changed.push({ name: entry.name, at: entry.at as number });
+  }
+  return { changed };
+}
+
 /** The message as a ChildMessage, or why it is not one. `outputCap` is the session's cap on printed output. */
 export function readChildMessage(raw: unknown, outputCap: number): Checked<ChildMessage> {
   if (!isRecord(raw)) return { problem: 'a message that is not an object' };
@@ -80,11 +96,13 @@ export function readChildMessage(raw: unknown, outputCap: number): Checked<Child
   if (type !== 'result') return { problem: `a message of unknown type ${typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : `(${typeof type})`}` };
   const output = text(raw.output, outputCap + MESSAGE_LIMITS.outputSlack, 'printed output');
   if (typeof output !== 'string') return output;
+  const changes = inputChanges(raw.changed);
+  if ('problem' in changes) return changes;
   if (raw.ok === true) {
     const value = wireTensor(raw.value);
-    return 'problem' in value ? value : { type, ...ok, output, ok: true, value };
+    return 'problem' in value ? value : { type, ...ok, output, ok: true, value, ...changes };
   }
   if (raw.ok !== false || typeof raw.unreadable !== 'boolean') return { problem: 'a result that is neither a value nor an error' };
   const error = errorInfo(raw.error);
-  return 'problem' in error ? error : { type, ...ok, output, ok: false, unreadable: raw.unreadable, error };
+  return 'problem' in error ? error : { type, ...ok, output, ok: false, unreadable: raw.unreadable, error, ...changes };
 }
