@@ -38,11 +38,25 @@ const SOFTMAX: readonly Mistake[] = [
     message: "Your softmax subtracts the max of the whole tensor, not of each slice along dim: a slice whose values sit far below the largest (hundreds apart) has every exp underflow to 0, and 0/0 is NaN. Subtract each slice's own max, x.max(dim, true)." },
 ];
 
+/**
+ * What to do about a function that changes its inputs: one sentence for the diagnosis and for the
+ * grader's note on any graded call that changed them, so both say it in the same words.
+ */
+export const INPUTS_CHANGED_FIX =
+  'Leave your inputs as they were given and write into new arrays or tensors (Float64Array.from(mask.data) is a copy; the tensor methods always return new tensors): a caller may use them again, as multi-head attention passes one mask to every head.';
+
+/** How a student's code names each input of a case (the fixture's file names are q, k, v, mask, x, q_proj, …). */
+export const INPUT_NAMES: Readonly<Record<string, string>> = {
+  q: 'Q', k: 'K', v: 'V', mask: 'mask', x: 'x', q_proj: 'weights.qProj', k_proj: 'weights.kProj', v_proj: 'weights.vProj', o_proj: 'weights.oProj',
+};
+
 const ATTENTION: readonly Mistake[] = [
   { id: 'k_not_transposed', fn: 'scaled_dot_product_attention', recognise: matmulWithUntransposedK,
     message: "Your scores multiply Q by K itself: don't forget to transpose K when computing scores, Q.matmul(K.transpose(-2, -1)) gives [..., n_q, n_k]." },
   { id: 'k_reshaped', fn: 'scaled_dot_product_attention',
     message: "Your scores read K as [..., d_k, n_k] in row-major order, a reshape, not a transpose: score[i][j] is the dot product of query i with key j, K's row j (K.transpose(-2, -1), or index K[j][c] in a loop)." },
+  { id: 'v_reshaped', fn: 'scaled_dot_product_attention',
+    message: "Your output reads V as [..., d_v, n_k] in row-major order, a reshape, not V itself: the output is the probabilities times V, out[i][c] = Σ_j p[i][j]·V[j][c], with V's row j at offset j·d_v of its batch entry." },
   { id: 'kv_swapped', fn: 'scaled_dot_product_attention',
     message: 'Your attention uses V where K belongs and K where V belongs: the scores are Q Kᵀ (queries against keys), and the output is the probabilities times V.' },
   { id: 'output_shape', fn: 'scaled_dot_product_attention',
@@ -67,6 +81,8 @@ const ATTENTION: readonly Mistake[] = [
     message: 'Your output is NaN even when every score is 0 (Q and K all zeros, no mask), so the NaN does not come from exp or the mask: a number in your code is NaN or undefined from the start. In TypeScript Q.shape[-1] is undefined (no negative indexing): use Q.shape[Q.shape.length - 1].' },
   { id: 'fully_masked_nan', fn: 'scaled_dot_product_attention',
     message: 'A query whose keys are all masked outputs NaN: the softmax of a row of −∞ is 0/0. Handle the NaN (it occurs when an entire row is masked) by setting those probabilities to 0 after the softmax.' },
+  { id: 'softmax_underflow', fn: 'scaled_dot_product_attention',
+    message: "Your attention's softmax underflows: the number it subtracts before exp is above a query's scores (a running max that starts at 0, say), so for a query whose scores are all far below it every exp is 0, and 0/0 is NaN (or zeros once NaN is cleared). Subtract each row's own max: start a running max at −∞, or at the row's first score." },
   { id: 'unstable_softmax', fn: 'scaled_dot_product_attention',
     message: "Your attention's softmax overflows on large scores: exp of a score near 1024 is Infinity, so the row turns to NaN (or to zeros once NaN is cleared). Subtract each row's max from the scores before exp." },
   { id: 'output_zeros', fn: 'scaled_dot_product_attention',
@@ -85,6 +101,14 @@ const ATTENTION: readonly Mistake[] = [
     message: "Your scores are scaled by the wrong factor: divide by √d_k, with d_k the last dim of Q (don't hardcode it)." },
   { id: 'scale_after_softmax', fn: 'scaled_dot_product_attention',
     message: 'Your probabilities are scaled by 1/√d_k after the softmax: scale BEFORE softmax (not after!), so that the probabilities still sum to 1.' },
+  { id: 'state_kept', fn: 'scaled_dot_product_attention',
+    message: 'Calling your attention with the same inputs gives different outputs depending on what was called before: something outlives the call (a buffer, a running sum, a cache). Create every buffer and running value inside the function, afresh for each call.' },
+  { id: 'inputs_changed', fn: 'scaled_dot_product_attention',
+    message: `Your scaledDotProductAttention changes the tensors it is given. ${INPUTS_CHANGED_FIX}` },
+  { id: 'rows_carry_over', fn: 'scaled_dot_product_attention',
+    message: "Your output for one query depends on the other queries' rows: each query i must use only its own row of Q (with all of K and V). Something carries from one query to the next (a sum, a max or a buffer not reset for each query), or an offset reads another query's row." },
+  { id: 'output_not_pv', fn: 'scaled_dot_product_attention',
+    message: "Your output is not the attention weights times V: with V = identity your function returns its weights W, but with the case's V it does not return W·V. Look at how V is read (V[j][c], at offset j·d_v + c of its batch entry) and multiplied, and at anything done to the output afterwards." },
   { id: 'probabilities_wrong', fn: 'scaled_dot_product_attention', generic: true, observation: true,
     message: "Your attention's probabilities are off: with V = identity, attention returns its probabilities (softmax(Q Kᵀ / √d_k), masked keys at 0), and yours returns other numbers." },
   { id: 'probabilities_right', fn: 'scaled_dot_product_attention', generic: true, observation: true,
@@ -137,6 +161,12 @@ const MULTI_HEAD: readonly Mistake[] = [
     message: 'Your output is the expected output times a constant: an extra scaling (by numHeads, √dModel, a mean instead of a concatenation…) multiplies it. Remove it: the scaling by 1/√dHead belongs inside the attention only.' },
   { id: 'projection_unused', fn: 'multihead_self_attention', generic: true,
     message: 'Your output does not change when a projection weight changes, so that weight is never used: project x with each of qProj, kProj and vProj (x Wᵀ), and check which one your code reads.' },
+  { id: 'mhsa_state_kept', fn: 'multihead_self_attention',
+    message: 'Calling your multi-head attention with the same inputs gives different outputs depending on what was called before: something outlives the call (a buffer, a running sum, a cache). Create every buffer and running value inside the function, afresh for each call.' },
+  { id: 'mhsa_inputs_changed', fn: 'multihead_self_attention',
+    message: `Your multiHeadSelfAttention changes the tensors it is given. ${INPUTS_CHANGED_FIX}` },
+  { id: 'attention_changes_inputs', fn: 'multihead_self_attention',
+    message: `Your scaledDotProductAttention changes the mask it is given: multi-head attention that hands it one mask for every head gives each head after the first a changed mask. ${INPUTS_CHANGED_FIX}` },
   { id: 'mhsa_mask_ignored', fn: 'multihead_self_attention',
     message: 'Your multi-head attention ignores the mask: pass it on to the scaled dot-product attention of every head.' },
 ];

@@ -10,8 +10,8 @@ import { formatNumber } from '../format';
 import type { LoadedFixture } from '../grading/fixtures';
 import { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
-import type { Finding } from './attention';
-import { probeOutput, withinTolerance, type ProbeContext } from './probe';
+import { callPremises, CALLS, changedWords, Premises } from './premises';
+import { probeOutput, withinTolerance, type Finding, type ProbeContext } from './probe';
 import type { Failure } from './signatures';
 
 interface Weights {
@@ -100,6 +100,24 @@ async function reshapedHeads(inputs: Inputs, numHeads: number, context: ProbeCon
   return merged.matmul(transposed(inputs.o_proj));
 }
 
+/**
+ * The premises of every probe below (premises.ts): when the case has a mask, an attention function
+ * that leaves its mask as given (one that changes it changes every head after the first, and with
+ * it the multi-head function's own mask); then calls that keep nothing and leave the inputs as given.
+ */
+async function premisesBroken(inputs: Inputs, numHeads: number, context: ProbeContext): Promise<Finding | undefined> {
+  if (inputs.mask) {
+    const x = inputs.x.reshape(-1, ...inputs.x.shape.slice(-2));
+    const attentionInputs = { q: x, k: x, v: x, mask: inputs.mask };
+    const answer = await context.probe('scaled_dot_product_attention', { params: {}, inputs: attentionInputs });
+    const changed = answer.kind !== 'none' && answer.changed?.some((c) => c.name === 'mask') ? changedWords(answer, attentionInputs) : undefined;
+    if (changed) return { id: 'attention_changes_inputs', evidence: `After a call of your scaledDotProductAttention, these inputs are not what they were given: ${changed}.` };
+  }
+  const other = { ...inputs, x: inputs.x.mul(0.5) };
+  return new Premises(callPremises(context, 'multihead_self_attention', { params: { numHeads }, inputs: { ...inputs } },
+    { params: { numHeads }, inputs: { ...other } }, { stateKept: 'mhsa_state_kept', inputsChanged: 'mhsa_inputs_changed' })).broken(CALLS);
+}
+
 export async function diagnoseMultiHead(
   graded: GradedCase, fixture: LoadedFixture, outcome: Failure | { kind: 'output'; output: Values }, context: ProbeContext,
 ): Promise<Finding[]> {
@@ -111,6 +129,8 @@ export async function diagnoseMultiHead(
   }
   const inputs = fixture.inputs as unknown as Inputs;
   const numHeads = fixture.params.numHeads;
+  const broken = await premisesBroken(inputs, numHeads, context);
+  if (broken) return [broken];
   const expected = fixture.expected;
   const right = (out: Tensor | undefined) => withinTolerance(out, expected, graded.tolerance);
   if (inputs.x.ndim > 3) {

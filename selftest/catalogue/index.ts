@@ -17,6 +17,19 @@ export interface CatalogueEntry {
   mistake?: string;
   /** Multi-head attention built on the broken attention function: its tests fail too, and must say so (attention_broken). */
   breaksMultiHead?: boolean;
+  /** What those multi-head failures must name, when it is not attention_broken. */
+  multiHeadMistake?: string;
+  /**
+   * Observations a failing test of this bug may carry besides its mistake, each checked true of it
+   * (on cases where the mistake itself does not show): nothing else may be said.
+   */
+  mayAlsoSay?: readonly string[];
+}
+
+/** The mistake a failing test of `fn` must name for this entry. */
+export function ownMistake(entry: CatalogueEntry, fn: GradedFunction): string | undefined {
+  if (entry.breaksMultiHead && fn === 'multihead_self_attention') return entry.multiHeadMistake ?? 'attention_broken';
+  return entry.mistake;
 }
 
 const bug = (name: string, breaks: GradedFunction, mistake = name, more: Partial<CatalogueEntry> = {}): CatalogueEntry => ({
@@ -53,7 +66,8 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('mask_minus_100', 'scaled_dot_product_attention'),
   bug('fully_masked_nan', 'scaled_dot_product_attention'),
   bug('fully_masked_uniform', 'scaled_dot_product_attention'),
-  bug('softmax_over_queries', 'scaled_dot_product_attention'),
+  // On rows thousands apart no softmax over the queries fits its weights: what the probe saw is said.
+  bug('softmax_over_queries', 'scaled_dot_product_attention', 'softmax_over_queries', { mayAlsoSay: ['probabilities_wrong'] }),
   bug('unstable_softmax', 'scaled_dot_product_attention'),
   sdpa('attention_global_max'),
   bug('k_not_transposed', 'scaled_dot_product_attention'),
@@ -108,7 +122,7 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('unstable_softmax_helper', 'unstable_softmax'),
   sdpa('denominator_plus_one', 'rows_not_normalised'),
   sdpa('online_softmax_no_rescale', 'probabilities_wrong'),
-  sdpa('output_relu', 'probabilities_right'),
+  sdpa('output_relu', 'output_not_pv'),
   bug('softmax_last_dim_loop', 'softmax', 'softmax_wrong_dim'),
   bug('softmax_whole_tensor_loop', 'softmax', 'softmax_whole_tensor'),
   bug('softmax_unstable_loop', 'softmax', 'softmax_unstable'),
@@ -125,4 +139,12 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('mhsa_divided_by_heads', 'multihead_self_attention', 'mhsa_scaled'),
   bug('v_proj_unused', 'multihead_self_attention', 'projection_unused'),
   bug('output_projection_not_transposed', 'multihead_self_attention', 'projection_not_transposed'),
+  // Issue 30: mistakes that broke a premise of the probes (state kept, inputs changed, rows or V
+  // read in a way the probes' own inputs could not tell apart), each once said something false.
+  sdpa('v_reshaped_loop', 'v_reshaped'),
+  sdpa('denominator_not_reset', 'rows_carry_over'),
+  sdpa('output_buffer_kept', 'state_kept'),
+  sdpa('running_max_from_zero', 'softmax_underflow'),
+  sdpa('zero_row_key0_masked', 'probabilities_wrong'),
+  bug('mask_inverted_in_place', 'scaled_dot_product_attention', 'inputs_changed', { breaksMultiHead: true, multiHeadMistake: 'attention_changes_inputs' }),
 ];
