@@ -50,13 +50,27 @@ export const CORRECT: readonly CatalogueEntry[] = [
   correct('plain_loops_number_arrays', path.join(__dirname, 'correct', 'plain_loops.ts')),
   correct('loops_float64', path.join(__dirname, 'correct', 'loops_correct.ts')),
   correct('float32_log_sum_exp', path.join(__dirname, 'correct', 'log_sum_exp.ts')),
+  // Issue 30: styles the diagnosis had not met, each with `// audit:` lines for npm run audit:diagnosis.
+  correct('tensor_methods', path.join(__dirname, 'correct', 'tensor_methods.ts')),
+  correct('loops_in_one', path.join(__dirname, 'correct', 'loops_in_one.ts')),
+  correct('hand_strides', path.join(__dirname, 'correct', 'strides.ts')),
+  correct('classes', path.join(__dirname, 'correct', 'attention_class.ts')),
+  correct('recursion_over_batch_dims', path.join(__dirname, 'correct', 'recursive.ts')),
+  correct('online_softmax', path.join(__dirname, 'correct', 'online_softmax.ts')),
+  correct('helper_files', path.join(__dirname, 'correct', 'helper_files', 'index.ts')),
+  correct('functional', path.join(__dirname, 'correct', 'functional.ts')),
 ];
 
+/** The correct solutions whose lines say which part of attention they compute: what the diagnosis audit mutates. */
+export const AUDITED: readonly CatalogueEntry[] = CORRECT.filter((e) =>
+  ['float32_loops', 'tensor_methods', 'loops_in_one', 'hand_strides', 'classes', 'recursion_over_batch_dims', 'online_softmax', 'helper_files', 'functional'].includes(e.name));
+
 export const BUGS: readonly CatalogueEntry[] = [
-  bug('softmax_unstable', 'softmax'),
+  // Where no stored output matches (exp's range predicted elsewhere, a 1×1 mask), what the output shows is said.
+  bug('softmax_unstable', 'softmax', 'softmax_unstable', { mayAlsoSay: ['softmax_out_of_range'] }),
   bug('softmax_ignores_dim', 'softmax', 'softmax_wrong_dim'),
   bug('softmax_whole_tensor', 'softmax'),
-  bug('softmax_global_max', 'softmax'),
+  bug('softmax_global_max', 'softmax', 'softmax_global_max', { mayAlsoSay: ['softmax_out_of_range'] }),
   bug('scale_missing', 'scaled_dot_product_attention'),
   bug('scale_by_dk', 'scaled_dot_product_attention'),
   bug('scale_by_sqrt_dv', 'scaled_dot_product_attention'),
@@ -91,7 +105,7 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('fully_masked_nan_loop', 'fully_masked_nan'),
   sdpa('unstable_softmax_loop', 'unstable_softmax'),
   bug('mhsa_on_broken_attention', 'scaled_dot_product_attention', 'k_reshaped', { breaksMultiHead: true }),
-  bug('causal_off_by_one', 'causal_mask'),
+  bug('causal_off_by_one', 'causal_mask', 'causal_off_by_one', { mayAlsoSay: ['causal_cells'] }),
   bug('causal_upper', 'causal_mask'),
   bug('heads_interleaved', 'multihead_self_attention'),
   bug('projection_not_transposed', 'multihead_self_attention'),
@@ -127,10 +141,10 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('softmax_whole_tensor_loop', 'softmax', 'softmax_whole_tensor'),
   bug('softmax_unstable_loop', 'softmax', 'softmax_unstable'),
   bug('softmax_global_max_loop', 'softmax', 'softmax_global_max'),
-  bug('softmax_unstable_helper', 'softmax', 'softmax_unstable'),
-  bug('causal_off_by_one_loop', 'causal_mask', 'causal_off_by_one'),
+  bug('softmax_unstable_helper', 'softmax', 'softmax_unstable', { mayAlsoSay: ['softmax_out_of_range'] }),
+  bug('causal_off_by_one_loop', 'causal_mask', 'causal_off_by_one', { mayAlsoSay: ['causal_cells'] }),
   bug('causal_upper_loop', 'causal_mask', 'causal_upper'),
-  bug('causal_off_by_one_gt', 'causal_mask', 'causal_off_by_one'),
+  bug('causal_off_by_one_gt', 'causal_mask', 'causal_off_by_one', { mayAlsoSay: ['causal_cells'] }),
   bug('projections_swapped', 'multihead_self_attention'),
   bug('projections_swapped_loop', 'multihead_self_attention', 'projections_swapped'),
   bug('heads_order_reversed', 'multihead_self_attention', 'heads_order'),
