@@ -183,7 +183,10 @@ export async function diagnoseAttention(
   if (!out) return [];
   if (out.shape.join() !== fixture.expected.shape.join()) {
     const probs = fixture.probabilities();
-    if (probs && out.shape.join() === probs.shape.join() && c.dV !== c.grid.keys) return [{ id: 'returns_probabilities' }];
+    // The probabilities' shape with their values: a shape alone comes from many mistakes (a d_v read from the wrong dim).
+    if (probs && c.dV !== c.grid.keys && withinTolerance(out, probs, graded.tolerance)) {
+      return [{ id: 'returns_probabilities', evidence: 'Your output is the expected probabilities, within tolerance.' }];
+    }
     return [];
   }
   return (await step('firstEntryOnly', () => firstEntryOnly(c, out, fixture, graded)))

@@ -25,7 +25,8 @@ const PRODUCT: Tolerance = { atol: 1e-5, rtol: 1e-3 };
 export function firstRowApart(a: ArrayLike<number>, b: ArrayLike<number>, cols: number, { atol, rtol }: Tolerance): number {
   for (let i = 0; i < a.length; i++) {
     const [x, y] = [a[i], b[i]];
-    if (Number.isNaN(x) && Number.isNaN(y)) continue;
+    // The same infinity, or NaN where NaN: the same answer.
+    if (x === y || (Number.isNaN(x) && Number.isNaN(y))) continue;
     if (!(Math.abs(x - y) <= atol + rtol * Math.abs(y))) return Math.floor(i / cols);
   }
   return -1;
@@ -69,7 +70,7 @@ async function queriesExchangeable(c: AttentionCase, context: ProbeContext): Pro
   if (row < 0) return undefined;
   return {
     id: 'rows_carry_over',
-    evidence: `With the queries in reverse order (no mask), your output's rows are not the same rows reversed: the first that changes is ${whereRow(c, row)}.`,
+    evidence: `Given the queries in reverse order (no mask), your function does not return the same rows reversed: the first that changes is ${whereRow(c, row)}.`,
   };
 }
 
@@ -84,7 +85,7 @@ async function entriesIndependent(c: AttentionCase, context: ProbeContext, evide
   if (row < 0) return undefined;
   return {
     id: 'batch_mixed',
-    evidence: `With the batch entries given in reverse order, your output is not the same entries reversed: the first that changes is ${whereRow(c, row)}.`,
+    evidence: `Given the batch entries in reverse order, your function does not return the same entries reversed: the first that changes is ${whereRow(c, row)}.`,
   };
 }
 

@@ -10,6 +10,7 @@ import { formatNumber } from '../format';
 import type { LoadedFixture } from '../grading/fixtures';
 import { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
+import { ignoredInputs } from './multiHeadIgnored';
 import { callPremises, CALLS, changedWords, Premises } from './premises';
 import { probeOutput, withinTolerance, type Finding, type ProbeContext } from './probe';
 import type { Failure } from './signatures';
@@ -153,22 +154,9 @@ export async function diagnoseMultiHead(
     const factor = constantFactor(out, expected, graded.tolerance);
     if (factor !== undefined) return [{ id: 'mhsa_scaled', evidence: `Your output is the expected output times ${formatNumber(factor)}.` }];
   }
-  const same = (probe: Tensor | undefined) => withinTolerance(probe, out, graded.tolerance);
-  // Each is a fact the probe shows; an output that ignores several inputs gets each named.
-  const ignored: Finding[] = [];
-  if (numHeads > 1 && same(await call(context, inputs, 1))) ignored.push({ id: 'heads_not_split', evidence: 'With numHeads = 1 your output is the same.' });
-  const { mask, ...unmasked } = inputs;
-  if (mask && same(await call(context, unmasked, numHeads))) ignored.push({ id: 'mhsa_mask_ignored', evidence: 'Without the mask your output is the same.' });
-  if (same(await call(context, { ...inputs, o_proj: inputs.o_proj.mul(2) }, numHeads))) {
-    ignored.push({ id: 'output_projection_missing', evidence: 'With oProj doubled your output is the same.' });
-  }
-  const unused: string[] = [];
-  for (const [weight, name] of [['q_proj', 'qProj'], ['k_proj', 'kProj'], ['v_proj', 'vProj']] as const) {
-    // Doubling qProj or kProj doubles every score, doubling vProj the output: used, either changes it.
-    if (same(await call(context, { ...inputs, [weight]: inputs[weight].mul(2) }, numHeads))) unused.push(name);
-  }
-  if (unused.length) ignored.push({ id: 'projection_unused', evidence: `With ${unused.join(' or ')} doubled your output is the same.` });
+  const ignored = await ignoredInputs(inputs, numHeads, out, graded, context, (changed, heads) => call(context, changed, heads));
   if (ignored.length) return ignored;
+  const same = (probe: Tensor | undefined) => withinTolerance(probe, out, graded.tolerance);
   for (const transposeBack of [false, true]) {
     if (same(await reshapedHeads(inputs, numHeads, context, transposeBack))) return [{ id: 'heads_reshaped' }];
   }
