@@ -15,6 +15,7 @@ import type { Probe } from '../lib/diagnosis/probe';
 import { invokeCase } from '../lib/grading/invoke';
 import { Tensor } from '../lib/tensor';
 import type { GradedFunction } from '../tests/cases';
+import { PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { HangError, withinLimit } from './withinLimit';
 import { EXPORT_NAMES, normaliseReturn, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
 
@@ -79,15 +80,15 @@ function member<K extends keyof Submission>(impl: Partial<Submission>, name: K, 
   return fn.bind(impl) as Submission[K];
 }
 
-/** Adapters over an already loaded implementation; `file` names it in messages. */
-export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts'): Adapters {
+/** Adapters over an already loaded implementation; `file` names it in messages. `limitMs`: each call's time limit. */
+export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts', limitMs = PER_TEST_LIMIT_MS): Adapters {
   return {
-    runSoftmax: (x, dim) => readResult('softmax', withinLimit('softmax', () => member(impl, 'softmax', file)(x, dim))),
+    runSoftmax: (x, dim) => readResult('softmax', withinLimit('softmax', () => member(impl, 'softmax', file)(x, dim), limitMs)),
     runScaledDotProductAttention: (Q, K, V, mask) =>
-      readResult('scaled_dot_product_attention', withinLimit('scaled_dot_product_attention', () => member(impl, 'scaledDotProductAttention', file)(Q, K, V, mask)), mask),
-    runCausalMask: (seqLen) => readResult('causal_mask', withinLimit('causal_mask', () => member(impl, 'causalMask', file)(seqLen))),
+      readResult('scaled_dot_product_attention', withinLimit('scaled_dot_product_attention', () => member(impl, 'scaledDotProductAttention', file)(Q, K, V, mask), limitMs), mask),
+    runCausalMask: (seqLen) => readResult('causal_mask', withinLimit('causal_mask', () => member(impl, 'causalMask', file)(seqLen), limitMs)),
     runMultiHeadSelfAttention: (x, weights, numHeads, mask) =>
-      readResult('multihead_self_attention', withinLimit('multihead_self_attention', () => member(impl, 'multiHeadSelfAttention', file)(x, weights, numHeads, mask))),
+      readResult('multihead_self_attention', withinLimit('multihead_self_attention', () => member(impl, 'multiHeadSelfAttention', file)(x, weights, numHeads, mask), limitMs)),
   };
 }
 
@@ -96,14 +97,14 @@ export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts
  * what it returns is read by normaliseReturn, as the grader's child reads it, with NaN kept. As in
  * the child, the function gets copies of the inputs, and the answer says which it changed.
  */
-export function probeOf(impl: Partial<Submission>, file = 'student/index.ts'): Probe {
+export function probeOf(impl: Partial<Submission>, file = 'student/index.ts', limitMs = PER_TEST_LIMIT_MS): Probe {
   const runner = {
-    runSoftmax: (x: Tensor, dim: number) => withinLimit('softmax', () => member(impl, 'softmax', file)(x, dim)),
+    runSoftmax: (x: Tensor, dim: number) => withinLimit('softmax', () => member(impl, 'softmax', file)(x, dim), limitMs),
     runScaledDotProductAttention: (Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) =>
-      withinLimit('scaled_dot_product_attention', () => member(impl, 'scaledDotProductAttention', file)(Q, K, V, mask)),
-    runCausalMask: (seqLen: number) => withinLimit('causal_mask', () => member(impl, 'causalMask', file)(seqLen)),
+      withinLimit('scaled_dot_product_attention', () => member(impl, 'scaledDotProductAttention', file)(Q, K, V, mask), limitMs),
+    runCausalMask: (seqLen: number) => withinLimit('causal_mask', () => member(impl, 'causalMask', file)(seqLen), limitMs),
     runMultiHeadSelfAttention: (x: Tensor, weights: AttentionWeights, numHeads: number, mask?: Tensor) =>
-      withinLimit('multihead_self_attention', () => member(impl, 'multiHeadSelfAttention', file)(x, weights, numHeads, mask)),
+      withinLimit('multihead_self_attention', () => member(impl, 'multiHeadSelfAttention', file)(x, weights, numHeads, mask), limitMs),
   };
   // As the grader's probes (diagnoseInChild.ts): after a call that gets no answer, no more calls.
   let givenUp = false;

@@ -12,6 +12,7 @@ import { measureBatch } from '../lib/bench/batch';
 import { machine } from '../lib/bench/measure';
 import { measureNumpy } from '../lib/bench/numpy';
 import { measureSimilarity } from '../lib/bench/similarity';
+import { SECTION as AUDIT_SECTION } from '../lib/bench/audit/report';
 import { benchmarksMarkdown } from '../lib/bench/report';
 import { measureStudentLoop } from '../lib/bench/studentLoop';
 import { BENCH_SHAPE, measureTensor } from '../lib/bench/tensor';
@@ -20,6 +21,7 @@ import { scaledDotProductAttention } from '../reference';
 import { layOutCatalogue } from '../selftest/benchSubmissions';
 
 const USAGE = 'npm run bench -- [--quick] [--out FILE]';
+const KEPT_SECTIONS = ['## The batch report in a browser', AUDIT_SECTION];
 const flags = parseFlags(process.argv.slice(2), { quick: 'boolean', out: 'string' }, USAGE);
 const quick = Boolean(flags.quick);
 const sizes = quick
@@ -54,11 +56,10 @@ async function main(): Promise<void> {
     studentLoop, batch, tensor, numpy, similarity,
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  // The browser self-test measures the batch report in Chromium and keeps its own section: carried over.
+  // Sections other commands write (the browser self-test's, npm run audit:diagnosis's): carried over.
   const previous = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-  const browser = previous.indexOf('\n## The batch report in a browser\n');
-  const kept = browser < 0 ? '' : previous.slice(browser + 1).split(/\n(?=## )/)[0].trimEnd();
-  fs.writeFileSync(out, kept ? `${markdown.trimEnd()}\n\n${kept}\n` : markdown);
+  const kept = previous.split(/\n(?=## )/).filter((s) => KEPT_SECTIONS.some((title) => s.startsWith(title))).map((s) => s.trimEnd());
+  fs.writeFileSync(out, kept.length ? `${[markdown.trimEnd(), ...kept].join('\n\n')}\n` : markdown);
   console.log(markdown);
   console.log(`bench: wrote ${shownOut}`);
 }

@@ -1,0 +1,26 @@
+/**
+ * A worker thread of the audit: grades the mutants it is sent (run.ts), one at a time, with the
+ * fixtures read once. Started by pool.ts through ts-node.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadCaseFixtures } from '../../grading/grade';
+import { GRADED_CASES } from '../../../tests/cases';
+import { gradeMutant } from './run';
+
+export interface Job {
+  id: string;
+  files: Record<string, string>;
+  entry: string;
+  label: string;
+}
+
+const fixtures = loadCaseFixtures(GRADED_CASES);
+const { limitMs } = workerData as { limitMs: number };
+
+parentPort!.on('message', (job: Job) => {
+  gradeMutant(job.files, job.entry, job.label, GRADED_CASES, fixtures, limitMs).then(
+    (result) => parentPort!.postMessage({ id: job.id, result }),
+    (err: unknown) => parentPort!.postMessage({ id: job.id, result: `the audit failed on it: ${(err as Error)?.stack ?? String(err)}` }),
+  );
+});
+parentPort!.postMessage({ ready: true });
