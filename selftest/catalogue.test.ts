@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Submission } from '../adapters';
-import { BUGS, CORRECT } from './catalogue';
+import { BUGS as ORDER_FREE_BUGS, CALL_DEPENDENT, CORRECT } from './catalogue';
 import { gradeInProcess } from './gradeInProcess';
 
 const load = async (file: string) => (await import(file)) as Partial<Submission>;
+const BUGS = [...ORDER_FREE_BUGS, ...CALL_DEPENDENT];
 
 describe('correct solutions written other ways get full marks (visible and hidden cases)', () => {
   it.each(CORRECT.map((e) => [e.name, e] as const))('%s', async (_, entry) => {

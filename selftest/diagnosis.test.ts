@@ -20,12 +20,13 @@ import { PROJECT_ROOT } from '../lib/paths';
 import type { Tensor } from '../lib/tensor';
 import * as reference from '../reference';
 import { GRADED_CASES } from '../tests/cases';
-import { BUGS, CORRECT, ownMistake, type CatalogueEntry } from './catalogue';
+import { BUGS as ORDER_FREE_BUGS, CALL_DEPENDENT, CORRECT, ownMistake, type CatalogueEntry } from './catalogue';
 import { gradeInProcess } from './gradeInProcess';
 import { grade } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
 
 const load = async (file: string) => (await import(file)) as Partial<Submission>;
+const BUGS = [...ORDER_FREE_BUGS, ...CALL_DEPENDENT];
 const work = tempDir('diagnosis');
 const bug = (name: string): CatalogueEntry => BUGS.find((b) => b.name === name)!;
 const messageOf = (id: string) => MISTAKES.find((m) => m.id === id)!.message;

@@ -92,7 +92,7 @@ export async function diagnose(graded: GradedCase, fixture: LoadedFixture, outco
   if (matched.length === 1 && CONFIRMED_BY_SHIFT.has(matched[0].id) && !(await rightWhenShifted(graded, fixture, context))) matched = [];
   if (matched.length === 0) {
     // No stored mistake: what the output itself shows, said as seen.
-    if (graded.fn === 'softmax') return fromFindings(await diagnoseSoftmax(fixture, outcome, context));
+    if (graded.fn === 'softmax') return fromFindings(await diagnoseSoftmax(fixture, graded.tolerance, outcome, context));
     return outcome.kind === 'output' ? fromFindings(causalCells(outcome.output, fixture.params.seqLen)) : undefined;
   }
   if (matched.length === 1) return { mistake: matched[0].id, message: matched[0].message };

@@ -5,7 +5,7 @@
  * (where every exp is 1); a causal mask's wrong cells are counted and located. Each is what was
  * measured and where, with what to check: observations, no cause named.
  */
-import type { Values } from '../compare';
+import type { Tolerance, Values } from '../compare';
 import { formatNumber, plural, unravelIndex } from '../format';
 import type { LoadedFixture } from '../grading/fixtures';
 import { Tensor } from '../tensor';
@@ -30,22 +30,22 @@ function sliceName(shape: readonly number[], dim: number, flat: number): string 
   return `x[${unravelIndex(flat, shape).map((v, i) => (i === d ? ':' : String(v))).join(', ')}]`;
 }
 
-/** A finite softmax output: slices that do not sum to 1, or do but not in exp(x)'s proportions. */
-function readSlices(x: Values, dim: number, out: Values): Finding | undefined {
-  const all = slices(x.shape, dim);
-  for (const at of all) {
+/**
+ * A finite softmax output, read at the first slice with a value out of tolerance: it does not sum
+ * to 1 (beyond what the tolerance allows its values), or does but not in exp(x)'s proportions.
+ */
+function readSlices(x: Values, dim: number, out: Values, expected: Values, { atol, rtol }: Tolerance): Finding | undefined {
+  for (const at of slices(x.shape, dim)) {
+    if (at.every((i) => Math.abs(out.data[i] - expected.data[i]) <= atol + rtol * Math.abs(expected.data[i]))) continue;
+    const where = sliceName(x.shape, dim, at[0]);
     const sum = at.reduce((acc, i) => acc + out.data[i], 0);
-    if (!(Math.abs(sum - 1) <= 1e-5)) {
-      return { id: 'softmax_sums', evidence: `The first slice that does not, ${sliceName(x.shape, dim, at[0])}, sums to ${formatNumber(sum)}.` };
-    }
-  }
-  for (const at of all) {
+    if (!(Math.abs(sum - 1) <= at.length * atol + rtol)) return { id: 'softmax_sums', evidence: `The first slice that does not, ${where}, sums to ${formatNumber(sum)}.` };
     const kept = at.filter((i) => out.data[i] > 1e-30);
     const ref = kept.reduce((best, i) => (out.data[i] > out.data[best] ? i : best), kept[0]);
     // Proportions of exp(x): log p_i − log p_ref = x_i − x_ref, to float32 rounding of both.
     const off = kept.some((i) => !(Math.abs(Math.log(out.data[i] / out.data[ref]) - (x.data[i] - x.data[ref])) <= 1e-3 * Math.max(1, Math.abs(x.data[i] - x.data[ref]))));
     const lost = at.some((i) => !(out.data[i] > 1e-30) && x.data[ref] - x.data[i] < 60);
-    if (off || lost) return { id: 'softmax_not_exp', evidence: `The first slice where they are not: ${sliceName(x.shape, dim, at[0])}.` };
+    if (off || lost) return { id: 'softmax_not_exp', evidence: `The first slice where they are not: ${where}.` };
   }
   return undefined;
 }
@@ -64,11 +64,11 @@ async function nanSource(failure: Failure, x: Tensor, params: Record<string, num
     : { id: 'softmax_nan', evidence: `On this case the first non-finite value is in ${where}.` };
 }
 
-export async function diagnoseSoftmax(fixture: LoadedFixture, outcome: Failure | { kind: 'output'; output: Values }, context: ProbeContext): Promise<Finding[]> {
+export async function diagnoseSoftmax(fixture: LoadedFixture, tolerance: Tolerance, outcome: Failure | { kind: 'output'; output: Values }, context: ProbeContext): Promise<Finding[]> {
   const { x } = fixture.inputs;
   if (outcome.kind === 'output') {
     if (outcome.output.shape.join() !== x.shape.join()) return [];
-    const found = readSlices(x, fixture.params.dim, outcome.output);
+    const found = readSlices(x, fixture.params.dim, outcome.output, fixture.expected, tolerance);
     return found ? [found] : [];
   }
   // A probe follows: the calls must answer for the code that failed.
