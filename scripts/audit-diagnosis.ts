@@ -6,6 +6,7 @@
  * --write-sample draws the self-tests' fixed sample again (lib/bench/audit/sample.ts).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseFlags } from '../lib/cli';
 import { audit, figures } from '../lib/bench/audit/audit';
@@ -28,7 +29,8 @@ async function main(): Promise<void> {
   if (solutions.length === 0) throw new Error(`no audited solution is named ${flags.solution} (${AUDITED.map((e) => e.name).join(', ')})`);
   const started = Date.now();
   let shown = 0;
-  const records = await audit(solutions, {
+  const loadStart = os.loadavg()[0];
+  const { records, cpuMs } = await audit(solutions, {
     workers, limitMs, watchdogMs: 120_000,
     // Every k-th mutant: the same sample each run.
     pick: flags.sample ? (all) => all.filter((_, i) => i % Math.max(1, Math.floor(all.length / flags.sample!)) === 0).slice(0, flags.sample) : undefined,
@@ -39,9 +41,11 @@ async function main(): Promise<void> {
       }
     },
   });
-  const result = figures(records, (Date.now() - started) / 1000);
+  const result = figures(records, (Date.now() - started) / 1000, cpuMs / 1000);
   const command = `npm run audit:diagnosis${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
-  const markdown = auditMarkdown(result, { machine: machine(), date: new Date().toISOString().slice(0, 10), command, workers, limitMs });
+  const markdown = auditMarkdown(result, {
+    machine: machine(), date: new Date().toISOString().slice(0, 10), command, workers, limitMs, load: { start: loadStart, end: os.loadavg()[0] },
+  });
   console.log(markdown);
   for (const misfit of result.misfits) console.log(`does not fit: ${misfitLine(misfit)}`);
   if (flags.json) fs.writeFileSync(path.resolve(flags.json), JSON.stringify(records, null, 1));

@@ -106,12 +106,6 @@ export function identityBlock(c: AttentionCase, block: number): Tensor {
   return new Tensor(data, c.v.shape);
 }
 
-/** Row r of a [rows, cols] flat matrix set. */
-export function rowOf(t: Values, row: number): ArrayLike<number> {
-  const cols = t.shape[t.shape.length - 1];
-  return entry(t, row, cols);
-}
-
 /** "query 3" or "query 3 of batch entry 1": where a row of [...batch, queries, ·] is. */
 export function whereRow(c: AttentionCase, row: number): string {
   const { batches, queries } = c.grid;

@@ -22,7 +22,7 @@ const REARRANGED: Tolerance = { atol: 1e-6, rtol: 1e-5 };
 const PRODUCT: Tolerance = { atol: 1e-5, rtol: 1e-3 };
 
 /** The first row (of `cols` values) where a and b differ beyond the tolerance, NaN matching NaN; -1 when none. */
-export function firstRowApart(a: ArrayLike<number>, b: ArrayLike<number>, cols: number, { atol, rtol }: Tolerance): number {
+function firstRowApart(a: ArrayLike<number>, b: ArrayLike<number>, cols: number, { atol, rtol }: Tolerance): number {
   for (let i = 0; i < a.length; i++) {
     const [x, y] = [a[i], b[i]];
     // The same infinity, or NaN where NaN: the same answer.

@@ -47,7 +47,11 @@ export interface AuditFigures {
   silent: number;
   /** Claims by id: how often said, and how often of a mutant they do not fit. */
   byClaim: Record<string, { said: number; misfit: number }>;
+  /** Kept mutants whose every failed test is a time limit (an endless loop, or a machine too busy for 1.5 s). */
+  onlyTimedOut: number;
   seconds: number;
+  /** CPU time of the workers, all mutants together. */
+  cpuSeconds: number;
 }
 
 const truthOf = (r: MutantRecord): Truth => ({
@@ -64,7 +68,7 @@ export function recordOf(m: Mutant, result: JobResult | undefined): MutantRecord
   return failed.length ? { ...base, status: 'killed', failed } : { ...base, status: 'survived' };
 }
 
-export function figures(records: readonly MutantRecord[], seconds: number): AuditFigures {
+export function figures(records: readonly MutantRecord[], seconds: number, cpuSeconds: number): AuditFigures {
   const count = <K extends string>(key: (r: MutantRecord) => K) => {
     const table = new Map<K, { name: K; mutants: number; killed: number }>();
     for (const r of records) {
@@ -78,7 +82,7 @@ export function figures(records: readonly MutantRecord[], seconds: number): Audi
   const out: AuditFigures = {
     solutions: count((r) => r.solution), operators: count((r) => r.operator).sort((a, b) => b.mutants - a.mutants),
     mutants: records.length, killed: 0, survived: 0, loadErrors: 0, gaveUp: 0,
-    failedTests: 0, open: 0, claims: 0, misfits: [], silent: 0, byClaim: {}, seconds,
+    failedTests: 0, open: 0, claims: 0, misfits: [], silent: 0, byClaim: {}, onlyTimedOut: 0, seconds, cpuSeconds,
   };
   for (const r of records) {
     if (r.status === 'survived') out.survived++;
@@ -86,6 +90,7 @@ export function figures(records: readonly MutantRecord[], seconds: number): Audi
     if (r.status === 'gave_up') out.gaveUp++;
     if (r.status !== 'killed') continue;
     out.killed++;
+    if (r.failed!.every((c) => c.status === 'timeout')) out.onlyTimedOut++;
     for (const c of r.failed!) {
       out.failedTests++;
       if (c.mistake === undefined && !c.note) continue;
@@ -109,12 +114,12 @@ export function figures(records: readonly MutantRecord[], seconds: number): Audi
 /** Every mutant of every solution, graded: the records, in the solutions' order. */
 export async function audit(
   solutions: readonly Solution[], options: { workers: number; limitMs: number; watchdogMs: number; pick?: (m: Mutant[]) => Mutant[]; progress?: (done: number, all: number) => void },
-): Promise<MutantRecord[]> {
+): Promise<{ records: MutantRecord[]; cpuMs: number }> {
   const all: Mutant[] = [];
   for (const s of solutions) all.push(...(await mutantsOf(s)));
   const chosen = options.pick ? options.pick(all) : all;
   const entryOf = new Map(solutions.map((s) => [s.name, s.entry.endsWith('index.ts') ? 'index.ts' : s.entry.split('/').pop()!]));
   const jobs = chosen.map((m) => ({ id: m.id, files: m.files, entry: entryOf.get(m.solution)!, label: m.solution }));
-  const results = await runPool(jobs, { ...options, progress: (done) => options.progress?.(done, jobs.length) });
-  return chosen.map((m) => recordOf(m, results.get(m.id)));
+  const { results, cpuMs } = await runPool(jobs, { ...options, progress: (done) => options.progress?.(done, jobs.length) });
+  return { records: chosen.map((m) => recordOf(m, results.get(m.id))), cpuMs };
 }

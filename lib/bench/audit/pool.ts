@@ -19,8 +19,12 @@ interface Slot {
   ready: Promise<void>;
 }
 
-export async function runPool(jobs: readonly Job[], options: { workers: number; limitMs: number; watchdogMs: number; progress?: (done: number) => void }): Promise<Map<string, JobResult>> {
+/** Each job's result, and the CPU time the workers spent on them all (ms). */
+export async function runPool(
+  jobs: readonly Job[], options: { workers: number; limitMs: number; watchdogMs: number; progress?: (done: number) => void },
+): Promise<{ results: Map<string, JobResult>; cpuMs: number }> {
   const results = new Map<string, JobResult>();
+  let cpuMs = 0;
   let next = 0;
   const start = (): Slot => {
     const worker = new Worker(BOOT, { eval: true, workerData: { limitMs: options.limitMs }, resourceLimits: { maxOldGenerationSizeMb: 2048 } });
@@ -43,7 +47,11 @@ export async function runPool(jobs: readonly Job[], options: { workers: number; 
           slot.worker.off('error', onError);
           resolve(r);
         };
-        const onMessage = (m: { id: string; result: JobResult }) => m.id === job.id && done(m.result);
+        const onMessage = (m: { id: string; result: JobResult; cpuMs: number }) => {
+          if (m.id !== job.id) return;
+          cpuMs += m.cpuMs;
+          done(m.result);
+        };
         const onError = (err: Error) => done(`the worker died: ${err.message}`);
         slot.worker.on('message', onMessage);
         slot.worker.on('error', onError);
@@ -60,5 +68,5 @@ export async function runPool(jobs: readonly Job[], options: { workers: number; 
     await slot.worker.terminate();
   };
   await Promise.all(Array.from({ length: options.workers }, lane));
-  return results;
+  return { results, cpuMs };
 }

@@ -18,9 +18,15 @@ const fixtures = loadCaseFixtures(GRADED_CASES);
 const { limitMs } = workerData as { limitMs: number };
 
 parentPort!.on('message', (job: Job) => {
+  // This thread's CPU time, so that a figure says what the audit costs whatever else runs on the machine.
+  const cpu = process.cpuUsage();
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage(cpu);
+    return (user + system) / 1000;
+  };
   gradeMutant(job.files, job.entry, job.label, GRADED_CASES, fixtures, limitMs).then(
-    (result) => parentPort!.postMessage({ id: job.id, result }),
-    (err: unknown) => parentPort!.postMessage({ id: job.id, result: `the audit failed on it: ${(err as Error)?.stack ?? String(err)}` }),
+    (result) => parentPort!.postMessage({ id: job.id, result, cpuMs: cpuMs() }),
+    (err: unknown) => parentPort!.postMessage({ id: job.id, result: `the audit failed on it: ${(err as Error)?.stack ?? String(err)}`, cpuMs: cpuMs() }),
   );
 });
 parentPort!.postMessage({ ready: true });
