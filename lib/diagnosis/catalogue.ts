@@ -10,6 +10,7 @@
  * or where a NaN is instead.
  */
 import type { GradedFunction } from '../../tests/cases';
+import { formatIndex, unravelIndex } from '../format';
 import { matmulWithUntransposedK, softmaxGlobalMax, softmaxOverflow, type Recogniser } from './signatures';
 
 export interface Mistake {
@@ -38,6 +39,18 @@ export const INPUTS_CHANGED_FIX =
 export const INPUT_NAMES: Readonly<Record<string, string>> = {
   q: 'Q', k: 'K', v: 'V', mask: 'mask', x: 'x', q_proj: 'weights.qProj', k_proj: 'weights.kProj', v_proj: 'weights.vProj', o_proj: 'weights.oProj',
 };
+
+/**
+ * The inputs a call changed, as the student names them, each with where it first changed:
+ * "mask, first at [0, 2, 5]". `changes` as a call reports them (lib/diagnosis/inputsChanged.ts).
+ */
+export function changedInputsWords(changes: readonly { name: string; at: number }[], shapes: Readonly<Record<string, readonly number[]>>): string {
+  return changes.map(({ name, at }) => {
+    const shape = shapes[name] ?? [];
+    const size = shape.reduce((a, b) => a * b, 1);
+    return `${INPUT_NAMES[name] ?? name}${shape.length && at < size ? `, first at ${formatIndex(unravelIndex(at, shape))}` : ''}`;
+  }).join('; ');
+}
 
 const SOFTMAX: readonly Mistake[] = [
   { id: 'softmax_wrong_dim', fn: 'softmax',

@@ -10,7 +10,7 @@
 import { formatIndex, formatNumber, unravelIndex } from '../format';
 import type { CaseInputs } from '../grading/invoke';
 import type { GradedFunction } from '../../tests/cases';
-import { INPUT_NAMES } from './catalogue';
+import { changedInputsWords } from './catalogue';
 import { firstDifference, sameAnswer, type Finding, type ProbeAnswer, type ProbeContext } from './probe';
 
 export type PremiseId =
@@ -76,15 +76,10 @@ function difference(first: ProbeAnswer, second: ProbeAnswer): string {
   return `it ${say(first)}, then ${say(second)}`;
 }
 
-/** Which inputs a call changed and where, in words: "its mask, first at [0, 2, 5]". */
+/** Which inputs a call changed and where, in words: "mask, first at [0, 2, 5]". */
 export function changedWords(answer: ProbeAnswer, inputs: CaseInputs['inputs']): string | undefined {
   if (answer.kind === 'none' || !answer.changed?.length) return undefined;
-  const parts = answer.changed.map(({ name, at }) => {
-    const shape = inputs[name]?.shape ?? [];
-    const where = shape.length && at < inputs[name].size ? `, first at ${formatIndex(unravelIndex(at, shape))}` : '';
-    return `${INPUT_NAMES[name] ?? name}${where}`;
-  });
-  return parts.join('; ');
+  return changedInputsWords(answer.changed, Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, t.shape])));
 }
 
 /**
