@@ -17,6 +17,7 @@ import type { Tensor } from '../lib/tensor';
 import type { GradedFunction } from '../tests/cases';
 import { checkChosen, loadError, type Checked } from './load';
 import { withinLimit } from './withinLimit';
+import { PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { EXPORT_NAMES, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
 
 export interface AttentionWeights {
@@ -96,18 +97,21 @@ export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts
 }
 
 /**
+/**
  * The diagnosis's way to call an implementation again (lib/diagnosis/probe.ts), in this process,
  * as the grader's probes call its child (lib/grading/probeCalls.ts): each call on its own copy of
- * the inputs, its return read as the child reads it, with NaN kept.
+ * the inputs, its return read as the child reads it, with NaN kept, and the answer says which
+ * inputs it changed.
  */
-export function probeOf(impl: Partial<Submission>, file = 'student/index.ts'): Probe {
-  const session = new InProcessSession(impl, file);
+export function probeOf(impl: Partial<Submission>, file = 'student/index.ts', limitMs = PER_TEST_LIMIT_MS): Probe {
+  const session = new InProcessSession(impl, file, undefined, limitMs);
   return askingOnce(async (fn, inputs) => {
     const outcome = session.call(fn, inputs);
-    if (outcome.kind === 'value') return valueAnswer(fn, outcome.value, expectedShape(fn, inputs));
     if (outcome.kind === 'timeout') return { kind: 'none', why: 'the function did not finish within the time limit' };
+    const changed = outcome.changed.length ? { changed: outcome.changed } : {};
+    if (outcome.kind === 'value') return { ...valueAnswer(fn, outcome.value, expectedShape(fn, inputs)), ...changed };
     const { error } = outcome;
-    return error instanceof Error ? { kind: 'threw', name: error.name, message: error.message } : { kind: 'threw', name: 'thrown value', message: String(error) };
+    return error instanceof Error ? { kind: 'threw', name: error.name, message: error.message, ...changed } : { kind: 'threw', name: 'thrown value', message: String(error), ...changed };
   });
 }
 
@@ -150,9 +154,9 @@ const adapters = async () => {
 let probeOfChosen: Probe | undefined;
 
 /** probeOf the chosen submission's instance for probes. */
-export const probe: Probe = async (fn, inputs) => {
+export const probe: Probe = async (fn, inputs, options) => {
   const { probes, checked } = await loadedSubmission();
-  return (probeOfChosen ??= probeOf(await probes(), checked.entryName))(fn, inputs);
+  return (probeOfChosen ??= probeOf(await probes(), checked.entryName))(fn, inputs, options);
 };
 
 export const runSoftmax = async (x: Tensor, dim: number) => (await adapters()).runSoftmax(x, dim);

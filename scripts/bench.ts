@@ -12,6 +12,7 @@ import { measureBatch } from '../lib/bench/batch';
 import { machine } from '../lib/bench/measure';
 import { measureNumpy } from '../lib/bench/numpy';
 import { measureSimilarity } from '../lib/bench/similarity';
+import { SECTION as AUDIT_SECTION } from '../lib/bench/audit/report';
 import { benchmarksMarkdown } from '../lib/bench/report';
 import { measureStudentLoop } from '../lib/bench/studentLoop';
 import { BENCH_SHAPE, measureTensor } from '../lib/bench/tensor';
@@ -21,6 +22,7 @@ import { scaledDotProductAttention } from '../reference';
 import { layOutCatalogue } from '../selftest/benchSubmissions';
 
 const USAGE = 'npm run bench -- [--quick] [--out FILE]';
+const KEPT_SECTIONS = ['## The batch report in a browser', AUDIT_SECTION, VARIANTS_HEADING, "## A submission's budget"];
 const flags = parseFlags(process.argv.slice(2), { quick: 'boolean', out: 'string' }, USAGE);
 const quick = Boolean(flags.quick);
 const sizes = quick
@@ -55,14 +57,11 @@ async function main(): Promise<void> {
     studentLoop, batch, tensor, numpy, similarity,
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  // Sections measured by their own commands (the browser self-test, npm run bench:budget, and
-  // npm run bench:variants: 1,000 draws, too long for this run): carried over.
+  // Sections other commands write (the browser self-test's, npm run audit:diagnosis's, npm run
+  // bench:budget's, and npm run bench:variants's: 1,000 draws, too long for this run): carried over.
   const previous = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-  const kept = [VARIANTS_HEADING, '## The batch report in a browser', "## A submission's budget"].flatMap((heading) => {
-    const at = previous.indexOf(`\n${heading}\n`);
-    return at < 0 ? [] : [previous.slice(at + 1).split(/\n(?=## )/)[0].trimEnd()];
-  });
-  fs.writeFileSync(out, kept.length ? `${markdown.trimEnd()}\n\n${kept.join('\n\n')}\n` : markdown);
+  const kept = previous.split(/\n(?=## )/).filter((s) => KEPT_SECTIONS.some((title) => s.startsWith(title))).map((s) => s.trimEnd());
+  fs.writeFileSync(out, kept.length ? `${[markdown.trimEnd(), ...kept].join('\n\n')}\n` : markdown);
   console.log(markdown);
   console.log(`bench: wrote ${shownOut}`);
 }

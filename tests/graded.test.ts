@@ -96,7 +96,7 @@ for (const graded of runOrder(visibleCases())) {
     const outcome = session.call(graded.fn, fixture);
     if (outcome.output) console.log(outcome.output);
     if (outcome.kind !== 'timeout' && outcome.changed.length) {
-      const note = inputsChangedNote(graded.fn, outcome.changed, graded.name);
+      const note = inputsChangedNote(graded.fn, outcome.changed, graded.name, fixture.inputs);
       console.warn(note);
       // For reporters (the JSON one carries `meta`): the note is no failure, so it is not in the result.
       (task.meta as { notes?: string[] }).notes = [note];

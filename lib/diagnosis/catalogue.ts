@@ -10,6 +10,7 @@
  * or where a NaN is instead.
  */
 import type { GradedFunction } from '../../tests/cases';
+import { formatIndex, unravelIndex } from '../format';
 import { matmulWithUntransposedK, softmaxGlobalMax, softmaxOverflow, type Recogniser } from './signatures';
 
 export interface Mistake {
@@ -27,6 +28,30 @@ export interface Mistake {
   observation?: true;
 }
 
+/**
+ * What to do about a function that changes its inputs: one sentence for the diagnosis and for the
+ * grader's note on any graded call that changed them, so both say it in the same words.
+ */
+export const INPUTS_CHANGED_FIX =
+  'Leave your inputs as they were given and write into new arrays or tensors (Float64Array.from(mask.data) is a copy; the tensor methods always return new tensors): a caller may use them again, as multi-head attention passes one mask to every head.';
+
+/** How a student's code names each input of a case (the fixture's file names are q, k, v, mask, x, q_proj, …). */
+export const INPUT_NAMES: Readonly<Record<string, string>> = {
+  q: 'Q', k: 'K', v: 'V', mask: 'mask', x: 'x', q_proj: 'weights.qProj', k_proj: 'weights.kProj', v_proj: 'weights.vProj', o_proj: 'weights.oProj',
+};
+
+/**
+ * The inputs a call changed, as the student names them, each with where it first changed:
+ * "mask, first at [0, 2, 5]". `changes` as a call reports them (lib/diagnosis/inputsChanged.ts).
+ */
+export function changedInputsWords(changes: readonly { name: string; at: number }[], shapes: Readonly<Record<string, readonly number[]>>): string {
+  return changes.map(({ name, at }) => {
+    const shape = shapes[name] ?? [];
+    const size = shape.reduce((a, b) => a * b, 1);
+    return `${INPUT_NAMES[name] ?? name}${shape.length && at < size ? `, first at ${formatIndex(unravelIndex(at, shape))}` : ''}`;
+  }).join('; ');
+}
+
 const SOFTMAX: readonly Mistake[] = [
   { id: 'softmax_wrong_dim', fn: 'softmax',
     message: 'Your softmax normalises along the last dim, not the dim it was given: take the max and the sum along `dim` (x.max(dim, true), e.sum(dim, true)).' },
@@ -36,6 +61,18 @@ const SOFTMAX: readonly Mistake[] = [
     message: 'Your softmax overflows: exp of a large input is Infinity, and Infinity/Infinity is NaN. Subtract the max along dim before exp; the result is the same and exp never overflows.' },
   { id: 'softmax_global_max', fn: 'softmax', recognise: softmaxGlobalMax,
     message: "Your softmax subtracts the max of the whole tensor, not of each slice along dim: a slice whose values sit far below the largest (hundreds apart) has every exp underflow to 0, and 0/0 is NaN. Subtract each slice's own max, x.max(dim, true)." },
+  { id: 'softmax_sums', fn: 'softmax', generic: true, observation: true,
+    message: 'Your softmax\'s values along dim do not all sum to 1: each value is the exp of its x divided by the sum of the exps of its own slice along dim. Check which values each sum covers (stepping along dim by its stride, the product of the sizes after it).' },
+  { id: 'softmax_not_exp', fn: 'softmax', generic: true, observation: true,
+    message: "Your softmax's slices along dim sum to 1, but not in the proportions of exp(x): within a slice, p_i / p_j must be exp(x_i − x_j). Check what you take exp of, and that each value is divided by its own slice's sum." },
+  { id: 'softmax_out_of_range', fn: 'softmax', generic: true, observation: true,
+    message: "Your softmax gives NaN or Infinity on these inputs but not on an all-zero input: exp of what it computes leaves the range of floats. Subtract each slice's own max along dim before exp (x.max(dim, true)), so that every exp is between 0 and 1." },
+  { id: 'softmax_nan', fn: 'softmax', generic: true, observation: true,
+    message: 'Your softmax gives NaN even on an all-zero input, where every exp is 1: a number in your code is NaN or undefined (an index past the end of an array, a shape entry that does not exist), or a sum that stays 0.' },
+  { id: 'softmax_state_kept', fn: 'softmax', generic: true,
+    message: 'Calling your softmax with the same inputs gives different outputs depending on what was called before: something outlives the call (a buffer, a running sum, a cache). Create every buffer and running value inside the function, afresh for each call.' },
+  { id: 'softmax_inputs_changed', fn: 'softmax', generic: true,
+    message: `Your softmax changes the tensor it is given. ${INPUTS_CHANGED_FIX}` },
 ];
 
 const ATTENTION: readonly Mistake[] = [
@@ -43,6 +80,8 @@ const ATTENTION: readonly Mistake[] = [
     message: "Your scores multiply Q by K itself: don't forget to transpose K when computing scores, Q.matmul(K.transpose(-2, -1)) gives [..., n_q, n_k]." },
   { id: 'k_reshaped', fn: 'scaled_dot_product_attention',
     message: "Your scores read K as [..., d_k, n_k] in row-major order, a reshape, not a transpose: score[i][j] is the dot product of query i with key j, K's row j (K.transpose(-2, -1), or index K[j][c] in a loop)." },
+  { id: 'v_reshaped', fn: 'scaled_dot_product_attention',
+    message: "Your output reads V as [..., d_v, n_k] in row-major order, a reshape, not V itself: the output is the probabilities times V, out[i][c] = Σ_j p[i][j]·V[j][c], with V's row j at offset j·d_v of its batch entry." },
   { id: 'kv_swapped', fn: 'scaled_dot_product_attention',
     message: 'Your attention uses V where K belongs and K where V belongs: the scores are Q Kᵀ (queries against keys), and the output is the probabilities times V.' },
   { id: 'output_shape', fn: 'scaled_dot_product_attention',
@@ -52,21 +91,23 @@ const ATTENTION: readonly Mistake[] = [
   { id: 'mask_multiplied', fn: 'scaled_dot_product_attention',
     message: 'Your masked keys get the score 0, not −∞, as when the scores are multiplied by the mask: e^0 = 1, so they still get probability. Fill the scores where mask == 0 with −∞ (maskedFill) instead.' },
   { id: 'nan_observed', fn: 'scaled_dot_product_attention', generic: true,
-    message: 'Your output has NaN even when every score is 0 (Q and K all zeros, no mask), so the NaN does not come from exp, the softmax or the mask: look for a value that is NaN or undefined before them (an index past the end of an array, a shape entry that does not exist).' },
+    message: 'Your output has NaN even when every score is 0 (Q and K all zeros, no mask), where exp cannot overflow: look for a number that is NaN or undefined (an index past the end of an array, a shape entry that does not exist) or a softmax that divides 0 by 0 (a max above every score, a sum never added up).' },
   { id: 'mask_broadcast', fn: 'scaled_dot_product_attention',
     message: "Your code does not broadcast the mask: a mask with fewer dims than the scores, or with size-1 dims ([n_q, n_k], [B, 1, n_q, n_k], [n_k]), applies to every batch entry, query or key it stretches over. Align its dims with the scores' from the right, missing dims in front, and let each size-1 dim stretch (as maskedFill does)." },
   { id: 'batch_dims', fn: 'scaled_dot_product_attention',
     message: 'Your code fails when Q, K and V have more than one batch dim: every dim before the last two is batch-like, so use negative dims (K.transpose(-2, -1)) and a matmul that broadcasts them, not shape[0..2] or bmm-style 3-D reshapes.' },
   { id: 'batch_first_only', fn: 'scaled_dot_product_attention',
-    message: 'Only the first batch entry is computed: loop over every batch entry (the product of all dims before the last two), offsetting Q, K, V and the output by the entry.' },
+    message: 'Only the first batch entry comes out right, the others are all zeros: loop over every batch entry (the product of all dims before the last two), offsetting Q, K, V, the mask and the output by the entry.' },
   { id: 'batch_mixed', fn: 'scaled_dot_product_attention',
-    message: "Your batch entries mix: one entry's output depends on another entry's inputs. Every entry b uses only Q[b], K[b], V[b] and its mask: check the offsets of each in your loops or reshapes." },
+    message: "Your output for a batch entry changes with where the entry stands among the others, which attention's never does: each entry b is computed alike, from Q[b], K[b], V[b] and its mask only. Check the loop over the entries and the offsets of entry b in each of them and in the output (in your loops or reshapes)." },
   { id: 'attention_global_max', fn: 'scaled_dot_product_attention',
     message: "Your attention's softmax subtracts the max of all the scores, not each query's own row max: a query whose scores sit far below the largest (here thousands apart) has every exp underflow to 0, so its row is 0/0 = NaN (or zeros once NaN is cleared). Subtract scores.max(-1, true)." },
   { id: 'nan_before_softmax', fn: 'scaled_dot_product_attention',
-    message: 'Your output is NaN even when every score is 0 (Q and K all zeros, no mask), so the NaN does not come from exp or the mask: a number in your code is NaN or undefined from the start. In TypeScript Q.shape[-1] is undefined (no negative indexing): use Q.shape[Q.shape.length - 1].' },
+    message: 'Your output is NaN everywhere, even when every score is 0 (Q and K all zeros, no mask), where exp cannot overflow: a number in your code is NaN or undefined. In TypeScript Q.shape[-1] is undefined (no negative indexing): use Q.shape[Q.shape.length - 1]. Otherwise look for an index past the end of an array, or a softmax that divides 0 by 0 (a max above every score, a sum never added up).' },
   { id: 'fully_masked_nan', fn: 'scaled_dot_product_attention',
     message: 'A query whose keys are all masked outputs NaN: the softmax of a row of −∞ is 0/0. Handle the NaN (it occurs when an entire row is masked) by setting those probabilities to 0 after the softmax.' },
+  { id: 'softmax_underflow', fn: 'scaled_dot_product_attention',
+    message: "Your attention's softmax underflows: the number it subtracts before exp is above a query's scores (a running max that starts at 0, say), so for a query whose scores are all far below it every exp is 0, and 0/0 is NaN (or zeros once NaN is cleared). Subtract each row's own max: start a running max at −∞, or at the row's first score." },
   { id: 'unstable_softmax', fn: 'scaled_dot_product_attention',
     message: "Your attention's softmax overflows on large scores: exp of a score near 1024 is Infinity, so the row turns to NaN (or to zeros once NaN is cleared). Subtract each row's max from the scores before exp." },
   { id: 'output_zeros', fn: 'scaled_dot_product_attention',
@@ -85,12 +126,20 @@ const ATTENTION: readonly Mistake[] = [
     message: "Your scores are scaled by the wrong factor: divide by √d_k, with d_k the last dim of Q (don't hardcode it)." },
   { id: 'scale_after_softmax', fn: 'scaled_dot_product_attention',
     message: 'Your probabilities are scaled by 1/√d_k after the softmax: scale BEFORE softmax (not after!), so that the probabilities still sum to 1.' },
+  { id: 'state_kept', fn: 'scaled_dot_product_attention',
+    message: 'Calling your attention with the same inputs gives different outputs depending on what was called before: something outlives the call (a buffer, a running sum, a cache). Create every buffer and running value inside the function, afresh for each call.' },
+  { id: 'inputs_changed', fn: 'scaled_dot_product_attention',
+    message: `Your scaledDotProductAttention changes the tensors it is given. ${INPUTS_CHANGED_FIX}` },
+  { id: 'rows_carry_over', fn: 'scaled_dot_product_attention',
+    message: "Your output for a query changes with where the query stands among the others, which attention's never does: every query is computed alike, from its own row of Q and all of K and V. Check the loop over the queries (all n_q of them, each from the start), the offsets of query i's row in Q and in the output, and that no running value (a sum, a max, a buffer) carries from one query to the next." },
+  { id: 'output_not_pv', fn: 'scaled_dot_product_attention',
+    message: "Your output is not the attention weights times V: with V = identity your function returns its weights W, but with the case's V it does not return W·V. Look at how V is read (V[j][c], at offset j·d_v + c of its batch entry) and multiplied, and at anything done to the output afterwards." },
   { id: 'probabilities_wrong', fn: 'scaled_dot_product_attention', generic: true, observation: true,
-    message: "Your attention's probabilities are off: with V = identity, attention returns its probabilities (softmax(Q Kᵀ / √d_k), masked keys at 0), and yours returns other numbers." },
+    message: "Your attention's weights are not its probabilities: with V = identity, where attention returns its probabilities (softmax(Q Kᵀ / √d_k), masked keys at 0), yours returns other weights for V's rows." },
   { id: 'probabilities_right', fn: 'scaled_dot_product_attention', generic: true, observation: true,
     message: "Your attention's probabilities are right: with V = identity your function returns softmax(Q Kᵀ / √d_k) with masked keys at 0, as it should, yet with the case's own V the output is wrong: look at how V is read and multiplied." },
   { id: 'rows_not_normalised', fn: 'scaled_dot_product_attention', generic: true,
-    message: "Your probabilities do not sum to 1 over a query's keys: divide each exp by the sum of its row, and scale only the scores." },
+    message: "The weights your attention gives V's rows (its output with V = identity: the probabilities) do not sum to 1 over a query's keys: divide each exp by the sum of its own row's exps, and scale nothing after the softmax (the scale goes on the scores)." },
   { id: 'softmax_over_queries', fn: 'scaled_dot_product_attention',
     message: 'Your softmax normalises over the queries (dim -2): apply it on the last dimension (dim=-1) to normalize across keys.' },
   { id: 'mask_inverted', fn: 'scaled_dot_product_attention',
@@ -110,6 +159,8 @@ const CAUSAL: readonly Mistake[] = [
     message: 'Your mask hides the diagonal: position i sees positions ≤ i, itself included (the lower triangle with its diagonal, like torch.tril), not only < i.' },
   { id: 'causal_upper', fn: 'causal_mask',
     message: 'Your mask is the upper triangle, the reverse mask: it lets each position see the future. Use the lower triangle, 1 where key ≤ query (torch.tril).' },
+  { id: 'causal_cells', fn: 'causal_mask', generic: true, observation: true,
+    message: 'Your mask is wrong in places: causalMask(n)[i][j] is 1 exactly when key j ≤ query i (each position sees itself and the past), 0 elsewhere.' },
 ];
 
 const MULTI_HEAD: readonly Mistake[] = [
@@ -136,7 +187,13 @@ const MULTI_HEAD: readonly Mistake[] = [
   { id: 'mhsa_scaled', fn: 'multihead_self_attention', generic: true,
     message: 'Your output is the expected output times a constant: an extra scaling (by numHeads, √dModel, a mean instead of a concatenation…) multiplies it. Remove it: the scaling by 1/√dHead belongs inside the attention only.' },
   { id: 'projection_unused', fn: 'multihead_self_attention', generic: true,
-    message: 'Your output does not change when a projection weight changes, so that weight is never used: project x with each of qProj, kProj and vProj (x Wᵀ), and check which one your code reads.' },
+    message: 'Your output does not change when a projection weight changes: what you project with it never reaches the output. Project x with each of qProj, kProj and vProj (x Wᵀ), and check that the heads you split from those projections are the ones you attend with.' },
+  { id: 'mhsa_state_kept', fn: 'multihead_self_attention', generic: true,
+    message: 'Calling your multi-head attention with the same inputs gives different outputs depending on what was called before: something outlives the call (a buffer, a running sum, a cache). Create every buffer and running value inside the function, afresh for each call.' },
+  { id: 'mhsa_inputs_changed', fn: 'multihead_self_attention', generic: true,
+    message: `Your multiHeadSelfAttention changes the tensors it is given. ${INPUTS_CHANGED_FIX}` },
+  { id: 'attention_changes_inputs', fn: 'multihead_self_attention',
+    message: `Your scaledDotProductAttention changes the mask it is given: multi-head attention that hands it one mask for every head gives each head after the first a changed mask. ${INPUTS_CHANGED_FIX}` },
   { id: 'mhsa_mask_ignored', fn: 'multihead_self_attention',
     message: 'Your multi-head attention ignores the mask: pass it on to the scaled dot-product attention of every head.' },
 ];

@@ -53,14 +53,15 @@ describe('diagnose without probes', () => {
     const output = { data: Float64Array.from(stored.data, (x) => x * (1 + 5e-5)), shape: stored.shape };
     expect((await diagnose(caseOf('softmax_middle_dim'), fixture, { kind: 'output', output }, noProbes))?.mistake).toBe('softmax_wrong_dim');
     const far = { data: Float64Array.from(stored.data, (x) => x * 1.01), shape: stored.shape };
-    expect(await diagnose(caseOf('softmax_middle_dim'), fixture, { kind: 'output', output: far }, noProbes)).toBeUndefined();
+    // Not the stored mistake: only what the output itself shows is said.
+    expect((await diagnose(caseOf('softmax_middle_dim'), fixture, { kind: 'output', output: far }, noProbes))?.mistake).toBe('softmax_sums');
   });
 
-  it('a stored output with one value everywhere confirms nothing: causalMask(1) = [[0]] names no mistake', async () => {
+  it('a stored output with one value everywhere confirms nothing: causalMask(1) = [[0]] names no mistake, only its wrong cell', async () => {
     const graded = caseOf('causal_mask_1');
     const fixture = loadFixture('causal_mask_1');
     expect(fixture.mistakes().get('causal_off_by_one')?.data[0]).toBe(0);
-    expect(await diagnose(graded, fixture, { kind: 'output', output: t([0], [1, 1]) }, noProbes)).toBeUndefined();
+    expect((await diagnose(graded, fixture, { kind: 'output', output: t([0], [1, 1]) }, noProbes))?.mistake).toBe('causal_cells');
     // On causalMask(5) the same mistake has a shape of its own, and is named.
     const five = loadFixture('causal_mask_5');
     const offByOne = five.mistakes().get('causal_off_by_one')!;
@@ -100,5 +101,36 @@ describe('summarise an output no mistake explains', () => {
   });
   it('a wrong shape', () => {
     expect(summarise(t([0, 1], [2]), t([0, 1], [1, 2]), tol)).toMatch(/shape \[2\] where \[1,2\] is expected/);
+  });
+});
+
+describe('what a softmax or causal-mask output shows when no stored mistake matches', () => {
+  const fixture = loadFixture('softmax_middle_dim');
+  const graded = caseOf('softmax_middle_dim');
+  const { x } = fixture.inputs;
+  const along = (f: (v: number, i: number) => number) => ({ kind: 'output' as const, output: { data: Float64Array.from(fixture.expected.data, f), shape: fixture.expected.shape } });
+
+  it('slices along dim that do not sum to 1: the first one, as x[o, :, i]', async () => {
+    const found = await diagnose(graded, fixture, along((v, i) => (i === 5 ? v * 1.5 : v)), noProbes);
+    expect(found?.mistake).toBe('softmax_sums');
+    expect(found?.message).toMatch(/\(The first slice that does not, x\[0, :, 1\], sums to 1\.\d+\.\)$/);
+  });
+
+  it('slices that sum to 1 but not in the proportions of exp(x)', async () => {
+    // Each slice of 6 values made uniform: it sums to 1, and x differs along it.
+    const found = await diagnose(graded, fixture, along(() => 1 / 6), noProbes);
+    expect(found?.mistake).toBe('softmax_not_exp');
+    expect(found?.message.endsWith('(The first slice where they are not: x[0, :, 0].)')).toBe(true);
+    expect(x.shape[1]).toBe(6);
+  });
+
+  it("a causal mask's wrong cells: the future let in, the diagonal hidden, and the first of each", async () => {
+    const mask = loadFixture('causal_mask_5');
+    const data = Uint8Array.from(mask.expected.data);
+    data[1] = 1; // query 0 sees key 1
+    data[2 * 5 + 2] = 0; // query 2 does not see itself
+    const found = await diagnose(caseOf('causal_mask_5'), mask, { kind: 'output', output: { data, shape: [5, 5] } }, noProbes);
+    expect(found?.mistake).toBe('causal_cells');
+    expect(found?.message).toMatch(/\(Your mask has 1 cell where a query sees a later key \(the first: query 0, key 1\), and 1 cell where a query does not see itself or an earlier key \(the first: query 2, key 2\)\.\)$/);
   });
 });

@@ -11,10 +11,11 @@ import type { Tolerance, Values } from '../compare';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
 import type { LoadedFixture } from '../grading/fixtures';
 import { formatShape } from '../shape';
-import { diagnoseAttention, type Finding } from './attention';
+import { diagnoseAttention } from './attention';
 import { diagnosedByProbing, MISTAKES, mistakesOf, type Mistake } from './catalogue';
 import { diagnoseMultiHead } from './multiHead';
-import { withinTolerance, type ProbeContext } from './probe';
+import { causalCells, diagnoseSoftmax } from './outputFindings';
+import { probeOutput, withinTolerance, type Finding, type ProbeContext } from './probe';
 import { parseNonFinite, type Failure } from './signatures';
 
 export interface Diagnosis {
@@ -55,6 +56,20 @@ function isConstant(t: Values): boolean {
   return true;
 }
 
+/**
+ * Softmax mistakes read from where exp leaves its range (no max subtracted, or the whole tensor's):
+ * confirmed when the function is right on x with each slice shifted so that its max is 0, which a
+ * softmax cannot see and these mistakes can. On inputs where every exp overflows, NaN everywhere
+ * is also what any NaN or undefined gives: the shift tells them apart.
+ */
+const CONFIRMED_BY_SHIFT = new Set(['softmax_unstable', 'softmax_global_max']);
+
+async function rightWhenShifted(graded: GradedCase, fixture: LoadedFixture, context: ProbeContext): Promise<boolean> {
+  const x = fixture.inputs.x.astype('float64');
+  const shifted = x.sub(x.max(fixture.params.dim, true));
+  return withinTolerance(await probeOutput(context, 'softmax', { params: fixture.params, inputs: { x: shifted } }), fixture.expected, graded.tolerance);
+}
+
 const messageOf = (id: string) => MISTAKES.find((m) => m.id === id)!.message;
 
 function fromFindings(findings: readonly Finding[]): Diagnosis | undefined {
@@ -73,8 +88,13 @@ export async function diagnose(graded: GradedCase, fixture: LoadedFixture, outco
   if (diagnosedByProbing(graded.fn)) {
     return fromFindings(await findingsOf(graded, fixture, outcome, context));
   }
-  const matched = matchStored(graded, fixture, outcome);
-  if (matched.length === 0) return undefined;
+  let matched = matchStored(graded, fixture, outcome);
+  if (matched.length === 1 && CONFIRMED_BY_SHIFT.has(matched[0].id) && !(await rightWhenShifted(graded, fixture, context))) matched = [];
+  if (matched.length === 0) {
+    // No stored mistake: what the output itself shows, said as seen.
+    if (graded.fn === 'softmax') return fromFindings(await diagnoseSoftmax(fixture, graded.tolerance, outcome, context));
+    return outcome.kind === 'output' ? fromFindings(causalCells(outcome.output, fixture.params.seqLen)) : undefined;
+  }
   if (matched.length === 1) return { mistake: matched[0].id, message: matched[0].message };
   return {
     mistake: matched.map((m) => m.id).join('|'),

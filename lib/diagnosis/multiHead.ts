@@ -10,8 +10,9 @@ import { formatNumber } from '../format';
 import type { LoadedFixture } from '../grading/fixtures';
 import { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
-import type { Finding } from './attention';
-import { probeOutput, withinTolerance, type ProbeContext } from './probe';
+import { ignoredInputs } from './multiHeadIgnored';
+import { callPremises, CALLS, changedWords, Premises } from './premises';
+import { probeOutput, withinTolerance, type Finding, type ProbeContext } from './probe';
 import type { Failure } from './signatures';
 
 interface Weights {
@@ -100,6 +101,24 @@ async function reshapedHeads(inputs: Inputs, numHeads: number, context: ProbeCon
   return merged.matmul(transposed(inputs.o_proj));
 }
 
+/**
+ * The premises of every probe below (premises.ts): when the case has a mask, an attention function
+ * that leaves its mask as given (one that changes it changes every head after the first, and with
+ * it the multi-head function's own mask); then calls that keep nothing and leave the inputs as given.
+ */
+async function premisesBroken(inputs: Inputs, numHeads: number, context: ProbeContext): Promise<Finding | undefined> {
+  if (inputs.mask) {
+    const x = inputs.x.reshape(-1, ...inputs.x.shape.slice(-2));
+    const attentionInputs = { q: x, k: x, v: x, mask: inputs.mask };
+    const answer = await context.probe('scaled_dot_product_attention', { params: {}, inputs: attentionInputs });
+    const changed = answer.kind !== 'none' && answer.changed?.some((c) => c.name === 'mask') ? changedWords(answer, attentionInputs) : undefined;
+    if (changed) return { id: 'attention_changes_inputs', evidence: `After a call of your scaledDotProductAttention, these inputs are not what they were given: ${changed}.` };
+  }
+  const other = { ...inputs, x: inputs.x.mul(0.5) };
+  return new Premises(callPremises(context, 'multihead_self_attention', { params: { numHeads }, inputs: { ...inputs } },
+    { params: { numHeads }, inputs: { ...other } }, { stateKept: 'mhsa_state_kept', inputsChanged: 'mhsa_inputs_changed' })).broken(CALLS);
+}
+
 export async function diagnoseMultiHead(
   graded: GradedCase, fixture: LoadedFixture, outcome: Failure | { kind: 'output'; output: Values }, context: ProbeContext,
 ): Promise<Finding[]> {
@@ -111,6 +130,8 @@ export async function diagnoseMultiHead(
   }
   const inputs = fixture.inputs as unknown as Inputs;
   const numHeads = fixture.params.numHeads;
+  const broken = await premisesBroken(inputs, numHeads, context);
+  if (broken) return [broken];
   const expected = fixture.expected;
   const right = (out: Tensor | undefined) => withinTolerance(out, expected, graded.tolerance);
   if (inputs.x.ndim > 3) {
@@ -133,22 +154,9 @@ export async function diagnoseMultiHead(
     const factor = constantFactor(out, expected, graded.tolerance);
     if (factor !== undefined) return [{ id: 'mhsa_scaled', evidence: `Your output is the expected output times ${formatNumber(factor)}.` }];
   }
-  const same = (probe: Tensor | undefined) => withinTolerance(probe, out, graded.tolerance);
-  // Each is a fact the probe shows; an output that ignores several inputs gets each named.
-  const ignored: Finding[] = [];
-  if (numHeads > 1 && same(await call(context, inputs, 1))) ignored.push({ id: 'heads_not_split', evidence: 'With numHeads = 1 your output is the same.' });
-  const { mask, ...unmasked } = inputs;
-  if (mask && same(await call(context, unmasked, numHeads))) ignored.push({ id: 'mhsa_mask_ignored', evidence: 'Without the mask your output is the same.' });
-  if (same(await call(context, { ...inputs, o_proj: inputs.o_proj.mul(2) }, numHeads))) {
-    ignored.push({ id: 'output_projection_missing', evidence: 'With oProj doubled your output is the same.' });
-  }
-  const unused: string[] = [];
-  for (const [weight, name] of [['q_proj', 'qProj'], ['k_proj', 'kProj'], ['v_proj', 'vProj']] as const) {
-    // Doubling qProj or kProj doubles every score, doubling vProj the output: used, either changes it.
-    if (same(await call(context, { ...inputs, [weight]: inputs[weight].mul(2) }, numHeads))) unused.push(name);
-  }
-  if (unused.length) ignored.push({ id: 'projection_unused', evidence: `With ${unused.join(' or ')} doubled your output is the same.` });
+  const ignored = await ignoredInputs(inputs, numHeads, out, graded, context, (changed, heads) => call(context, changed, heads));
   if (ignored.length) return ignored;
+  const same = (probe: Tensor | undefined) => withinTolerance(probe, out, graded.tolerance);
   for (const transposeBack of [false, true]) {
     if (same(await reshapedHeads(inputs, numHeads, context, transposeBack))) return [{ id: 'heads_reshaped' }];
   }

@@ -10,14 +10,40 @@ import type { CaseInputs } from '../grading/invoke';
 import type { Tensor } from '../tensor';
 import type { GradedFunction } from '../../tests/cases';
 
+/** An input the call changed in place, and the first flat index where it did (lib/diagnosis/inputsChanged.ts). */
+export interface InputChange {
+  name: string;
+  at: number;
+}
+
 export type ProbeAnswer =
-  | { kind: 'value'; output: Tensor }
+  | { kind: 'value'; output: Tensor; changed?: readonly InputChange[] }
   /** It threw, or returned something that is not a tensor (the message says which). */
-  | { kind: 'threw'; name: string; message: string }
+  | { kind: 'threw'; name: string; message: string; changed?: readonly InputChange[] }
   /** No evidence: it timed out, or the process died; `why` says which. */
   | { kind: 'none'; why: string };
 
-export type Probe = (fn: GradedFunction, inputs: CaseInputs) => Promise<ProbeAnswer>;
+export interface ProbeOptions {
+  /**
+   * Call the function even when the same call was asked before: a premise that calls twice needs
+   * two answers (the grader's probe otherwise answers a repeated call from its first answer).
+   */
+  again?: boolean;
+}
+
+/**
+ * Calls the submission's function on these inputs. The function gets copies: what it does to them
+ * reaches neither the diagnosis's tensors nor a later call, and the answer says what it changed.
+ */
+export type Probe = (fn: GradedFunction, inputs: CaseInputs, options?: ProbeOptions) => Promise<ProbeAnswer>;
+
+/** A mistake the evidence shows: its id in catalogue.ts, and what the probes measured, if anything. */
+export interface Finding {
+  id: string;
+  evidence?: string;
+  /** Other mistakes that compute exactly the same on this case (named with '|'; the message is id's). */
+  sameAs?: string[];
+}
 
 export interface ProbeContext {
   probe: Probe;
@@ -32,6 +58,23 @@ export interface ProbeContext {
 export async function probeOutput(context: ProbeContext, fn: GradedFunction, inputs: CaseInputs): Promise<Tensor | undefined> {
   const answer = await context.probe(fn, inputs);
   return answer.kind === 'value' ? answer.output : undefined;
+}
+
+/** Two values the same to the bit (NaN where NaN): what a call that keeps nothing gives twice. */
+export function firstDifference(a: Values, b: Values): number {
+  if (!sameShape(a, b)) return 0;
+  for (let i = 0; i < a.data.length; i++) {
+    const [x, y] = [a.data[i], b.data[i]];
+    if (x !== y && !(Number.isNaN(x) && Number.isNaN(y))) return i;
+  }
+  return -1;
+}
+
+/** Whether two answers are the same: the same values, or the same error. Undefined when either gave no evidence. */
+export function sameAnswer(a: ProbeAnswer, b: ProbeAnswer): boolean | undefined {
+  if (a.kind === 'none' || b.kind === 'none') return undefined;
+  if (a.kind === 'value' && b.kind === 'value') return firstDifference(a.output, b.output) < 0;
+  return a.kind === 'threw' && b.kind === 'threw' && a.name === b.name && a.message === b.message;
 }
 
 const sameShape = (a: Values, b: Values) => a.shape.length === b.shape.length && a.shape.every((n, i) => n === b.shape[i]);

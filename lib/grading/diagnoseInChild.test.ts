@@ -29,6 +29,15 @@ describe('childProbe', () => {
     expect(calls()).toBe(3); // another session (submission) keeps its own answers
   });
 
+  it('asks again when a premise needs a second answer, and keeps the first as the evidence', async () => {
+    const { session, calls } = scripted((n) => ({ kind: 'value', value: { shape: [1], data: Float64Array.of(n) }, output: '', flooded: false, changed: n === 2 ? [{ name: 'q', at: 0 }] : [] }));
+    const probe = childProbe(session);
+    expect(await probe('scaled_dot_product_attention', inputs(1))).toMatchObject({ output: { data: Float64Array.of(1) } });
+    expect(await probe('scaled_dot_product_attention', inputs(1), { again: true })).toMatchObject({ output: { data: Float64Array.of(2) }, changed: [{ name: 'q', at: 0 }] });
+    expect(await probe('scaled_dot_product_attention', inputs(1))).toMatchObject({ output: { data: Float64Array.of(1) } });
+    expect(calls()).toBe(2);
+  });
+
   it('after a hang gives no answer to new calls without asking, but still the answers it has', async () => {
     const { session, calls } = scripted((n) => (n === 2 ? { kind: 'timeout' } : value));
     const probe = childProbe(session);

@@ -17,9 +17,11 @@ const answered = new WeakMap<ChildSession, Map<string, ProbeAnswer>>();
 
 /**
  * Probes through the child (probeCalls.ts askingOnce: each call asked once per session, its first
- * answer is the evidence, the heatmaps reuse what the diagnosis probed; after one that gets no
- * answer, a hang or a crash, the rest of this probe's new calls give none at once, so a submission
- * that fights probes costs one time limit, not one per probe).
+ * answer is the evidence, the heatmaps reuse what the diagnosis probed, unless a premise asks it
+ * `again`; after one that gets no answer, a hang or a crash, the rest of this probe's new calls
+ * give none at once, so a submission that fights probes costs one time limit, not one per probe).
+ * Each call's inputs reach the child's function as copies, which it holds against what the
+ * function left of them (the answer's `changed`).
  */
 export function childProbe(session: ChildSession): Probe {
   const answers = answered.get(session) ?? new Map<string, ProbeAnswer>();
@@ -27,8 +29,12 @@ export function childProbe(session: ChildSession): Probe {
   return askingOnce(async (fn: GradedFunction, inputs: CaseInputs): Promise<ProbeAnswer> => {
     const outcome = await session.call(fn, inputs);
     session.takeOutput();
-    if (outcome.kind === 'value') return valueAnswer(fn, outcome.value, expectedShape(fn, inputs));
-    if (outcome.kind === 'threw') return { kind: 'threw', name: outcome.error.name, message: outcome.error.message };
+    const changed = (outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length ? { changed: outcome.changed } : {};
+    if (outcome.kind === 'value') {
+      const answer = valueAnswer(fn, outcome.value, expectedShape(fn, inputs));
+      return { ...answer, ...changed };
+    }
+    if (outcome.kind === 'threw') return { kind: 'threw', name: outcome.error.name, message: outcome.error.message, ...changed };
     return {
       kind: 'none',
       why: outcome.kind === 'timeout' ? 'the function did not finish within the time limit'

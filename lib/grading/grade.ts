@@ -207,7 +207,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
         if (fault) ledger.fault(graded.fn, fault, graded.name);
         // Said once per function, of a visible test only: a hidden test's name is not for the student yet.
         if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length && !graded.hidden && !notes.has(graded.fn)) {
-          notes.set(graded.fn, inputsChangedNote(graded.fn, outcome.changed, graded.name));
+          notes.set(graded.fn, inputsChangedNote(graded.fn, outcome.changed, graded.name, fixture.inputs));
         }
         const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
         verdicts.set(graded.name, verdict);

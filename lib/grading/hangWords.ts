@@ -4,7 +4,9 @@
  * time share used up, an input changed in place read the same on both paths.
  */
 import { EXPORT_NAMES } from '../../adapters/normalise';
+import { changedInputsWords, INPUTS_CHANGED_FIX } from '../diagnosis/catalogue';
 import { floodWords } from '../sandbox/printed';
+import type { InputChange } from '../sandbox/protocol';
 import type { GradedFunction } from '../../tests/cases';
 
 /** Each test's limit, the grader's default `--timeout` and `npm test`'s. */
@@ -66,7 +68,7 @@ export function shareSpent(fn: GradedFunction, shareMs: number, budgetMs: number
 }
 
 /** A call that changed its inputs in place: a note, for no points. */
-export function inputsChangedNote(fn: GradedFunction, names: readonly string[], test: string): string {
-  const list = names.map((n) => `\`${n}\``).join(', ');
-  return `Note (no points): ${named(fn)} changed its input${names.length > 1 ? 's' : ''} ${list} in place in ${test}. Each test gives it a copy, so this costs nothing here, but a caller's tensors would change under it: compute into new tensors instead.`;
+export function inputsChangedNote(fn: GradedFunction, changes: readonly InputChange[], test: string, inputs: Readonly<Record<string, { shape: readonly number[] }>>): string {
+  const shapes = Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, t.shape]));
+  return `Note (no points): ${named(fn)} changed what it was given in place in ${test} (${changedInputsWords(changes, shapes)}). Each test gives it a copy, so this costs nothing here. ${INPUTS_CHANGED_FIX}`;
 }

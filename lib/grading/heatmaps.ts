@@ -6,7 +6,7 @@
  * probabilities come with the fixture (probabilities.npy); a hidden case's are drawn only on an
  * instructor's page.
  */
-import { probeProbabilities } from '../diagnosis/attention';
+import { probeProbabilities } from '../diagnosis/weights';
 import type { Matrix } from '../report/heatmap';
 import type { ChildSession } from '../sandbox/session';
 import { unravelIndex } from '../format';

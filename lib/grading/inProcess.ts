@@ -11,7 +11,8 @@ import { EXPORT_NAMES, normaliseReturn, notExported, type ShapeOnly } from '../.
 import type { ProbeContext, Probe } from '../diagnosis/probe';
 import { ResultError } from '../errors';
 import { PrintCapture, redirectConsole } from '../sandbox/printed';
-import type { Tensor } from '../tensor';
+import type { InputChange } from '../sandbox/protocol';
+import { Tensor } from '../tensor';
 import { visibleCases, type GradedFunction } from '../../tests/cases';
 import { evaluateCase } from './evaluate';
 import type { FunctionLedger } from './faults';
@@ -24,9 +25,9 @@ export const OUTPUT_CAP = 4096;
 
 /** What one call did, as the grader's child reports it (lib/sandbox/session.ts CallOutcome). */
 export type InProcessOutcome =
-  | { kind: 'value'; value: Tensor | ShapeOnly; output: string; changed: string[]; flooded: boolean }
+  | { kind: 'value'; value: Tensor | ShapeOnly; output: string; changed: InputChange[]; flooded: boolean }
   /** `error`: what it threw, or the ResultError that says why its return is unreadable (`unreadable`). */
-  | { kind: 'threw'; error: unknown; unreadable: boolean; output: string; changed: string[]; flooded: boolean }
+  | { kind: 'threw'; error: unknown; unreadable: boolean; output: string; changed: InputChange[]; flooded: boolean }
   /** `budget`: its function's share of the budget ran out, rather than the per-test limit. */
   | { kind: 'timeout'; budget: boolean; output: string; flooded: boolean };
 
@@ -128,7 +129,8 @@ export function inProcessContext(probe: Probe, run: CaseRunner<Tensor | Promise<
       if (!hung) {
         const fixture = loadFixture(graded.fixture);
         try {
-          if (evaluateCase(graded, await invokeCase(graded.fn, fixture, run), fixture).passed) continue;
+          const copies = Object.fromEntries(Object.entries(fixture.inputs).map(([name, t]) => [name, new Tensor(t.data.slice(), t.shape)]));
+          if (evaluateCase(graded, await invokeCase(graded.fn, { params: fixture.params, inputs: copies }, run), fixture).passed) continue;
         } catch (err) {
           // It threw, hung or returned something unreadable: failed as well.
           hung = (err as Error | undefined)?.name === 'HangError';

@@ -5,6 +5,8 @@
  */
 import { broadcastShapes } from '../shape';
 import { Tensor } from '../tensor';
+import { firstChange } from '../diagnosis/inputsChanged';
+import type { InputChange } from '../sandbox/protocol';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 
 /** The adapter calls, sync (grader child) or async (vitest loads the submission lazily). */
@@ -57,28 +59,22 @@ export function copyInputs({ params, inputs }: CaseInputs): CaseInputs {
   return { params: { ...params }, inputs: Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, new Tensor(t.data.slice(), t.shape)])) };
 }
 
-function sameTensor(a: Tensor, b: unknown): boolean {
-  const t = b as { shape?: unknown; data?: unknown } | null;
-  if (typeof t !== 'object' || t === null || !Array.isArray(t.shape) || !ArrayBuffer.isView(t.data)) return false;
-  if (t.shape.length !== a.shape.length || t.shape.some((n, i) => n !== a.shape[i])) return false;
-  const x = new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength);
-  const y = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
-  if (x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
-}
-
-/** The inputs a call changed in place: `given` is what it was handed, `pristine` a copy made before. */
-export function changedInputs(pristine: CaseInputs, given: CaseInputs): string[] {
-  const changed: string[] = [];
+/**
+ * The inputs a call changed in place, each with the first flat index that changed (a new shape is
+ * index 0): `given` is what it was handed, `pristine` a copy made before. What the call left in
+ * `given` is student data: a getter that throws, or a replaced tensor, counts as changed at 0.
+ */
+export function changedInputs(pristine: CaseInputs, given: CaseInputs): InputChange[] {
+  const changed: InputChange[] = [];
   for (const [name, t] of Object.entries(pristine.inputs)) {
-    let same = false;
+    let at = 0;
     try {
-      same = sameTensor(t, given.inputs[name]);
+      const after = given.inputs[name] as unknown as { shape: ArrayLike<number>; data: ArrayLike<number> };
+      if (after instanceof Tensor && ArrayBuffer.isView(after.data)) at = firstChange(t, after);
     } catch {
       // a shape or data the call replaced with something that throws when read
     }
-    if (!same) changed.push(name);
+    if (at >= 0) changed.push({ name, at });
   }
   return changed;
 }

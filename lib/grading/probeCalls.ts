@@ -26,15 +26,17 @@ export function probeKey(fn: string, { params, inputs }: CaseInputs): string {
 export function askingOnce(ask: (fn: GradedFunction, inputs: CaseInputs) => Promise<ProbeAnswer>, answers = new Map<string, ProbeAnswer>()): Probe {
   // By function: one function's hang (or its spent share of the budget) leaves the others' probes alone.
   const givenUp = new Map<GradedFunction, string>();
-  return async (fn, inputs) => {
+  return async (fn, inputs, options) => {
     const key = probeKey(fn, inputs);
     const known = answers.get(key);
-    if (known) return known;
+    // A premise that calls twice asks `again`: it needs the second answer, not the first one kept.
+    if (known && !options?.again) return known;
     const why = givenUp.get(fn);
     if (why) return { kind: 'none', why };
     const answer = await ask(fn, inputs);
     if (answer.kind === 'none') givenUp.set(fn, answer.why);
-    answers.set(key, answer);
+    // The first answer stays the evidence for later asks.
+    if (!known) answers.set(key, answer);
     return answer;
   };
 }

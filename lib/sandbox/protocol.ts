@@ -62,12 +62,18 @@ export type ChildMessage =
   | { type: 'ready' }
   | { type: 'loaded'; id: number }
   | { type: 'load_failed'; id: number; error: ErrorInfo }
-  /** `changed`: the names of the inputs the call changed in place (a note, no points). */
-  | { type: 'result'; id: number; output: string; changed: string[]; ok: true; value: WireValue }
+  /** `changed`: the inputs the call changed in place (a note, no points; a premise of the diagnosis). */
+  | { type: 'result'; id: number; output: string; changed: InputChange[]; ok: true; value: WireValue }
   /** `unreadable`: the function returned, but not a tensor (adapters/normalise.ts said why in error.message). */
-  | { type: 'result'; id: number; output: string; changed: string[]; ok: false; unreadable: boolean; error: ErrorInfo }
+  | { type: 'result'; id: number; output: string; changed: InputChange[]; ok: false; unreadable: boolean; error: ErrorInfo }
   /** The call being answered has printed a flood (lib/sandbox/printed.ts); sent once, before its answer. */
   | { type: 'flood'; id: number };
+
+/** An input the call changed in place (lib/diagnosis/inputsChanged.ts): its name and the first flat index that changed. */
+export interface InputChange {
+  name: string;
+  at: number;
+}
 
 /** Import targets a submission may use besides its own files: the tensor module and its errors. */
 export const HARNESS_MODULES = { tensor: 'lib/tensor', errors: 'lib/errors' } as const;

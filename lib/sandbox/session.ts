@@ -17,7 +17,7 @@ import { expectedShape, judgedByShape, type CaseInputs } from '../grading/invoke
 import { launchCommand, type ChildCommand } from './containment';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import type { GradedFunction } from '../../tests/cases';
-import type { ChildMessage, ErrorInfo, LoadMessage, ParentMessage, WireValue } from './protocol';
+import type { ChildMessage, ErrorInfo, InputChange, LoadMessage, ParentMessage, WireValue } from './protocol';
 import { jsonBounds, MESSAGE_LIMITS, readChildMessage } from './validate';
 import { oneLine } from '../text/sanitise';
 
@@ -30,11 +30,12 @@ export interface SessionOptions {
 }
 
 /**
- * What the call did besides its answer: the inputs it changed in place (by name, a note for no
- * points), and whether it printed a flood (printed.ts).
+ * What the call did besides its answer: the inputs it changed in place (each with the first index
+ * that changed: a note for no points, a premise of the diagnosis), and whether it printed a flood
+ * (printed.ts).
  */
 export interface CallSideEffects {
-  changed: string[];
+  changed: InputChange[];
   flooded: boolean;
 }
 
@@ -305,7 +306,7 @@ export class ChildSession {
       pending.flooded = true;
     } else {
       // Only the names of the case's own inputs: anything else is not ours to repeat.
-      const effects = { changed: message.changed.filter((name) => pending.inputs?.includes(name)), flooded: pending.flooded ?? false };
+      const effects = { changed: message.changed.filter(({ name }) => pending.inputs?.includes(name)), flooded: pending.flooded ?? false };
       if (!message.ok) this.settle({ kind: 'threw', error: message.error, output: message.output, unreadable: message.unreadable, ...effects });
       else if ('data' in message.value || judgedByShape(message.value.shape, pending.expect)) this.settle({ kind: 'value', value: message.value, output: message.output, ...effects });
       else this.violation('sent the grader a shape without its values, for a shape whose values it must send');

@@ -5,7 +5,7 @@
  * violation (the child is killed and the case says why); one that passes is plain, bounded data.
  */
 import type { JsonBounds } from './frames';
-import type { ChildMessage, ErrorInfo, WireValue } from './protocol';
+import type { ChildMessage, ErrorInfo, InputChange, WireValue } from './protocol';
 
 export const MESSAGE_LIMITS = {
   /** One frame on the channel: far above any honest answer (the largest output is a few hundred KiB). */
@@ -19,9 +19,8 @@ export const MESSAGE_LIMITS = {
   /** Dims of a returned tensor, and its elements (a shape sent without values may claim more). */
   dims: 32,
   elements: 1 << 24,
-  /** Names of changed inputs in one answer (a case has at most eight inputs), and their length. */
-  changed: 16,
-  inputName: 40,
+  /** Inputs a call may say it changed: a case has at most eight. */
+  changed: 8,
 };
 
 /**
@@ -69,10 +68,17 @@ function wireValue(value: unknown): Checked<WireValue> {
   return { shape: shape as number[], data };
 }
 
-function names(value: unknown): Checked<string[]> {
+/** The inputs a call says it changed: a few names of inputs, each with an index. */
+function inputChanges(value: unknown): Checked<InputChange[]> {
   if (!Array.isArray(value) || value.length > MESSAGE_LIMITS.changed) return { problem: `a list of changed inputs that is not a list of at most ${MESSAGE_LIMITS.changed}` };
-  for (const name of value) if (typeof name !== 'string' || name.length > MESSAGE_LIMITS.inputName) return { problem: 'a changed input whose name is not short text' };
-  return value as string[];
+  const changed: InputChange[] = [];
+  for (const entry of value) {
+    if (!isRecord(entry) || typeof entry.name !== 'string' || !/^\w{1,40}$/.test(entry.name) || !Number.isSafeInteger(entry.at) || (entry.at as number) < 0) {
+      return { problem: 'a changed input without a name and an index' };
+    }
+    changed.push({ name: entry.name, at: entry.at as number });
+  }
+  return changed;
 }
 
 /** The message as a ChildMessage, or why it is not one. `outputCap` is the session's cap on printed output. */
@@ -91,7 +97,7 @@ export function readChildMessage(raw: unknown, outputCap: number): Checked<Child
   if (type !== 'result') return { problem: `a message of unknown type ${typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : `(${typeof type})`}` };
   const output = text(raw.output, outputCap + MESSAGE_LIMITS.outputSlack, 'printed output');
   if (typeof output !== 'string') return output;
-  const changed = names(raw.changed);
+  const changed = inputChanges(raw.changed);
   if (!Array.isArray(changed)) return changed;
   if (raw.ok === true) {
     const value = wireValue(raw.value);

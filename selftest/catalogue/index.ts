@@ -24,6 +24,19 @@ export interface CatalogueEntry {
    * what a probe saw, or name a generic measurement, but never another bug's cause.
    */
   undiagnosed?: string;
+  /** What those multi-head failures must name, when it is not attention_broken. */
+  multiHeadMistake?: string;
+  /**
+   * Observations a failing test of this bug may carry besides its mistake, each checked true of it
+   * (on cases where the mistake itself does not show): nothing else may be said.
+   */
+  mayAlsoSay?: readonly string[];
+}
+
+/** The mistake a failing test of `fn` must name for this entry. */
+export function ownMistake(entry: CatalogueEntry, fn: GradedFunction): string | undefined {
+  if (entry.breaksMultiHead && fn === 'multihead_self_attention') return entry.multiHeadMistake ?? 'attention_broken';
+  return entry.mistake;
 }
 
 const bug = (name: string, breaks: GradedFunction, mistake = name, more: Partial<CatalogueEntry> = {}): CatalogueEntry => ({
@@ -45,13 +58,27 @@ export const CORRECT: readonly CatalogueEntry[] = [
   correct('plain_loops_number_arrays', path.join(__dirname, 'correct', 'plain_loops.ts')),
   correct('loops_float64', path.join(__dirname, 'correct', 'loops_correct.ts')),
   correct('float32_log_sum_exp', path.join(__dirname, 'correct', 'log_sum_exp.ts')),
+  // Issue 30: styles the diagnosis had not met, each with `// audit:` lines for npm run audit:diagnosis.
+  correct('tensor_methods', path.join(__dirname, 'correct', 'tensor_methods.ts')),
+  correct('loops_in_one', path.join(__dirname, 'correct', 'loops_in_one.ts')),
+  correct('hand_strides', path.join(__dirname, 'correct', 'strides.ts')),
+  correct('classes', path.join(__dirname, 'correct', 'attention_class.ts')),
+  correct('recursion_over_batch_dims', path.join(__dirname, 'correct', 'recursive.ts')),
+  correct('online_softmax', path.join(__dirname, 'correct', 'online_softmax.ts')),
+  correct('helper_files', path.join(__dirname, 'correct', 'helper_files', 'index.ts')),
+  correct('functional', path.join(__dirname, 'correct', 'functional.ts')),
 ];
 
+/** The correct solutions whose lines say which part of attention they compute: what the diagnosis audit mutates. */
+export const AUDITED: readonly CatalogueEntry[] = CORRECT.filter((e) =>
+  ['float32_loops', 'tensor_methods', 'loops_in_one', 'hand_strides', 'classes', 'recursion_over_batch_dims', 'online_softmax', 'helper_files', 'functional'].includes(e.name));
+
 export const BUGS: readonly CatalogueEntry[] = [
-  bug('softmax_unstable', 'softmax'),
+  // Where no stored output matches (exp's range predicted elsewhere, a 1×1 mask), what the output shows is said.
+  bug('softmax_unstable', 'softmax', 'softmax_unstable', { mayAlsoSay: ['softmax_out_of_range'] }),
   bug('softmax_ignores_dim', 'softmax', 'softmax_wrong_dim'),
   bug('softmax_whole_tensor', 'softmax'),
-  bug('softmax_global_max', 'softmax'),
+  bug('softmax_global_max', 'softmax', 'softmax_global_max', { mayAlsoSay: ['softmax_out_of_range'] }),
   bug('scale_missing', 'scaled_dot_product_attention'),
   bug('scale_by_dk', 'scaled_dot_product_attention'),
   bug('scale_by_sqrt_dv', 'scaled_dot_product_attention'),
@@ -61,7 +88,8 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('mask_minus_100', 'scaled_dot_product_attention'),
   bug('fully_masked_nan', 'scaled_dot_product_attention'),
   bug('fully_masked_uniform', 'scaled_dot_product_attention'),
-  bug('softmax_over_queries', 'scaled_dot_product_attention'),
+  // On rows thousands apart no softmax over the queries fits its weights: what the probe saw is said.
+  bug('softmax_over_queries', 'scaled_dot_product_attention', 'softmax_over_queries', { mayAlsoSay: ['probabilities_wrong'] }),
   bug('unstable_softmax', 'scaled_dot_product_attention'),
   sdpa('attention_global_max'),
   bug('k_not_transposed', 'scaled_dot_product_attention'),
@@ -86,7 +114,7 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('fully_masked_nan_loop', 'fully_masked_nan'),
   sdpa('unstable_softmax_loop', 'unstable_softmax'),
   bug('mhsa_on_broken_attention', 'scaled_dot_product_attention', 'k_reshaped', { breaksMultiHead: true }),
-  bug('causal_off_by_one', 'causal_mask'),
+  bug('causal_off_by_one', 'causal_mask', 'causal_off_by_one', { mayAlsoSay: ['causal_cells'] }),
   bug('causal_upper', 'causal_mask'),
   bug('heads_interleaved', 'multihead_self_attention'),
   bug('projection_not_transposed', 'multihead_self_attention'),
@@ -117,15 +145,15 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('unstable_softmax_helper', 'unstable_softmax'),
   sdpa('denominator_plus_one', 'rows_not_normalised'),
   sdpa('online_softmax_no_rescale', 'probabilities_wrong'),
-  sdpa('output_relu', 'probabilities_right'),
+  sdpa('output_relu', 'output_not_pv'),
   bug('softmax_last_dim_loop', 'softmax', 'softmax_wrong_dim'),
   bug('softmax_whole_tensor_loop', 'softmax', 'softmax_whole_tensor'),
   bug('softmax_unstable_loop', 'softmax', 'softmax_unstable'),
   bug('softmax_global_max_loop', 'softmax', 'softmax_global_max'),
-  bug('softmax_unstable_helper', 'softmax', 'softmax_unstable'),
-  bug('causal_off_by_one_loop', 'causal_mask', 'causal_off_by_one'),
+  bug('softmax_unstable_helper', 'softmax', 'softmax_unstable', { mayAlsoSay: ['softmax_out_of_range'] }),
+  bug('causal_off_by_one_loop', 'causal_mask', 'causal_off_by_one', { mayAlsoSay: ['causal_cells'] }),
   bug('causal_upper_loop', 'causal_mask', 'causal_upper'),
-  bug('causal_off_by_one_gt', 'causal_mask', 'causal_off_by_one'),
+  bug('causal_off_by_one_gt', 'causal_mask', 'causal_off_by_one', { mayAlsoSay: ['causal_cells'] }),
   bug('projections_swapped', 'multihead_self_attention'),
   bug('projections_swapped_loop', 'multihead_self_attention', 'projections_swapped'),
   bug('heads_order_reversed', 'multihead_self_attention', 'heads_order'),
@@ -143,4 +171,15 @@ export const BUGS: readonly CatalogueEntry[] = [
   undiagnosed('attention_no_batch_dims_loop', 'scaled_dot_product_attention', 'no probe adds a batch dim to 2-D inputs yet'),
   undiagnosed('mhsa_kv_cache', 'multihead_self_attention', "a probe's call meets the kept K and V too: no probe tells state from a weight left unused yet"),
   undiagnosed('mhsa_kv_cache_loop', 'multihead_self_attention', "a probe's call meets the kept K and V too: no probe tells state from a weight left unused yet"),
+  // Issue 30: mistakes that broke a premise of the probes (state kept, inputs changed, rows or V
+  // read in a way the probes' own inputs could not tell apart), each once said something false.
+  sdpa('v_reshaped_loop', 'v_reshaped'),
+  sdpa('denominator_not_reset', 'rows_carry_over'),
+  sdpa('running_max_from_zero', 'softmax_underflow'),
+  sdpa('zero_row_key0_masked', 'probabilities_wrong'),
+  // Verdicts that depend on the calls made before (state kept) or on whether a call gets its own
+  // copy of the inputs (inputs changed in place): both paths make the same calls in the same
+  // order, each on its own copies, so both say the same of them.
+  sdpa('output_buffer_kept', 'state_kept'),
+  bug('mask_inverted_in_place', 'scaled_dot_product_attention', 'inputs_changed', { breaksMultiHead: true, multiHeadMistake: 'attention_changes_inputs' }),
 ];

@@ -13,11 +13,15 @@ export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
 }
 
-/** Writes `entry` as `<parent>/<name>/index.ts` (with the helpers beside it) and returns the folder. */
+/**
+ * Writes `entry` as `<parent>/<name>/index.ts` (with the helpers beside it) and returns the folder;
+ * an entry that is a folder's own index.ts brings the folder's other files along.
+ */
 export function materialize(entry: string, parent: string, name = path.basename(entry, '.ts')): string {
   const dir = path.join(parent, name);
   fs.mkdirSync(dir, { recursive: true });
   // Relative imports of the harness keep working: the grader maps any path ending in lib/tensor.
+  if (path.basename(entry) === 'index.ts') fs.cpSync(path.dirname(entry), dir, { recursive: true });
   fs.copyFileSync(entry, path.join(dir, 'index.ts'));
   for (const helper of HELPERS) fs.copyFileSync(helper, path.join(dir, path.basename(helper)));
   return dir;

@@ -1,0 +1,114 @@
+/**
+ * Grades one mutant and diagnoses its failures with the grader's own code (lib/grading/grade.ts's
+ * loop, verdict.ts, diagnoseInChild.ts's explainFailures and childProbe), only without the process
+ * boundary: the "session" below runs the submission in this process as the child would (copies of
+ * the inputs, what a call changed, normaliseReturn, a time limit per call, a fresh load after a
+ * hang and for the hidden cases). It is what the audit needs by the thousand: a contained child per
+ * mutant would cost seconds each on a shared machine; this costs a fraction of one.
+ */
+import { explainFailures } from '../../grading/diagnoseInChild';
+import { FunctionLedger, faultOf } from '../../grading/faults';
+import type { LoadedFixture } from '../../grading/fixtures';
+import { phases } from '../../grading/grade';
+import { InProcessSession as Calls } from '../../grading/inProcess';
+import { runOrder, type CaseInputs } from '../../grading/invoke';
+import { blockedVerdict, fromOutcome, type CaseVerdict } from '../../grading/verdict';
+import { describeError } from '../../sandbox/errorInfo';
+import type { ChildSession, SessionOutcome } from '../../sandbox/session';
+import { transpileSubmission, type PreparedSubmission } from '../../sandbox/transpile';
+import type { GradedCase, GradedFunction } from '../../../tests/cases';
+import { loadSubmission } from './load';
+
+export interface CaseOutcome {
+  name: string;
+  fn: GradedFunction;
+  status: CaseVerdict['status'];
+  /** The diagnosis's mistake ids ('a|b', 'a+b'), when it named any. */
+  mistake?: string;
+  /** What the student reads besides the verdict when no diagnosis: '' when the verdict's own words say what is wrong. */
+  note?: string;
+}
+
+/**
+ * The child's side in this process: the calls npm test makes (lib/grading/inProcess.ts: copies of
+ * the inputs, what a call changed, the promised shape, a time limit per call), answered as the
+ * grader's session answers, with a fresh load of the submission where the grader starts a child.
+ */
+class InProcessSession {
+  private calls: Calls | undefined;
+
+  constructor(private readonly prepared: PreparedSubmission, private readonly limitMs: number) {}
+
+  /** A new instance of the submission, as a new child loads it. */
+  restart(): void {
+    this.calls = undefined;
+  }
+
+  kill(): void {
+    this.restart();
+  }
+
+  takeOutput(): string {
+    return '';
+  }
+
+  async call(fn: GradedFunction, inputs: CaseInputs): Promise<SessionOutcome> {
+    try {
+      this.calls ??= new Calls(loadSubmission(this.prepared.load), this.prepared.load.entry, undefined, this.limitMs);
+    } catch (err) {
+      return { kind: 'load_failed', error: describeError(err) };
+    }
+    const outcome = this.calls.call(fn, inputs);
+    if (outcome.kind === 'timeout') {
+      // The grader kills a child that hangs; its next call meets a new one.
+      this.restart();
+      return { kind: 'timeout' };
+    }
+    const { output, changed, flooded } = outcome;
+    if (outcome.kind === 'threw') return { kind: 'threw', error: describeError(outcome.error), unreadable: outcome.unreadable, output, changed, flooded };
+    const { value } = outcome;
+    return { kind: 'value', value: 'data' in value ? { shape: [...value.shape], data: value.data } : { shape: [...value.shape] }, output, changed, flooded };
+  }
+}
+
+/** Every case's verdict and diagnosis, as the grader gives them, for one mutant's files. */
+export async function gradeMutant(
+  files: Record<string, string>, entry: string, label: string, cases: readonly GradedCase[], fixtures: ReadonlyMap<string, LoadedFixture>, limitMs: number,
+): Promise<CaseOutcome[] | string> {
+  const prepared = transpileSubmission({ files, entry, label });
+  if (prepared.loadErrors.length || prepared.refused.length) return [...prepared.loadErrors, ...prepared.refused][0];
+  const session = new InProcessSession(prepared, limitMs);
+  const ledger = FunctionLedger.forCases(Infinity, cases);
+  const verdicts = new Map<string, CaseVerdict>();
+  // As grade.ts: the graded calls of each phase in a child of their own, in the table's order …
+  for (const phase of phases(cases)) {
+    session.restart();
+    for (const graded of runOrder(phase)) {
+      const blocked = ledger.blocked(graded.fn);
+      if (blocked) {
+        verdicts.set(graded.name, blockedVerdict(blocked));
+        continue;
+      }
+      const fixture = fixtures.get(graded.fixture)!;
+      const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
+      if (outcome.kind === 'load_failed') return `the mutant failed to load: ${outcome.error.message}`;
+      verdicts.set(graded.name, fromOutcome(outcome, graded, fixture, { timeoutMs: limitMs, ledger }, prepared));
+      const fault = faultOf(outcome, limitMs);
+      if (fault) ledger.fault(graded.fn, fault, graded.name);
+    }
+  }
+  // … then the diagnosis in a fresh one, after every graded call.
+  session.restart();
+  for (const phase of phases(cases)) await explainFailures(session as unknown as ChildSession, phase, fixtures, verdicts);
+  return cases.map((graded) => {
+    const verdict = verdicts.get(graded.name)!;
+    const note = verdict.diagnosis ? undefined : verdict.evidence ? noteOf(verdict) : '';
+    return { name: graded.name, fn: graded.fn, status: verdict.status, ...(verdict.diagnosis && { mistake: verdict.diagnosis.mistake }), ...(note !== undefined && { note }) };
+  });
+}
+
+/** The line explain() added to the details, if any: the last line of the details that is not the check's own. */
+function noteOf(verdict: CaseVerdict): string {
+  const last = verdict.details.split('\n').pop() ?? '';
+  return /^No known cause/.test(last) ? last : '';
+}
