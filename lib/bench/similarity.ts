@@ -1,8 +1,8 @@
 /**
  * The similarity check at scale (`npm run bench`): the whole of `npm run similarity` on a folder of
- * submissions, against reading and tokenising the same folder alone (the intake and the scanner,
- * which any check must do), so that the figure says what the index, the scores and the page cost on
- * top. Both are timed in this process, best of `runs`.
+ * submissions, against reading and tokenising the same folder alone (the intake, the parser and the
+ * scanner, which any check must do), so that the figure says what the index, the scores and the page
+ * cost on top. Both are timed in this process, alternately, best of `runs`.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,8 @@ export interface SimilarityBench {
 }
 
 export const SIMILARITY_GOAL_MS = 10_000;
+/** The whole check is to take at most this many times reading and tokenising (issue 31). */
+export const SIMILARITY_GOAL_RATIO = 1.5;
 
 export async function measureSimilarity(submissions: string, count: number, runs = 3): Promise<SimilarityBench> {
   let tokeniseMs = Infinity;
@@ -53,10 +55,10 @@ export function similaritySection(r: SimilarityBench): string[] {
     '',
     '| step | wall time |',
     '| --- | --- |',
-    `| read (intake) and tokenise every submission | ${s1(r.tokeniseMs)} s |`,
-    `| \`npm run similarity\` whole: the same, the fingerprint index, every pair's score, similarity.csv and similarity.html | ${s1(r.totalMs)} s |`,
+    `| read (intake) and tokenise every submission (TypeScript's parser and scanner, in worker threads) | ${s1(r.tokeniseMs)} s |`,
+    `| \`npm run similarity\` whole: the same, the fingerprint index, the scores of the pairs that share a fingerprint, the listed pairs' fragments, similarity.csv and similarity.html | ${s1(r.totalMs)} s |`,
     '',
-    `Ratio whole check / reading and tokenising: **${(r.totalMs / r.tokeniseMs).toFixed(2)}×**. `
+    `Ratio whole check / reading and tokenising: **${(r.totalMs / r.tokeniseMs).toFixed(2)}×** (goal ≤ ${SIMILARITY_GOAL_RATIO}×: ${r.totalMs / r.tokeniseMs <= SIMILARITY_GOAL_RATIO ? 'met' : 'not met'}). `
       + `Goal: ${r.submissions} submissions under ${SIMILARITY_GOAL_MS / 1000} s: ${r.totalMs < SIMILARITY_GOAL_MS ? 'met' : 'not met'}.`,
   ];
 }
