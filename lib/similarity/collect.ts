@@ -1,7 +1,7 @@
 /**
  * The submissions of a folder as the similarity check reads them: through the grader's intake
  * (lib/intake: no links, no special files, size caps; a refused folder is a row saying why), then
- * tokenised in worker threads (one per core, at most four) under a time limit per submission, so
+ * tokenised in worker threads (one per core for a large folder) under a time limit per submission, so
  * that no file, however pathological, can hold up the rest: past its limit the worker is stopped,
  * that submission gets a row saying so, and a new worker goes on with the others.
  */
@@ -47,9 +47,15 @@ function startWorker(): Promise<Worker> {
   });
 }
 
-/** Workers to tokenise `count` texts with: one per core, at most four, started at once (each loads TypeScript). */
+/**
+ * A worker costs about what tokenising this many submissions does (it loads TypeScript): another
+ * worker is started for each such batch, up to one per core.
+ */
+const TEXTS_PER_WORKER = 100;
+
+/** Workers to tokenise `count` texts with, started at once: one per TEXTS_PER_WORKER, one per core at most, four at most. */
 export function startWorkers(count: number): Promise<Worker>[] {
-  return Array.from({ length: Math.max(1, Math.min(count, os.availableParallelism(), 4)) }, startWorker);
+  return Array.from({ length: Math.max(1, Math.min(Math.ceil(count / TEXTS_PER_WORKER), os.availableParallelism(), 4)) }, startWorker);
 }
 
 /** One text through `worker`: its tokens, or why there are none (past `limitMs`, or the worker died). */
