@@ -10,12 +10,14 @@
  * - imports and exports (the contract decides them), and the modifiers `export`, `public`, `private`,
  *   `protected`, `readonly`, `override`, `abstract`, `declare`;
  * - parentheses the parser does not need (`((a)) * (b)` is `a * b`; `(a + b) * c` keeps its pair);
- * - braces around the one statement of an `if`, `else` or loop;
+ * - braces around the one statement of an `if`, `else` or loop, and around statements among others;
+ * - statements that do nothing (`'use strict';`, `0;`, `x;`, `void 0;`, `debugger;`);
  * - `let`, `const` and `var` are one keyword; `let a = 1, b = 2` is `let a = 1; let b = 2`;
  * - functions: `const f = (x) => e`, `const f = function (x) { … }` and `function f(x) { return e }`
  *   are one form, and an arrow `x => e` elsewhere is `function (x) { return e }`;
  * - `a += b` is `a = a + b` (with parentheses where `b` needs them), `a++` and `++a` are `a = a + 1`;
- * - `==` is `===`, `!=` is `!==`; `{ x }` is `{ x: x }`; `a['b']` is `a.b`.
+ * - `==` is `===`, `!=` is `!==`; `{ x }` is `{ x: x }`; `a['b']` is `a.b`; `a?.b` is `a.b`;
+ *   `new A` is `new A()`.
  * `;` and trailing commas are dropped by the scanner pass itself (tokens.ts).
  */
 import ts from 'typescript';
@@ -36,6 +38,11 @@ const MODIFIED = new Set([K.VariableStatement, K.FunctionDeclaration, K.ClassDec
 const TYPED = new Set([K.Parameter, K.VariableDeclaration, K.PropertyDeclaration, K.FunctionDeclaration, K.FunctionExpression, K.ArrowFunction,
   K.MethodDeclaration, K.Constructor, K.GetAccessor, K.SetAccessor, K.ClassDeclaration, K.ClassExpression]);
 const LOOPS = new Set([K.ForStatement, K.ForInStatement, K.ForOfStatement, K.WhileStatement, K.DoStatement]);
+/** Where a block is one statement among others rather than a body. */
+const STATEMENT_LISTS = new Set([K.Block, K.SourceFile, K.CaseClause, K.DefaultClause, K.ModuleBlock]);
+/** Expressions that do nothing as a statement of their own. */
+const INERT = new Set([K.StringLiteral, K.NumericLiteral, K.BigIntLiteral, K.NoSubstitutionTemplateLiteral, K.RegularExpressionLiteral,
+  K.TrueKeyword, K.FalseKeyword, K.NullKeyword, K.Identifier, K.ThisKeyword]);
 
 /** What TYPED and MODIFIED nodes may have; each is read only from a node of a kind that has it. */
 interface Declaration extends ts.Node {
@@ -83,6 +90,22 @@ const unwrap = (node: ts.Node): ts.Node => {
   while (WRAPPERS.has(node.kind)) node = (node as ts.ParenthesizedExpression).expression;
   return node;
 };
+
+/** Statements that do something in a block, counting those of the bare blocks inside it (whose braces go). */
+function statementsIn(block: ts.Block): number {
+  let count = 0;
+  for (const statement of block.statements) count += statement.kind === K.Block ? statementsIn(statement as ts.Block) : isNoOp(statement) ? 0 : 1;
+  return count;
+}
+
+/** `;`, `debugger;`, `'use strict';`, `0;`, `x;`, `void 0;`: statements that do nothing (a directive sets a mode this module has). */
+function isNoOp(statement: ts.Statement): boolean {
+  if (statement.kind === K.EmptyStatement || statement.kind === K.DebuggerStatement) return true;
+  if (statement.kind !== K.ExpressionStatement) return false;
+  let expression = unwrap((statement as ts.ExpressionStatement).expression);
+  if (expression.kind === K.VoidExpression) expression = unwrap((expression as ts.VoidExpression).expression);
+  return INERT.has(expression.kind);
+}
 
 /**
  * Whether the parser needs parentheses at `slot` (a child of `parent`) once the types are gone:
@@ -179,6 +202,38 @@ export function normalisingEdits(text: string): Edits | undefined {
         unbrace((node as ts.IfStatement).thenStatement);
         unbrace((node as ts.IfStatement).elseStatement);
         break;
+      case K.Block:
+        // A block among statements, not a body: `{ a(); b(); }` is `a(); b();`.
+        if (STATEMENT_LISTS.has(parent.kind)) {
+          edits.drop(node.getStart(source));
+          edits.drop(node.end - 1);
+        }
+        break;
+      case K.ExpressionStatement:
+      case K.DebuggerStatement:
+        if (isNoOp(node as ts.Statement)) {
+          dropNode(node);
+          return;
+        }
+        break;
+      case K.PropertyAccessExpression:
+      case K.ElementAccessExpression:
+      case K.CallExpression: {
+        // `a?.b` is `a.b`, `a?.[i]` is `a[i]`, `f?.()` is `f()`: they differ only on null.
+        const question = (node as ts.PropertyAccessExpression).questionDotToken;
+        if (question) {
+          if (kind === K.PropertyAccessExpression) edits.replace(question.getStart(source), ['.']);
+          else edits.drop(question.getStart(source));
+        }
+        if (kind === K.ElementAccessExpression) dotted(node as ts.ElementAccessExpression);
+        else if (kind === K.CallExpression) dropList((node as ts.CallExpression).typeArguments);
+        break;
+      }
+      case K.NewExpression:
+        dropList((node as ts.NewExpression).typeArguments);
+        // `new A` is `new A()`.
+        if (!(node as ts.NewExpression).arguments) edits.after(node.end, ['(', ')']);
+        break;
       case K.ArrowFunction: {
         const body = (node as ts.ArrowFunction).body;
         arrow(node as ts.ArrowFunction);
@@ -204,11 +259,6 @@ export function normalisingEdits(text: string): Edits | undefined {
         if (parent.kind === K.ObjectBindingPattern && !element.propertyName && element.name.kind === K.Identifier) edits.after(element.name.end, [':', '$']);
         break;
       }
-      case K.ElementAccessExpression:
-        dotted(node as ts.ElementAccessExpression);
-        break;
-      case K.CallExpression:
-      case K.NewExpression:
       case K.TaggedTemplateExpression:
       case K.ExpressionWithTypeArguments:
         dropList((node as ts.CallExpression).typeArguments);
@@ -234,7 +284,7 @@ export function normalisingEdits(text: string): Edits | undefined {
 
   /** `{ x }` → `x` as the body of an `if`, `else` or loop. */
   const unbrace = (body: ts.Statement | undefined) => {
-    if (body?.kind === K.Block && (body as ts.Block).statements.filter((st) => st.kind !== K.EmptyStatement).length <= 1) {
+    if (body?.kind === K.Block && statementsIn(body as ts.Block) <= 1) {
       edits.drop(body.getStart(source));
       edits.drop(body.end - 1);
     }
@@ -270,7 +320,7 @@ export function normalisingEdits(text: string): Edits | undefined {
   /** `a['b']` → `a.b`. */
   const dotted = (node: ts.ElementAccessExpression) => {
     const key = node.argumentExpression;
-    if (node.questionDotToken || key.kind !== K.StringLiteral || !/^[A-Za-z_$][\w$]*$/.test((key as ts.StringLiteral).text)) return;
+    if (key.kind !== K.StringLiteral || !/^[A-Za-z_$][\w$]*$/.test((key as ts.StringLiteral).text)) return;
     edits.replace(tokenAt(K.OpenBracketToken, node.expression.end), ['.']);
     edits.replace(key.getStart(source), [(key as ts.StringLiteral).text]);
     edits.drop(node.end - 1);

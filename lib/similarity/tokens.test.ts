@@ -52,6 +52,11 @@ describe('syntax that changes nothing changes no token', () => {
     ['strict equality', 'a === b; c !== d;', 'a == b; c != d;'],
     ['shorthand properties', 'const o = { shape: shape, data: data }; const { a: a } = o;', 'const o = { shape, data }; const { a } = o;'],
     ['brackets for a property', 'o.data.length', "o['data'][\"length\"]"],
+    ['optional chaining', 'a.b.c(d[e]); f(g)', 'a?.b.c?.(d?.[e]); f?.(g)'],
+    ['new without arguments', 'const m = new Map();', 'const m = new Map;'],
+    ['bare blocks', 'a(); b(); c();', '{ a(); { b(); } } c();'],
+    ['statements that do nothing', 'function f(x) { return x; }', "'use strict';\nfunction f(x) { 'step'; 0; void 0; x; debugger; return x; }"],
+    ['braces around one statement and a no-op', 'if (a) b();', "if (a) { 'why'; b(); }"],
   ];
   for (const [what, a, b] of cases) it(what, () => same(a, b));
 
@@ -61,6 +66,8 @@ describe('syntax that changes nothing changes no token', () => {
     differ('if (a) { b(); c(); }', 'if (a) b(); c();');
     differ('o.data', 'o.shape');
     differ('a < b', 'a <= b');
+    differ('f(x);', 'x;');
+    differ('a.b', 'a.c');
   });
 
   it('copies of copies add no more tokens than the text has characters', () => {

@@ -151,6 +151,39 @@ export const REWRITES: Record<string, Rewrite> = {
     if (ts.isShorthandPropertyAssignment(node)) return f.createPropertyAssignment(node.name.text, f.createIdentifier(node.name.text));
     return undefined;
   }),
+  statementsThatDoNothing: (rng) => statementLists((statements) => statements.flatMap((st) => {
+    const inert = [f.createStringLiteral('step'), f.createNumericLiteral(0), f.createVoidZero(), f.createIdentifier('undefined')][Math.floor(rng() * 4)];
+    return [st, f.createExpressionStatement(inert)];
+  })),
+  bareBlocks: () => statementLists((statements) => statements.map((st) => (ts.isExpressionStatement(st) || ts.isIfStatement(st) || ts.isForStatement(st) ? f.createBlock([st], true) : st))),
+  optionalChaining: () => (context) => (root) => {
+    // Every property read `a.b` as `a?.b`, and what follows it in the same chain (calls, indexing)
+    // stays in the chain, as a student writes it; not where a value is assigned (`a?.b = c` is no JavaScript).
+    const visit = (node: ts.Node, target: boolean): ts.Node => {
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+        return f.updateBinaryExpression(node, visit(node.left, true) as ts.Expression, node.operatorToken, visit(node.right, false) as ts.Expression);
+      }
+      if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)) return node;
+      if (ts.isDeleteExpression(node)) return node;
+      const inner = (child: ts.Node) => visit(child, target && (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) && child === node.expression);
+      if (ts.isPropertyAccessExpression(node) && !ts.isPrivateIdentifier(node.name) && node.expression.kind !== ts.SyntaxKind.SuperKeyword) {
+        const expression = inner(node.expression) as ts.Expression;
+        return target ? f.updatePropertyAccessExpression(node, expression, node.name) : f.createPropertyAccessChain(expression, f.createToken(ts.SyntaxKind.QuestionDotToken), node.name);
+      }
+      if (ts.isElementAccessExpression(node)) {
+        const [expression, argument] = [inner(node.expression) as ts.Expression, visit(node.argumentExpression, false) as ts.Expression];
+        return ts.isOptionalChain(expression) && !target ? f.createElementAccessChain(expression, undefined, argument) : f.updateElementAccessExpression(node, expression, argument);
+      }
+      if (ts.isCallExpression(node)) {
+        const expression = visit(node.expression, false) as ts.Expression;
+        const args = node.arguments.map((a) => visit(a, false) as ts.Expression);
+        return ts.isOptionalChain(expression) ? f.createCallChain(expression, undefined, node.typeArguments, args) : f.updateCallExpression(node, expression, node.typeArguments, args);
+      }
+      return ts.visitEachChild(node, (child) => visit(child, false), context);
+    };
+    return visit(root, false) as ts.SourceFile;
+  },
+  newWithoutParentheses: () => everywhere((node) => (ts.isNewExpression(node) && node.arguments?.length === 0 ? f.createNewExpression(node.expression, node.typeArguments, undefined) : undefined)),
   commentsEverywhere: (rng) => statementLists((statements) => statements.map((s) => ts.addSyntheticLeadingComment(s, ts.SyntaxKind.SingleLineCommentTrivia, ` step ${Math.floor(rng() * 1000)}`, true))),
 };
 
