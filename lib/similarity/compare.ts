@@ -254,7 +254,12 @@ export function clusters(pairs: readonly PairScore[], threshold: number): string
   const find = (x: string): string => {
     let root = x;
     while (parent.get(root) !== root) root = parent.get(root)!;
-    parent.set(x, root);
+    // Every name on the way points at the root: a chain is walked once.
+    for (let at = x; at !== root;) {
+      const next = parent.get(at)!;
+      parent.set(at, root);
+      at = next;
+    }
     return root;
   };
   for (const p of pairs) {
@@ -264,6 +269,11 @@ export function clusters(pairs: readonly PairScore[], threshold: number): string
     if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
   }
   const groups = new Map<string, string[]>();
-  for (const x of parent.keys()) groups.set(find(x), [...(groups.get(find(x)) ?? []), x]);
+  for (const x of parent.keys()) {
+    const root = find(x);
+    const group = groups.get(root);
+    if (group) group.push(x);
+    else groups.set(root, [x]);
+  }
   return [...groups.values()].filter((g) => g.length >= 3).map((g) => g.sort()).sort((g, h) => h.length - g.length || (g[0] < h[0] ? -1 : 1));
 }

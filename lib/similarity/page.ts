@@ -179,7 +179,7 @@ export function similarityReport(comparison: Comparison, notCompared: readonly N
       + 'A high score says that two submissions share long stretches of the same structure once names, literals, comments, layout, types, '
       + `syntax that changes nothing (semicolons, needless parentheses and braces, one spelling of a meaning for another) and the handout's own code${base ? ` (${escapeHtml(base)})` : ''} are set aside; `
       + 'read them side by side, and weigh it with what else you know, before drawing any conclusion.</p></div>',
-    `<p class="muted">Tokens from TypeScript's scanner (every chosen name one token, every literal one per kind), fingerprinted by winnowing `
+    `<p class="muted">Tokens from TypeScript's parser and scanner (every chosen name one token, every literal one per kind, what changes nothing set aside), fingerprinted by winnowing `
       + `(${KGRAM}-token k-grams, one per window of ${WINDOW}; the handout's ${comparison.handoutKgrams} k-grams are no fingerprint, and a fingerprint found in more than ${comparison.commonAt} submissions counts for no pair). `
       + 'A pair\'s score is the share of both submissions\' fingerprints that they share; the pairs at or above the threshold are listed by how much code they share '
       + '(tokens in shared stretches, then the longest stretch), so that a long copy comes before two short files that match.</p>',
