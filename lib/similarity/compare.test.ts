@@ -6,7 +6,7 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { Tokenised } from './collect';
-import { commonAt, compare } from './compare';
+import { clusters, commonAt, compare } from './compare';
 import { kgramHashes, OCCURRENCE_CAP, tokenIds, winnow } from './fingerprints';
 
 /** `count` tokens drawn from a vocabulary large enough that two draws share no k-gram. */
@@ -40,6 +40,14 @@ describe('which pairs share code', () => {
     expect(commonAt(20)).toBe(10);
     expect(compare(course(11)).scores).toEqual([]);
     expect(compare(course(10)).scores.reduce((sum, s) => sum + s.pairs, 0)).toBe(45);
+  });
+
+  it('400 identical colluders among 800 are every pair among them and one group', () => {
+    const copy = stream('copy', 100);
+    const subs = Array.from({ length: 800 }, (_, i) => submission(`s${String(i).padStart(3, '0')}`, i < 400 ? copy : stream(`own${i}`, 100)));
+    const listed = compare(subs).listed(0.35, 0);
+    expect(listed.length).toBe((400 * 399) / 2);
+    expect(clusters(listed, 0.35).map((g) => g.length)).toEqual([400]);
   });
 });
 
