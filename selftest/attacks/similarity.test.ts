@@ -22,7 +22,7 @@ import { runSimilarity } from '../../lib/similarity/run';
 import { tokenIds } from '../../lib/similarity/fingerprints';
 import { tokenise } from '../../lib/similarity/tokens';
 import { tempDir } from '../grader/materialize';
-import { disguise, REWRITES } from '../similarity/disguise';
+import { disguise, EXCLUSIVE, REWRITES } from '../similarity/disguise';
 
 const CATALOGUE = path.join(PROJECT_ROOT, 'selftest', 'catalogue');
 const CORPUS = [
@@ -47,6 +47,16 @@ describe('syntax that changes nothing hides no copy', () => {
     const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
     const copies = outcome.flagged.filter((p) => p.b === `${p.a}_copy`).sort((p, q) => (p.a < q.a ? -1 : 1));
     expect(copies.map((p) => [p.a, p.score])).toEqual(CORPUS.slice(0, 5).map((f) => [path.basename(f, '.ts'), 1]).sort());
+  });
+
+  it('each rewrite changes the text of some solution of the corpus (none is a rewrite in name only)', () => {
+    const codes = CORPUS.map((file) => fs.readFileSync(file, 'utf8'));
+    for (const name of Object.keys(REWRITES)) {
+      // A rewrite that undoes another (`x = x + y` → `x += y`) may need the other's output to work on.
+      const before = EXCLUSIVE.find((set) => set.includes(name))?.filter((other) => other !== name) ?? [];
+      const changes = (first: string[]) => codes.some((code) => disguise(code, [...first, name]) !== disguise(code, first));
+      expect(changes([]) || before.some((other) => changes([other])), name).toBe(true);
+    }
   });
 
   it('every draw of such rewrites, in any order, on every solution of the corpus, leaves the tokens as they were', () => {

@@ -188,7 +188,7 @@ export const REWRITES: Record<string, Rewrite> = {
 };
 
 /** Rewrites that undo each other: a draw takes at most one of each set. */
-const EXCLUSIVE = [['bracesAroundEveryBody', 'noBracesAroundOneStatement'], ['compoundAssignmentsSpelledOut', 'assignmentsCompounded'], ['functionsAsArrows', 'arrowsAsFunctionExpressions']];
+export const EXCLUSIVE = [['bracesAroundEveryBody', 'noBracesAroundOneStatement'], ['compoundAssignmentsSpelledOut', 'assignmentsCompounded'], ['functionsAsArrows', 'arrowsAsFunctionExpressions']];
 
 /** Which rewrites the draw of `seed` applies: each with probability one half, in a fixed order. */
 export function drawRewrites(seed: string): string[] {
