@@ -125,7 +125,7 @@ function visibleFixtures(root: string, files: Map<string, Buffer>): { visible: n
 
 /**
  * What the handout's scripts use (npm test, npm run grade, npm run typecheck): every other
- * dependency of the project (the browser driver, the schema checker, YAML, the similarity check)
+ * dependency of the project (the browser driver, the schema checker, YAML)
  * is an instructor's and stays out of the handout's package.json and lock.
  */
 const SHIPPED_DEPENDENCIES = ['npyjs', 'seedrandom'];

@@ -12,13 +12,15 @@ import { oneLine } from '../lib/text/sanitise';
 
 const USAGE = 'npm run similarity -- --submissions DIR --out OUT [--base DIR] [--threshold P]';
 const HELP = `Compares every submission of DIR with every other, offline: which share code once names,
-literals, comments, layout and the handout's own code are set aside. Evidence for a person to read,
-never a verdict: similar code on a 20-line exercise is expected.
+literals, comments, layout, types, syntax that changes nothing (semicolons, needless parentheses and
+braces, one spelling of a meaning for another) and the handout's own code are set aside. Evidence
+for a person to read, never a verdict: similar code on a 20-line exercise is expected.
 
 usage: ${USAGE}
 
   --submissions DIR  one subfolder per submission, read as the grader reads them (no links, size caps)
-  --out OUT          writes OUT/similarity.csv (pairs, best first: score, each side's share, longest
+  --out OUT          writes OUT/similarity.csv (the pairs at or above the threshold, most shared code
+                     first, then the best others: score, each side's share, shared tokens, longest
                      shared fragment in tokens) and OUT/similarity.html (score distribution, groups of
                      three or more, the pairs at or above the threshold side by side)
   --base DIR         the handout's code, removed from every submission (default: student/, the stubs)

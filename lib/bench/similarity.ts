@@ -1,9 +1,10 @@
 /**
  * The similarity check at scale (`npm run bench`): the whole of `npm run similarity` on a folder of
- * submissions, against reading and tokenising the same folder alone (the intake and the scanner,
- * which any check must do), so that the figure says what the index, the scores and the page cost on
- * top. Both are timed in this process, best of `runs`.
+ * submissions, against reading and tokenising the same folder alone (the intake, the parser and the
+ * scanner, which any check must do), so that the figure says what the index, the scores and the page
+ * cost on top. Both are timed in this process, alternately, best of `runs`.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { collect } from '../similarity/collect';
@@ -15,29 +16,45 @@ export interface SimilarityBench {
   submissions: number;
   /** Reading (intake) and tokenising every submission, best run. */
   tokeniseMs: number;
-  /** The whole check: the same, then the index, every pair's score, similarity.csv and similarity.html. */
+  /** The whole check: the same, then the index, the candidate pairs' scores, similarity.csv and similarity.html. */
   totalMs: number;
+  /** CPU time of this process, every thread (the tokenising workers too), in the same best runs: what another load changes least. */
+  tokeniseCpuMs: number;
+  totalCpuMs: number;
   flagged: number;
   groups: number;
 }
 
 export const SIMILARITY_GOAL_MS = 10_000;
+/** The whole check is to take at most this many times reading and tokenising (issue 31). */
+export const SIMILARITY_GOAL_RATIO = 1.5;
+
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
 
 export async function measureSimilarity(submissions: string, count: number, runs = 3): Promise<SimilarityBench> {
-  let tokeniseMs = Infinity;
-  let totalMs = Infinity;
+  const best = { tokeniseMs: Infinity, totalMs: Infinity, tokeniseCpuMs: Infinity, totalCpuMs: Infinity };
   let flagged = 0;
   let groups = 0;
-  for (let run = 0; run < runs; run++) {
-    let start = process.hrtime.bigint();
-    await collect(submissions);
-    tokeniseMs = Math.min(tokeniseMs, elapsedMs(start));
-    start = process.hrtime.bigint();
-    const outcome = await runSimilarity({ submissions, out: path.join(os.tmpdir(), `bench-similarity-${process.pid}`), base: path.join(PROJECT_ROOT, 'student') });
-    totalMs = Math.min(totalMs, elapsedMs(start));
-    [flagged, groups] = [outcome.flagged.length, outcome.groups.length];
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-similarity-'));
+  try {
+    for (let run = 0; run < runs; run++) {
+      let [start, cpu] = [process.hrtime.bigint(), process.cpuUsage()];
+      await collect(submissions);
+      best.tokeniseMs = Math.min(best.tokeniseMs, elapsedMs(start));
+      best.tokeniseCpuMs = Math.min(best.tokeniseCpuMs, cpuMs(cpu));
+      [start, cpu] = [process.hrtime.bigint(), process.cpuUsage()];
+      const outcome = await runSimilarity({ submissions, out, base: path.join(PROJECT_ROOT, 'student') });
+      best.totalMs = Math.min(best.totalMs, elapsedMs(start));
+      best.totalCpuMs = Math.min(best.totalCpuMs, cpuMs(cpu));
+      [flagged, groups] = [outcome.flagged.length, outcome.groups.length];
+    }
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
   }
-  return { submissions: count, tokeniseMs, totalMs, flagged, groups };
+  return { submissions: count, ...best, flagged, groups };
 }
 
 const s1 = (ms: number) => (ms / 1000).toFixed(2);
@@ -51,12 +68,13 @@ export function similaritySection(r: SimilarityBench): string[] {
       + `${r.flagged} pairs reach the threshold and ${r.groups} groups form, far more than a real course), the handout (student/) subtracted. `
       + 'Best of 3 runs in one process. Also on its own: `npm run bench:similarity`.',
     '',
-    '| step | wall time |',
-    '| --- | --- |',
-    `| read (intake) and tokenise every submission | ${s1(r.tokeniseMs)} s |`,
-    `| \`npm run similarity\` whole: the same, the fingerprint index, every pair's score, similarity.csv and similarity.html | ${s1(r.totalMs)} s |`,
+    '| step | wall time | CPU time, all threads |',
+    '| --- | --- | --- |',
+    `| read (intake) and tokenise every submission (TypeScript's parser and scanner, in worker threads) | ${s1(r.tokeniseMs)} s | ${s1(r.tokeniseCpuMs)} s |`,
+    `| \`npm run similarity\` whole: the same, the fingerprint index, the scores of the pairs that share a fingerprint, the listed pairs' fragments, similarity.csv and similarity.html | ${s1(r.totalMs)} s | ${s1(r.totalCpuMs)} s |`,
     '',
-    `Ratio whole check / reading and tokenising: **${(r.totalMs / r.tokeniseMs).toFixed(2)}×**. `
+    `Ratio whole check / reading and tokenising: **${(r.totalMs / r.tokeniseMs).toFixed(2)}×** in wall time (goal ≤ ${SIMILARITY_GOAL_RATIO}×: `
+      + `${r.totalMs / r.tokeniseMs <= SIMILARITY_GOAL_RATIO ? 'met' : 'not met'}), ${(r.totalCpuMs / r.tokeniseCpuMs).toFixed(2)}× in CPU time. `
       + `Goal: ${r.submissions} submissions under ${SIMILARITY_GOAL_MS / 1000} s: ${r.totalMs < SIMILARITY_GOAL_MS ? 'met' : 'not met'}.`,
   ];
 }

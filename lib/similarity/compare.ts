@@ -1,27 +1,22 @@
 /**
- * Which submissions share code: Dolos's fingerprint index (@dodona/dolos-core: winnowing over
- * token k-grams, as MOSS does) over the tokens of tokens.ts. The handout's code is added as an
- * ignored file, so that what every student received is never evidence, and a fingerprint that
- * most submissions share (the textbook formula) counts for no pair.
+ * Which submissions share code, from one index of every submission's fingerprints (fingerprints.ts):
+ * each fingerprint adds its places to the pairs of submissions that hold it, so the work grows with
+ * the fingerprints and the pairs that share one (the candidates), never with all n² pairs. The
+ * handout's k-grams are no submission's fingerprints, and a fingerprint found in more than half of
+ * the submissions counts for no pair: what every student received, or wrote from the textbook
+ * formula, is never evidence. Submissions whose token streams are equal are indexed once.
  *
- * Every pair's score comes from the index, never from comparing two submissions token by token:
- * each shared fingerprint adds its occurrences to the pairs of files it is in. Only the pairs a
- * person will read (the CSV's and the page's) are built as Dolos pairs, for their fragments.
+ * A pair's score is the share of both sides' fingerprints that they share. Which stretches of code
+ * they share (fragments.ts) is worked out only for the pairs a person will read: those at or above
+ * the threshold, ranked by how much code they share (tokens covered, then the longest stretch), so
+ * that a long disguised copy comes before two short files that happen to match; then the best of
+ * the others by score, for the CSV.
  */
 import type { Tokenised } from './collect';
+import { KGRAM, kgramHashes, streamKey, WINDOW, winnow, type Fingerprints } from './fingerprints';
+import { byHash, sharedCode, type Fragment, type Shared } from './fragments';
 
-// dolos-core is an ES module; this project is CommonJS: a dynamic import loads it on every Node line.
-type DolosCore = typeof import('@dodona/dolos-core', { with: { 'resolution-mode': 'import' } });
-type TokenizedFile = InstanceType<DolosCore['TokenizedFile']>;
-type FingerprintIndex = InstanceType<DolosCore['FingerprintIndex']>;
-
-/**
- * k-grams of this many tokens; winnowing keeps one per window of this many k-grams. Dolos's defaults
- * (23, 17) are for programs of hundreds of lines; on this 20-line exercise 15 and 8 separated the
- * self-test's disguised copies from its independent solutions best (8 … 21 tried).
- */
-export const KGRAM = 15;
-export const WINDOW = 8;
+export type { Fragment } from './fragments';
 
 export interface PairScore {
   a: string;
@@ -33,110 +28,221 @@ export interface PairScore {
   bInA: number;
 }
 
-export interface Fragment {
-  /** Token ranges (inclusive) and text spans [startLine, startCol, endLine, endCol], 0-based, in a and b. */
-  a: { from: number; to: number; span: [number, number, number, number] };
-  b: { from: number; to: number; span: [number, number, number, number] };
-  tokens: number;
-}
-
 export interface PairDetail extends PairScore {
+  /** Tokens of shared code (of the side that has fewer in shared stretches). */
+  shared: number;
+  /** Tokens in the longest shared stretch. */
   longest: number;
+  /** Shared stretches, longest first, as token ranges of a and b (the submissions' spans place them in the text). */
   fragments: Fragment[];
 }
 
 export interface Comparison {
   submissions: Tokenised[];
-  /** Every pair that shares a counted fingerprint, best first. Pairs not listed score 0. */
-  pairs: PairScore[];
   /** How many pairs there are in all (n·(n−1)/2). */
   pairCount: number;
   /** Fingerprints found in more than this many submissions count for no pair. */
   commonAt: number;
-  /** Fingerprints of the handout's code, removed from every submission. */
-  handoutFingerprints: number;
-  detail(pair: PairScore): PairDetail;
+  /** Distinct k-grams of the handout's code, none of them a submission's fingerprint. */
+  handoutKgrams: number;
+  /** Every score above 0 that some pairs have, best first, with how many pairs have it. Pairs not counted score 0. */
+  scores: { score: number; pairs: number }[];
+  /** The pairs at or above `threshold`, most shared code first, then up to `others` more, best score first. */
+  listed(threshold: number, others: number): PairDetail[];
+  /** Steps taken so far (postings, pair updates, matches): what the attack tests bound. */
+  work(): number;
 }
-
-let loaded: Promise<DolosCore> | undefined;
-const dolosCore = () => (loaded ??= import('@dodona/dolos-core'));
 
 /** A fingerprint in more than half of the submissions (at least 10) is common knowledge, not evidence. */
 export const commonAt = (n: number) => Math.max(10, Math.ceil(n / 2));
 
-export async function compare(submissions: readonly Tokenised[], handout?: Tokenised): Promise<Comparison> {
-  const dolos = await dolosCore();
-  const asFile = (t: Tokenised) => new dolos.TokenizedFile(new dolos.File(t.name, t.text), t.tokens, t.spans.map((s) => new dolos.Region(...s)));
-  const cap = commonAt(submissions.length);
-  const index: FingerprintIndex = new dolos.FingerprintIndex(KGRAM, WINDOW, false);
-  const files = submissions.map(asFile);
-  index.addFiles(files);
-  // Set after the files are in, once: Dolos re-applies a cap on every file added past it, which
-  // costs the square of a common fingerprint's files.
-  index.updateMaxFingerprintFileCount(cap);
-  let handoutFingerprints = 0;
-  if (handout && handout.tokens.length > 0) {
-    // Added last, so that its fingerprints leave every submission's count (Dolos moves them then).
-    index.addIgnoredFile(asFile(handout));
-    handoutFingerprints = index.ignoredEntries()[0]?.kgrams.length ?? 0;
-  }
-  const position = new Map<TokenizedFile, number>(files.map((f, i) => [f, i]));
-  const entries = index.entries();
+/** Submissions with one token stream. */
+interface Group {
+  ids: Int32Array;
+  members: number[];
+  /** Counted fingerprints: not the handout's, not common. */
+  fp: Fingerprints;
+  order?: Int32Array;
+}
 
-  // Counted fingerprints of each submission: its k-grams whose fingerprint is neither the handout's nor common.
-  const counted = new Float64Array(files.length);
-  for (const entry of entries) {
-    let n = 0;
-    for (const shared of entry.shared) n += shared.occurrencesOf(entry.file).length;
-    counted[position.get(entry.file)!] = n;
+interface GroupPair {
+  x: number;
+  y: number;
+  score: number;
+  xInY: number;
+  yInX: number;
+  pairs: number;
+  shared?: Shared;
+}
+
+function sameStream(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function groupStreams(submissions: readonly Tokenised[]): Group[] {
+  const groups: Group[] = [];
+  const byKey = new Map<string, number[]>();
+  for (const [i, s] of submissions.entries()) {
+    const ids = s.ids;
+    const key = streamKey(ids);
+    const candidates = byKey.get(key) ?? [];
+    let g = candidates.find((c) => sameStream(groups[c].ids, ids));
+    if (g === undefined) {
+      g = groups.length;
+      groups.push({ ids, members: [], fp: { hashes: new Uint32Array(0), positions: new Int32Array(0) } });
+      byKey.set(key, [...candidates, g]);
+    }
+    groups[g].members.push(i);
   }
-  const n = files.length;
-  const aCovered = new Map<number, number>();
-  const bCovered = new Map<number, number>();
-  for (const shared of index.sharedFingerprints()) {
-    if (shared.ignored) continue;
-    const holders = shared.files().map((f) => position.get(f)).filter((i): i is number => i !== undefined).sort((x, y) => x - y);
-    if (holders.length < 2) continue;
-    const occurrences = holders.map((i) => shared.occurrencesOf(files[i]).length);
-    for (let x = 0; x < holders.length; x++) {
-      for (let y = x + 1; y < holders.length; y++) {
-        const key = holders[x] * n + holders[y];
-        aCovered.set(key, (aCovered.get(key) ?? 0) + occurrences[x]);
-        bCovered.set(key, (bCovered.get(key) ?? 0) + occurrences[y]);
-      }
+  return groups;
+}
+
+function keep(fp: Fingerprints, test: (hash: number) => boolean): Fingerprints {
+  const kept = fp.hashes.map((h) => (test(h) ? 1 : 0));
+  return { hashes: fp.hashes.filter((_, i) => kept[i]), positions: fp.positions.filter((_, i) => kept[i]) };
+}
+
+/** Winnowing's two lengths (fingerprints.ts); other values are for measuring which separate copies best. */
+export interface WinnowingOptions {
+  kgram?: number;
+  window?: number;
+}
+
+export function compare(submissions: readonly Tokenised[], handout?: Tokenised, { kgram = KGRAM, window = WINDOW }: WinnowingOptions = {}): Comparison {
+  const n = submissions.length;
+  const cap = commonAt(n);
+  const groups = groupStreams(submissions);
+  const handoutHashes = new Set(handout ? kgramHashes(handout.ids, kgram) : []);
+  let work = 0;
+
+  const kgrams = groups.map((g) => kgramHashes(g.ids, kgram));
+  const occurrences: Map<number, number>[] = groups.map((g, gi) => {
+    g.fp = keep(winnow(kgrams[gi], window), (h) => !handoutHashes.has(h));
+    const times = new Map<number, number>();
+    for (const h of g.fp.hashes) times.set(h, (times.get(h) ?? 0) + 1);
+    return times;
+  });
+  // How many submissions hold each fingerprint anywhere, selected by winnowing there or not: a
+  // formula's k-gram near where it starts is selected in some submissions only, and is as common.
+  const holders = new Map<number, number>();
+  const lastHolder = new Map<number, number>();
+  for (const times of occurrences) for (const h of times.keys()) holders.set(h, 0);
+  for (const [gi, g] of groups.entries()) {
+    for (const h of kgrams[gi]) {
+      const count = holders.get(h);
+      if (count === undefined || lastHolder.get(h) === gi) continue;
+      lastHolder.set(h, gi);
+      holders.set(h, count + g.members.length);
     }
   }
-  const pairs: PairScore[] = [];
-  for (const [key, a] of aCovered) {
-    const [i, j] = [Math.floor(key / n), key % n];
-    const b = bCovered.get(key)!;
-    const total = counted[i] + counted[j];
-    pairs.push({
-      a: submissions[i].name, b: submissions[j].name,
-      score: total > 0 ? (a + b) / total : 0,
-      aInB: counted[i] > 0 ? a / counted[i] : 0,
-      bInA: counted[j] > 0 ? b / counted[j] : 0,
-    });
+  work += kgrams.reduce((sum, k) => sum + k.length, 0);
+  for (const [gi, g] of groups.entries()) {
+    g.fp = keep(g.fp, (h) => holders.get(h)! <= cap);
+    for (const h of [...occurrences[gi].keys()]) if (holders.get(h)! > cap) occurrences[gi].delete(h);
   }
-  pairs.sort((p, q) => q.score - p.score || (p.a < q.a ? -1 : p.a > q.a ? 1 : p.b < q.b ? -1 : 1));
 
-  const byName = new Map(submissions.map((s, i) => [s.name, i]));
-  const detail = (pair: PairScore): PairDetail => {
-    const [left, right] = [files[byName.get(pair.a)!], files[byName.get(pair.b)!]];
-    const dolosPair = index.getPair(left, right);
-    const fragments = dolosPair.buildFragments().map((f): Fragment => {
-      const first = f.pairs[0];
-      const last = f.pairs[f.pairs.length - 1];
-      const region = (r: { startRow: number; startCol: number; endRow: number; endCol: number }) => [r.startRow, r.startCol, r.endRow, r.endCol] as [number, number, number, number];
-      return {
-        a: { from: first.left.start, to: last.left.stop, span: region(f.leftSelection) },
-        b: { from: first.right.start, to: last.right.stop, span: region(f.rightSelection) },
-        tokens: last.left.stop - first.left.start + 1,
-      };
-    }).sort((x, y) => y.tokens - x.tokens);
-    return { ...pair, longest: fragments[0]?.tokens ?? 0, fragments };
+  // Postings (hash, group), ordered by hash then group: a run of one hash lists the groups holding it.
+  const GROUP_BITS = 2 ** 21;
+  const keys = Float64Array.from(occurrences.flatMap((times, gi) => [...times.keys()].map((h) => h * GROUP_BITS + gi))).sort();
+  const runEnd = new Int32Array(keys.length);
+  for (let e = keys.length - 1; e >= 0; e--) {
+    const sameNext = e + 1 < keys.length && Math.floor(keys[e + 1] / GROUP_BITS) === Math.floor(keys[e] / GROUP_BITS);
+    runEnd[e] = sameNext ? runEnd[e + 1] : e + 1;
+  }
+  const postingsOf: number[][] = groups.map(() => []);
+  /** Places of the posting's hash in its group. */
+  const placesAt = new Float64Array(keys.length);
+  for (let e = 0; e < keys.length; e++) {
+    const g = keys[e] % GROUP_BITS;
+    postingsOf[g].push(e);
+    placesAt[e] = occurrences[g].get(Math.floor(keys[e] / GROUP_BITS))!;
+  }
+  work += keys.length;
+
+  // One row of pairs (x, y > x) at a time: what x shares with each y, from x's postings only.
+  const pairs: GroupPair[] = [];
+  const sharedX = new Float64Array(groups.length);
+  const sharedY = new Float64Array(groups.length);
+  const touched: number[] = [];
+  for (const [x, g] of groups.entries()) {
+    const total = g.fp.hashes.length;
+    if (total === 0) continue;
+    if (g.members.length > 1) pairs.push({ x, y: x, score: 1, xInY: 1, yInX: 1, pairs: (g.members.length * (g.members.length - 1)) / 2 });
+    for (const e of postingsOf[x]) {
+      for (let f = e + 1; f < runEnd[e]; f++) {
+        const y = keys[f] % GROUP_BITS;
+        if (sharedX[y] === 0) touched.push(y);
+        sharedX[y] += placesAt[e];
+        sharedY[y] += placesAt[f];
+      }
+      work += runEnd[e] - e;
+    }
+    for (const y of touched) {
+      const other = groups[y].fp.hashes.length;
+      pairs.push({
+        x, y, score: (sharedX[y] + sharedY[y]) / (total + other), xInY: sharedX[y] / total, yInX: sharedY[y] / other,
+        pairs: g.members.length * groups[y].members.length,
+      });
+      sharedX[y] = 0;
+      sharedY[y] = 0;
+    }
+    touched.length = 0;
+  }
+  pairs.sort((p, q) => q.score - p.score || p.x - q.x || p.y - q.y);
+
+  const sharedOf = (p: GroupPair): Shared => {
+    if (!p.shared) {
+      const [gx, gy] = [groups[p.x], groups[p.y]];
+      gx.order ??= byHash(gx.fp);
+      gy.order ??= byHash(gy.fp);
+      p.shared = sharedCode({ ids: gx.ids, fp: gx.fp, order: gx.order }, { ids: gy.ids, fp: gy.fp, order: gy.order }, kgram, window);
+      work += p.shared.work;
+    }
+    return p.shared;
   };
-  return { submissions: [...submissions], pairs, pairCount: (n * (n - 1)) / 2, commonAt: cap, handoutFingerprints, detail };
+
+  /** The pairs of submissions a pair of groups stands for, each side named in order. */
+  const expand = (p: GroupPair): PairDetail[] => {
+    const shared = sharedOf(p);
+    const swapped = shared.fragments.map((f) => ({ a: f.b, b: f.a, tokens: f.tokens }));
+    const out: PairDetail[] = [];
+    const [xs, ys] = [groups[p.x].members, groups[p.y].members];
+    for (const [i, a] of xs.entries()) {
+      for (const b of p.x === p.y ? xs.slice(i + 1) : ys) {
+        const [na, nb] = [submissions[a].name, submissions[b].name];
+        const common = { shared: shared.tokens, longest: shared.longest, score: p.score };
+        out.push(na < nb
+          ? { a: na, b: nb, aInB: p.xInY, bInA: p.yInX, fragments: shared.fragments, ...common }
+          : { a: nb, b: na, aInB: p.yInX, bInA: p.xInY, fragments: swapped, ...common });
+      }
+    }
+    return out.sort((u, v) => (u.a < v.a ? -1 : u.a > v.a ? 1 : u.b < v.b ? -1 : u.b > v.b ? 1 : 0));
+  };
+
+  const listed = (threshold: number, others: number): PairDetail[] => {
+    const flagged = pairs.filter((p) => p.score >= threshold);
+    for (const p of flagged) sharedOf(p);
+    flagged.sort((p, q) => q.shared!.tokens - p.shared!.tokens || q.shared!.longest - p.shared!.longest || q.score - p.score || p.x - q.x || p.y - q.y);
+    const out = flagged.flatMap(expand);
+    let more = 0;
+    for (const p of pairs) {
+      if (more >= others) break;
+      if (p.score >= threshold) continue;
+      const rows = expand(p);
+      out.push(...rows.slice(0, others - more));
+      more += rows.length;
+    }
+    return out;
+  };
+
+  const scores: { score: number; pairs: number }[] = [];
+  for (const p of pairs) {
+    if (scores.at(-1)?.score === p.score) scores.at(-1)!.pairs += p.pairs;
+    else scores.push({ score: p.score, pairs: p.pairs });
+  }
+  return { submissions: [...submissions], pairCount: (n * (n - 1)) / 2, commonAt: cap, handoutKgrams: handoutHashes.size, scores, listed, work: () => work };
 }
 
 /**
@@ -148,16 +254,26 @@ export function clusters(pairs: readonly PairScore[], threshold: number): string
   const find = (x: string): string => {
     let root = x;
     while (parent.get(root) !== root) root = parent.get(root)!;
-    parent.set(x, root);
+    // Every name on the way points at the root: a chain is walked once.
+    for (let at = x; at !== root;) {
+      const next = parent.get(at)!;
+      parent.set(at, root);
+      at = next;
+    }
     return root;
   };
   for (const p of pairs) {
-    if (p.score < threshold) break;
+    if (p.score < threshold) continue;
     for (const x of [p.a, p.b]) if (!parent.has(x)) parent.set(x, x);
     const [ra, rb] = [find(p.a), find(p.b)];
     if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
   }
   const groups = new Map<string, string[]>();
-  for (const x of parent.keys()) groups.set(find(x), [...(groups.get(find(x)) ?? []), x]);
+  for (const x of parent.keys()) {
+    const root = find(x);
+    const group = groups.get(root);
+    if (group) group.push(x);
+    else groups.set(root, [x]);
+  }
   return [...groups.values()].filter((g) => g.length >= 3).map((g) => g.sort()).sort((g, h) => h.length - g.length || (g[0] < h[0] ? -1 : 1));
 }

@@ -2,18 +2,25 @@
  * similarity.html and similarity.csv: the pairs that share the most code, as evidence for a person
  * to read, never as a verdict. The page is one offline file like the other reports (lib/report/
  * html.ts: no script, no fetch, every submission's text escaped): the distribution of every pair's
- * score, groups of three or more, a table of the pairs at or above the threshold, and for each a
- * side-by-side view with the shared fragments marked, each linked to its other side.
+ * score, groups of three or more, a table of the pairs at or above the threshold (most shared code
+ * first), and for each a side-by-side view with the shared fragments marked, each linked to its
+ * other side. Both panes share the page's width and scroll on their own, so a long line widens nothing.
  */
 import { formatNumber } from '../format';
 import { csvCell } from '../report/csv';
 import { histogramSvg } from '../report/charts';
 import { escapeHtml, htmlPage } from '../report/html';
-import type { NotCompared } from './collect';
-import { clusters, type Comparison, type PairDetail, type PairScore } from './compare';
+import type { NotCompared, Tokenised } from './collect';
+import { clusters, type Comparison, type PairDetail } from './compare';
+import { KGRAM, WINDOW } from './fingerprints';
+import { spanOf, type Span } from './tokens';
 
 /** Pairs shown side by side on the page; the CSV lists more. */
 export const PAGE_PAIRS = 100;
+/** Characters of one submission a pane shows (a solution is a few thousand; the intake allows 4 MiB). */
+export const PANE_CHARS = 64 * 1024;
+/** Characters of code the page shows in all its panes: past it, pairs are in the table only. */
+export const PAGE_CHARS = 8 * 1024 * 1024;
 /** Rows of the page's table of pairs at or above the threshold; the CSV has them all. */
 export const TABLE_PAIRS = 1000;
 /** Pairs in the CSV: every pair at or above the threshold, and the best others up to this many. */
@@ -21,20 +28,28 @@ export const CSV_PAIRS = 2000;
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
-/** The score below which `share` of all pairs fall (zero-scoring pairs counted). */
+/** The score below which `share` of all pairs fall (pairs that share nothing score 0). */
 function quantile(comparison: Comparison, share: number): number {
-  const zeros = comparison.pairCount - comparison.pairs.length;
-  const rank = Math.floor(share * Math.max(0, comparison.pairCount - 1));
-  if (rank < zeros) return 0;
-  // pairs are best first: the ascending rank r is at index length − 1 − (r − zeros).
-  return comparison.pairs[comparison.pairs.length - 1 - (rank - zeros)]?.score ?? 0;
+  // Scores are best first: count from the top the pairs above the rank asked for.
+  const above = comparison.pairCount - 1 - Math.floor(share * Math.max(0, comparison.pairCount - 1));
+  let seen = 0;
+  for (const { score, pairs } of comparison.scores) {
+    seen += pairs;
+    if (seen > above) return score;
+  }
+  return 0;
 }
 
 function distribution(comparison: Comparison, threshold: number): string {
   const bins = Array.from({ length: 10 }, (_, i) => ({ label: `${i * 10}–${i * 10 + 10}%`, count: 0 }));
-  bins[0].count = comparison.pairCount - comparison.pairs.length;
-  for (const p of comparison.pairs) bins[Math.min(9, Math.floor(p.score * 10))].count++;
-  const above = comparison.pairs.filter((p) => p.score >= threshold).length;
+  let counted = 0;
+  let above = 0;
+  for (const { score, pairs } of comparison.scores) {
+    bins[Math.min(9, Math.floor(score * 10))].count += pairs;
+    counted += pairs;
+    if (score >= threshold) above += pairs;
+  }
+  bins[0].count += comparison.pairCount - counted;
   return [
     '<h2>How all pairs compare</h2>',
     `<p>${comparison.pairCount} pairs of ${comparison.submissions.length} submissions. Median score ${percent(quantile(comparison, 0.5))}, `
@@ -80,14 +95,30 @@ function marked(text: string, spans: readonly (readonly [number, number, number,
   return out.join('');
 }
 
-function sideBySide(detail: PairDetail, index: number, texts: ReadonlyMap<string, string>): string {
+/** The text from the first character of token `from` to the last of token `to`. */
+function spanOfTokens(s: Tokenised, from: number, to: number): Span {
+  const [first, last] = [spanOf(s.spans, from), spanOf(s.spans, to)];
+  return [first[0], first[1], last[2], last[3]];
+}
+
+/** The text a pane shows: whole lines up to PANE_CHARS, and a line saying how much is left out. */
+function paneText(text: string): { shown: string; note: string } {
+  if (text.length <= PANE_CHARS) return { shown: text, note: '' };
+  const cut = text.lastIndexOf('\n', PANE_CHARS);
+  const shown = text.slice(0, cut > 0 ? cut + 1 : PANE_CHARS);
+  return { shown, note: `\n… ${text.length - shown.length} more characters not shown (similarity.csv has the pair; the submission's files have the rest)` };
+}
+
+function sideBySide(detail: PairDetail, index: number, bySubmission: ReadonlyMap<string, Tokenised>): string {
   const id = (side: 'a' | 'b') => (k: number) => `p${index}-f${k}-${side}`;
-  const left = marked(texts.get(detail.a)!, detail.fragments.map((f) => f.a.span), id('a'), id('b'));
-  const right = marked(texts.get(detail.b)!, detail.fragments.map((f) => f.b.span), id('b'), id('a'));
+  const [a, b] = [bySubmission.get(detail.a)!, bySubmission.get(detail.b)!];
+  const [ta, tb] = [paneText(a.text), paneText(b.text)];
+  const left = marked(ta.shown, detail.fragments.map((f) => spanOfTokens(a, f.a.from, f.a.to)), id('a'), id('b')) + escapeHtml(ta.note);
+  const right = marked(tb.shown, detail.fragments.map((f) => spanOfTokens(b, f.b.from, f.b.to)), id('b'), id('a')) + escapeHtml(tb.note);
   const list = detail.fragments.slice(0, 12).map((f, k) => `<a href="#${id('a')(k)}">${f.tokens} tokens</a>`).join(', ');
   return [
     `<section class="pair" id="pair-${index}">`,
-    `<h3>${escapeHtml(detail.a)} · ${escapeHtml(detail.b)}: ${percent(detail.score)}</h3>`,
+    `<h3>${escapeHtml(detail.a)} · ${escapeHtml(detail.b)}: ${detail.shared} tokens shared, ${percent(detail.score)}</h3>`,
     `<p class="muted">${escapeHtml(detail.a)} has ${percent(detail.aInB)} of its fingerprints in ${escapeHtml(detail.b)}; ${escapeHtml(detail.b)} has ${percent(detail.bInA)} in ${escapeHtml(detail.a)}. `
       + `Shared fragments, longest first: ${list || 'none left after the handout and common code'}. Each marked stretch links to its match on the other side. <a href="#pairs">Back to the pairs</a></p>`,
     '<div class="sides">',
@@ -99,8 +130,9 @@ function sideBySide(detail: PairDetail, index: number, texts: ReadonlyMap<string
 }
 
 const EXTRA_STYLE = `<style>
-.sides { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
-.side-name { font-weight: 600; font-size: 13px; margin: 6px 0 2px; }
+.sides { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
+.side-name { font-weight: 600; font-size: 13px; margin: 6px 0 2px; overflow-wrap: anywhere; }
+.pair h3, td.name, .cluster { overflow-wrap: anywhere; }
 pre.code { background: var(--bg-alt); border: 1px solid var(--line); border-radius: 6px; padding: 8px; max-height: 640px; overflow: auto; white-space: pre; }
 a.shared { background: #fff1b8; color: inherit; text-decoration: none; border-bottom: 1px solid #d9b400; }
 a.shared:target { background: #ffd166; outline: 2px solid #d9822b; }
@@ -117,49 +149,56 @@ export interface SimilarityReport {
 }
 
 export function similarityReport(comparison: Comparison, notCompared: readonly NotCompared[], threshold: number, base: string | undefined): SimilarityReport {
-  const above = comparison.pairs.filter((p) => p.score >= threshold);
-  const listed = comparison.pairs.slice(0, Math.max(above.length, Math.min(CSV_PAIRS, comparison.pairs.length)));
-  const details = new Map<PairScore, PairDetail>();
-  const detail = (p: PairScore) => details.get(p) ?? details.set(p, comparison.detail(p)).get(p)!;
-  const csv = [['a', 'b', 'score', 'a_in_b', 'b_in_a', 'longest_fragment_tokens'].join(',')];
+  const flaggedCount = comparison.scores.reduce((sum, s) => sum + (s.score >= threshold ? s.pairs : 0), 0);
+  const listed = comparison.listed(threshold, Math.max(0, CSV_PAIRS - flaggedCount));
+  const above = listed.slice(0, flaggedCount);
+  const csv = [['a', 'b', 'score', 'a_in_b', 'b_in_a', 'shared_tokens', 'longest_fragment_tokens'].join(',')];
+  // The pairs of identical submissions repeat one pair's figures: each is formatted once.
+  const formatted = new Map<number, string>();
+  const number = (x: number) => formatted.get(x) ?? formatted.set(x, formatNumber(x)).get(x)!;
   for (const p of listed) {
-    const d = detail(p);
-    csv.push([csvCell(p.a), csvCell(p.b), formatNumber(p.score), formatNumber(p.aInB), formatNumber(p.bInA), String(d.longest)].join(','));
+    csv.push([csvCell(p.a), csvCell(p.b), number(p.score), number(p.aInB), number(p.bInA), String(p.shared), String(p.longest)].join(','));
   }
-  const groups = clusters(comparison.pairs, threshold);
-  const texts = new Map(comparison.submissions.map((s) => [s.name, s.text]));
-  const shown = above.slice(0, PAGE_PAIRS);
+  const groups = clusters(above, threshold);
+  const bySubmission = new Map(comparison.submissions.map((s) => [s.name, s]));
+  let budget = PAGE_CHARS;
+  const shown = above.slice(0, PAGE_PAIRS).filter((p) => {
+    budget -= Math.min(PANE_CHARS, bySubmission.get(p.a)!.text.length) + Math.min(PANE_CHARS, bySubmission.get(p.b)!.text.length);
+    return budget >= 0;
+  });
   const rows = above.slice(0, TABLE_PAIRS).map((p, i) => {
-    const d = detail(p);
-    const name = i < PAGE_PAIRS ? `<a href="#pair-${i}">${i + 1}</a>` : String(i + 1);
-    return `<tr><td class="num">${name}</td><td>${escapeHtml(p.a)}</td><td>${escapeHtml(p.b)}</td><td class="num">${percent(p.score)}</td>`
-      + `<td class="num">${percent(p.aInB)}</td><td class="num">${percent(p.bInA)}</td><td class="num">${d.longest}</td></tr>`;
+    const name = i < shown.length ? `<a href="#pair-${i}">${i + 1}</a>` : String(i + 1);
+    return `<tr><td class="num">${name}</td><td class="name">${escapeHtml(p.a)}</td><td class="name">${escapeHtml(p.b)}</td><td class="num">${p.shared}</td>`
+      + `<td class="num">${p.longest}</td><td class="num">${percent(p.score)}</td><td class="num">${percent(p.aInB)}</td><td class="num">${percent(p.bInA)}</td></tr>`;
   });
   const body = [
     EXTRA_STYLE,
     `<h1>Code similarity: ${comparison.submissions.length} submissions</h1>`,
     '<div class="warning"><p><strong>Evidence, not a verdict.</strong> On a 20-line exercise with one textbook formula, similar code is '
       + 'expected: every student implements softmax(Q Kᵀ / √d_k) V from the same lecture and the same handout. This page marks no one. '
-      + 'A high score says that two submissions share long stretches of the same structure once names, literals, comments, layout and '
-      + `the handout's own code${base ? ` (${escapeHtml(base)})` : ''} are set aside; read them side by side, and weigh it with what else you know, before drawing any conclusion.</p></div>`,
-    `<p class="muted">Tokens from TypeScript's scanner (every chosen name one token, every literal one per kind), fingerprinted by winnowing `
-      + `(Dolos's index; ${comparison.handoutFingerprints} handout fingerprints removed, and a fingerprint found in more than ${comparison.commonAt} submissions counts for no pair). `
-      + 'A pair\'s score is the share of both submissions\' fingerprints that they share.</p>',
+      + 'A high score says that two submissions share long stretches of the same structure once names, literals, comments, layout, types, '
+      + `syntax that changes nothing (semicolons, needless parentheses and braces, one spelling of a meaning for another) and the handout's own code${base ? ` (${escapeHtml(base)})` : ''} are set aside; `
+      + 'read them side by side, and weigh it with what else you know, before drawing any conclusion.</p></div>',
+    `<p class="muted">Tokens from TypeScript's parser and scanner (every chosen name one token, every literal one per kind, what changes nothing set aside), fingerprinted by winnowing `
+      + `(${KGRAM}-token k-grams, one per window of ${WINDOW}; the handout's ${comparison.handoutKgrams} k-grams are no fingerprint, and a fingerprint found in more than ${comparison.commonAt} submissions counts for no pair). `
+      + 'A pair\'s score is the share of both submissions\' fingerprints that they share; the pairs at or above the threshold are listed by how much code they share '
+      + '(tokens in shared stretches, then the longest stretch), so that a long copy comes before two short files that match.</p>',
     distribution(comparison, threshold),
     '<h2>Groups of three or more</h2>',
     groups.length
       ? groups.map((g) => `<p class="cluster">${g.length} submissions: ${g.map(escapeHtml).join(', ')}</p>`).join('\n')
       : `<p class="muted">No three submissions are joined by pairs at or above ${percent(threshold)}.</p>`,
-    `<h2 id="pairs">Pairs at or above ${percent(threshold)}</h2>`,
+    `<h2 id="pairs">Pairs at or above ${percent(threshold)}, most shared code first</h2>`,
     above.length
-      ? `<table><thead><tr><th class="num">#</th><th>submission</th><th>submission</th><th class="num">score</th><th class="num">first in second</th><th class="num">second in first</th><th class="num">longest fragment (tokens)</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`
+      ? '<table><thead><tr><th class="num">#</th><th>submission</th><th>submission</th><th class="num">shared tokens</th><th class="num">longest fragment (tokens)</th>'
+        + `<th class="num">score</th><th class="num">first in second</th><th class="num">second in first</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`
         + (above.length > TABLE_PAIRS ? `<p class="muted">The first ${TABLE_PAIRS} of ${above.length} are listed here; similarity.csv lists them all.</p>` : '')
-        + (above.length > PAGE_PAIRS ? `<p class="muted">The first ${PAGE_PAIRS} are shown side by side below.</p>` : '')
+        + (above.length > shown.length ? `<p class="muted">The first ${shown.length} are shown side by side below.</p>` : '')
       : `<p class="muted">No pair reaches ${percent(threshold)}.</p>`,
     notCompared.length
       ? `<h2>Not compared</h2><ul>${notCompared.map((s) => `<li>${escapeHtml(s.name)}: ${escapeHtml(s.problem)}</li>`).join('')}</ul>`
       : '',
-    ...shown.map((p, i) => sideBySide(detail(p), i, texts)),
+    ...shown.map((p, i) => sideBySide(p, i, bySubmission)),
   ].join('\n');
-  return { html: htmlPage('Code similarity', body), csv: `${csv.join('\r\n')}\r\n`, flagged: above.map(detail), groups };
+  return { html: htmlPage('Code similarity', body), csv: `${csv.join('\r\n')}\r\n`, flagged: above, groups };
 }

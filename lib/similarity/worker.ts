@@ -1,8 +1,11 @@
 /** The tokenising worker (collect.ts): one submission's text in, its tokens out. */
 import { parentPort } from 'node:worker_threads';
+import { tokenIds } from './fingerprints';
 import { tokenise } from './tokens';
 
 parentPort!.on('message', ({ id, text }: { id: number; text: string }) => {
-  parentPort!.postMessage({ id, ...tokenise(text) });
+  const { tokens, spans } = tokenise(text);
+  const ids = tokenIds(tokens);
+  parentPort!.postMessage({ id, ids, spans }, [ids.buffer, spans.buffer]);
 });
 parentPort!.postMessage('ready');

@@ -44,6 +44,8 @@ beforeAll(async () => {
     fs.mkdirSync(path.join(similar, name), { recursive: true });
     fs.copyFileSync(entry, path.join(similar, name, 'index.ts'));
   }
+  // A line far wider than a pane: the pane scrolls, the page does not widen.
+  fs.appendFileSync(path.join(similar, 'dave', 'index.ts'), `\n// ${'a long comment line '.repeat(40)}\n`);
   [browser] = await Promise.all([
     launchChromium(),
     run('scripts/grade.ts', ['--submission', single, '--html', files.submission]),
@@ -111,12 +113,16 @@ describe('the similarity page', () => {
     expect(await page.locator('svg.histogram rect.bar').count()).toBe(10);
     expect(await page.locator('text=Evidence, not a verdict.').count()).toBe(1);
     const pairs = await page.$$eval('section.pair h3', (hs) => hs.map((h) => h.textContent ?? ''));
-    expect(pairs.map((h) => h.replace(/: \d+%$/, '')).sort()).toEqual(['alice · bob', 'carol · dave']);
-    // Two columns of code, side by side.
-    const sides = await page.locator('section.pair').first().locator('pre.code').all();
-    const [left, right] = await Promise.all(sides.map((side) => side.boundingBox()));
-    expect(left!.width).toBeGreaterThan(200);
-    expect(right!.x).toBeGreaterThan(left!.x + left!.width - 1);
+    expect(pairs.map((h) => h.replace(/: \d+ tokens shared, \d+%$/, '')).sort()).toEqual(['alice · bob', 'carol · dave']);
+    // Two columns of code, side by side, both inside a 1280-px window, whatever the width of a line.
+    for (const section of await page.locator('section.pair').all()) {
+      const sides = await section.locator('pre.code').all();
+      const [left, right] = await Promise.all(sides.map((side) => side.boundingBox()));
+      expect(left!.width).toBeGreaterThan(200);
+      expect(right!.x).toBeGreaterThan(left!.x + left!.width - 1);
+      expect(right!.x + right!.width).toBeLessThanOrEqual(1280);
+    }
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(1280);
     // A shared fragment on the left leads to its match on the right.
     const fragment = page.locator('a.shared[id$="-a"]').first();
     const target = (await fragment.getAttribute('href'))!;

@@ -1,26 +1,28 @@
 /**
  * The similarity check (lib/similarity) on a set of independent solutions (the catalogue's correct
  * ones, written by different hands in different styles, and the reference) and disguised copies of
- * some of them: by hand (selftest/similarity/corpus: names changed, functions reordered, comments
- * and blank lines changed, statements split or merged, a for loop turned into a while, a helper
- * inlined) and by a program (every name renamed, top-level declarations reversed, comments gone).
- * Every disguised copy must rank above every pair of independent solutions, and no independent pair
- * may reach the threshold. Also: the handout's code is no evidence, the page escapes every
- * submission's text, the intake refuses links, and a tokeniser past its limit is a row, not a crash.
+ * them: by hand (selftest/similarity/corpus: names changed, functions reordered, comments and
+ * blank lines changed, statements split or merged, a for loop turned into a while, a helper
+ * inlined) and by a program (disguise.ts: every name renamed, top-level declarations shuffled, and
+ * a random draw of rewrites that change nothing a program does). Every copy must reach the
+ * threshold and rank above every pair of independent solutions, and no pair of different origins
+ * may reach it. Also: pairs are listed by how much code they share, the handout's code is no
+ * evidence, the page escapes every submission's text, the intake refuses links, and a tokeniser
+ * past its limit is a row, not a crash.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { CACHE_DIR } from '../../lib/batch/workCache';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { collect, tokeniseTexts } from '../../lib/similarity/collect';
 import type { PairScore } from '../../lib/similarity/compare';
+import { tokenIds } from '../../lib/similarity/fingerprints';
 import { DEFAULT_THRESHOLD, runSimilarity } from '../../lib/similarity/run';
-import { tokenise } from '../../lib/similarity/tokens';
 import { tempDir } from '../grader/materialize';
 import { parseCsv } from '../../lib/report/exports';
+import { disguise, drawRewrites } from './disguise';
 
 const CORRECT = path.join(__dirname, '..', 'catalogue', 'correct');
 const LOOPS = path.join(__dirname, '..', 'catalogue', 'bugs', 'loops.ts');
@@ -39,36 +41,20 @@ const INDEPENDENT: Record<string, Record<string, string>> = {
   },
 };
 
-/** Names a program renames: everything a submission chooses, not the API's (after a dot) nor the contract's exports. */
-const KEEP = new Set(['softmax', 'scaledDotProductAttention', 'causalMask', 'multiHeadSelfAttention', 'Tensor', 'Math', 'Array', 'Number', 'Float32Array', 'Float64Array', 'Uint8Array', 'Error', 'Infinity', 'undefined', 'Object', 'Set', 'Map']);
+/** A copy as a program disguises it: names, order and a draw of no-op rewrites (disguise.ts), every file. */
+const byProgram = (files: Record<string, string>, seed: string) => Object.fromEntries(Object.entries(files).map(([file, code]) => [
+  file, disguise(code, ['renameEverything', 'reorderDeclarations', ...drawRewrites(`${seed}/${file}`)], `${seed}/${file}`),
+]));
 
-/** A copy as a program disguises it: every chosen name renamed, top-level statements reversed, comments dropped. */
-function programmaticDisguise(code: string): string {
-  const source = ts.createSourceFile('x.ts', code, ts.ScriptTarget.Latest, true);
-  const names = new Map<string, string>();
-  const rename: ts.TransformerFactory<ts.SourceFile> = (context) => (root) => {
-    const visit = (node: ts.Node): ts.Node => {
-      if (ts.isIdentifier(node) && !KEEP.has(node.text) && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)
-        && !ts.isPropertySignature(node.parent) && !ts.isPropertyAssignment(node.parent) && !ts.isImportSpecifier(node.parent)) {
-        if (!names.has(node.text)) names.set(node.text, `renamed${names.size}`);
-        return ts.factory.createIdentifier(names.get(node.text)!);
-      }
-      return ts.visitEachChild(node, visit, context);
-    };
-    const visited = ts.visitNode(root, visit) as ts.SourceFile;
-    const imports = visited.statements.filter(ts.isImportDeclaration);
-    const rest = visited.statements.filter((s) => !ts.isImportDeclaration(s)).reverse();
-    return ts.factory.updateSourceFile(visited, [...imports, ...rest]);
-  };
-  const [out] = ts.transform(source, [rename]).transformed;
-  return ts.createPrinter({ removeComments: true }).printFile(out);
-}
+/** Draws per independent solution. */
+const DRAWS = 3;
 
 const DISGUISED: Record<string, { of: string; files: Record<string, string> }> = {
   plain_loops_by_hand: { of: 'plain_loops', files: { 'index.ts': fs.readFileSync(path.join(__dirname, 'corpus', 'plain_loops_disguised.ts'), 'utf8') } },
   reference_by_hand: { of: 'reference', files: { 'index.ts': fs.readFileSync(path.join(__dirname, 'corpus', 'reference_disguised.ts'), 'utf8') } },
-  float32_loops_by_program: { of: 'float32_loops', files: { 'index.ts': programmaticDisguise(INDEPENDENT.float32_loops['index.ts']) } },
-  minus_1e9_by_program: { of: 'minus_1e9', files: { 'index.ts': programmaticDisguise(INDEPENDENT.minus_1e9['index.ts']) } },
+  ...Object.fromEntries(Object.entries(INDEPENDENT).flatMap(([of, files]) => Array.from({ length: DRAWS }, (_, draw) => [
+    `${of}_by_program_${draw}`, { of, files: byProgram(files, `${of}-${draw}`) },
+  ]))),
 };
 
 function layOut(dir: string, submissions: Record<string, Record<string, string>>): void {
@@ -82,45 +68,42 @@ function layOut(dir: string, submissions: Record<string, Record<string, string>>
 
 const key = (p: PairScore) => [p.a, p.b].sort().join(' · ');
 
-describe('tokens', () => {
-  it('renaming, reformatting and re-commenting change nothing; a changed operator does', () => {
-    const a = tokenise('export function f(x: number) { return x * 2; } // double');
-    const b = tokenise('/* twice */\nexport function g(\n  value: number\n) {\n  return value * 99;\n}\n');
-    expect(b.tokens).toEqual(a.tokens);
-    expect(tokenise('export function f(x: number) { return x + 2; }').tokens).not.toEqual(a.tokens);
-    expect(tokenise('x.matmul(y)').tokens).toEqual(['$', '.', 'matmul', '(', '$', ')']);
-  });
-});
-
 describe('a set of independent solutions and disguised copies', async () => {
   const dir = tempDir('similarity');
   const submissions = path.join(dir, 'submissions');
   layOut(submissions, { ...INDEPENDENT, ...Object.fromEntries(Object.entries(DISGUISED).map(([name, d]) => [name, d.files])) });
   const outcome = await runSimilarity({ submissions, out: path.join(dir, 'out'), base: STUDENT });
-  const scored = new Map(outcome.flagged.map((p) => [key(p), p.score]));
   const csv = parseCsv(fs.readFileSync(outcome.files.csv, 'utf8')).slice(1);
   const scoreOf = new Map(csv.map(([a, b, score]) => [[a, b].sort().join(' · '), Number(score)]));
-  const independentPairs = Object.keys(INDEPENDENT).flatMap((a, i) => Object.keys(INDEPENDENT).slice(i + 1).map((b) => [a, b].sort().join(' · ')));
+  const origin = (name: string) => INDEPENDENT[name] ? name : DISGUISED[name].of;
+  const names = [...Object.keys(INDEPENDENT), ...Object.keys(DISGUISED)];
+  const pairs = names.flatMap((a, i) => names.slice(i + 1).map((b) => ({ key: [a, b].sort().join(' · '), copy: origin(a) === origin(b) })));
+  const copies = pairs.filter((p) => p.copy).map((p) => ({ ...p, score: scoreOf.get(p.key) ?? 0 }));
+  const others = pairs.filter((p) => !p.copy).map((p) => ({ ...p, score: scoreOf.get(p.key) ?? 0 }));
 
-  it('every disguised copy ranks above every pair of independent solutions', () => {
-    const worstCopy = Math.min(...Object.entries(DISGUISED).map(([name, d]) => scoreOf.get([name, d.of].sort().join(' · ')) ?? 0));
-    const bestIndependent = Math.max(...independentPairs.map((p) => scoreOf.get(p) ?? 0));
-    expect(worstCopy, `copies from ${worstCopy}, independent pairs up to ${bestIndependent}`).toBeGreaterThan(bestIndependent);
+  it('every copy (of an original, or of another copy of it) reaches the threshold; no pair of different origins does', () => {
+    expect(copies.filter((p) => p.score < DEFAULT_THRESHOLD), 'copies below the threshold').toEqual([]);
+    expect(others.filter((p) => p.score >= DEFAULT_THRESHOLD), 'pairs of different origins at or above it').toEqual([]);
+    const flagged = new Set(outcome.flagged.map(key));
+    expect(copies.every((p) => flagged.has(p.key))).toBe(true);
   });
 
-  it('every copy reaches the threshold, and no independent pair does', () => {
-    for (const [name, d] of Object.entries(DISGUISED)) expect(scored.has([name, d.of].sort().join(' · ')), `${name} and ${d.of}`).toBe(true);
-    expect(independentPairs.filter((p) => scored.has(p))).toEqual([]);
+  it('every copy ranks above every pair of independent solutions', () => {
+    const worstCopy = Math.min(...copies.map((p) => p.score));
+    const bestOther = Math.max(...others.map((p) => p.score));
+    expect(worstCopy, `copies from ${worstCopy}, other pairs up to ${bestOther}`).toBeGreaterThan(bestOther);
   });
 
-  it("writes the CSV (pair, score, both shares, longest fragment) and a page with the distribution, the words and each flagged pair's fragments", () => {
-    expect(fs.readFileSync(outcome.files.csv, 'utf8').split('\r\n')[0]).toBe('a,b,score,a_in_b,b_in_a,longest_fragment_tokens');
-    for (const row of csv) expect(Number(row[5])).toBeGreaterThanOrEqual(0);
+  it("writes the CSV (pair, score, both shares, shared tokens, longest fragment) and a page with the distribution, the words and each flagged pair's fragments", () => {
+    expect(fs.readFileSync(outcome.files.csv, 'utf8').split('\r\n')[0]).toBe('a,b,score,a_in_b,b_in_a,shared_tokens,longest_fragment_tokens');
+    for (const row of csv) expect(Number(row[5])).toBeGreaterThanOrEqual(Number(row[6]));
     const html = fs.readFileSync(outcome.files.html, 'utf8');
     expect(html).toContain('Evidence, not a verdict.');
     expect(html).toContain('similar code is expected');
     expect(html).toMatch(/<svg class="histogram"/);
-    expect(outcome.flagged.every((p) => p.fragments.length > 0 && p.longest > 0)).toBe(true);
+    expect(outcome.flagged.every((p) => p.fragments.length > 0 && p.longest > 0 && p.shared >= p.longest)).toBe(true);
+    // Listed by shared code, most first.
+    expect(outcome.flagged.map((p) => p.shared)).toEqual(outcome.flagged.map((p) => p.shared).sort((x, y) => y - x));
     // Each shared fragment links to its other side.
     expect(html).toMatch(/<a class="shared" id="p0-f0-a" href="#p0-f0-b">/);
     expect(html).toMatch(/id="p0-f0-b" href="#p0-f0-a"/);
@@ -129,10 +112,34 @@ describe('a set of independent solutions and disguised copies', async () => {
 
   it('three or more submissions sharing one solution are one group', async () => {
     const groupDir = path.join(dir, 'group');
-    layOut(groupDir, { ...INDEPENDENT, copy_a: DISGUISED.plain_loops_by_hand.files, copy_b: { 'index.ts': programmaticDisguise(INDEPENDENT.plain_loops['index.ts']) } });
+    layOut(groupDir, { ...INDEPENDENT, copy_a: DISGUISED.plain_loops_by_hand.files, copy_b: byProgram(INDEPENDENT.plain_loops, 'group') });
     const grouped = await runSimilarity({ submissions: groupDir, out: path.join(dir, 'group-out'), base: STUDENT });
     expect(grouped.groups).toEqual([['copy_a', 'copy_b', 'plain_loops']]);
     expect(fs.readFileSync(grouped.files.html, 'utf8')).toContain('3 submissions: copy_a, copy_b, plain_loops');
+  });
+});
+
+describe('pairs are listed by how much code they share', () => {
+  it('a disguised copy of a whole solution comes before two submissions that match whole on one short function', async () => {
+    const dir = tempDir('similarity-rank');
+    const stub = fs.readFileSync(path.join(STUDENT, 'index.ts'), 'utf8');
+    // The same five lines of causalMask in the handout's stubs, nothing else written.
+    const mask = stub.replace(/export function causalMask\(seqLen: number\): TensorLike \{[^}]*\}/,
+      'export function causalMask(seqLen: number): TensorLike {\n  const data = new Uint8Array(seqLen * seqLen);\n'
+      + '  for (let q = 0; q < seqLen; q++) for (let k = 0; k <= q; k++) data[q * seqLen + k] = 1;\n  return { shape: [seqLen, seqLen], data };\n}');
+    expect(mask).not.toBe(stub);
+    layOut(path.join(dir, 's'), {
+      tiny_a: { 'index.ts': mask }, tiny_b: { 'index.ts': mask },
+      reference: INDEPENDENT.reference, copy: DISGUISED.reference_by_hand.files,
+    });
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    expect(outcome.flagged.map(key)).toEqual(['copy · reference', 'tiny_a · tiny_b']);
+    const [copy, tiny] = outcome.flagged;
+    expect(tiny.score).toBe(1);
+    expect(copy.score).toBeLessThan(1);
+    expect(copy.shared).toBeGreaterThan(2 * tiny.shared);
+    const html = fs.readFileSync(outcome.files.html, 'utf8');
+    expect(html.indexOf('copy · reference')).toBeLessThan(html.indexOf('tiny_a · tiny_b'));
   });
 });
 
@@ -181,7 +188,7 @@ describe('hostile submissions', () => {
     const deep = `${'`${'.repeat(300_000)}${'}`'.repeat(300_000)}`;
     const out = await tokeniseTexts([{ name: 'deep', text: deep, limitMs: 1 }, { name: 'fine', text: 'export const x = 1;' }]);
     expect(out[0]).toEqual({ name: 'deep', problem: 'tokenising took longer than 0.001 s and was stopped' });
-    expect(out[1]).toMatchObject({ name: 'fine', tokens: ['export', 'const', '$', '=', 'num', ';'] });
+    expect(out[1]).toMatchObject({ name: 'fine', ids: tokenIds(['let', '$', '=', 'num']) });
   });
 });
 
