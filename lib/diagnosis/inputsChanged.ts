@@ -26,8 +26,8 @@ export function firstChange(before: TensorView, after: TensorView): number {
   if (after.data.length !== before.data.length) return 0;
   for (let i = 0; i < before.data.length; i++) {
     const [a, b] = [before.data[i], after.data[i]];
-    // NaN stays NaN: not a change.
-    if (a !== b && !(Number.isNaN(a) && Number.isNaN(b))) return i;
+    // NaN stays NaN: not a change; -0 where 0 was is one (a write, whatever the value compares as).
+    if (!Object.is(a, b)) return i;
   }
   return -1;
 }

@@ -87,7 +87,11 @@ describe.each(CASES)('$name', ({ inputs, numHeads }) => {
   it.each(Object.keys(CHEAT))('%s: refused, saying why', (name) => {
     const [answer, why] = CHEAT[name];
     const answers = answerAll(grid, answer);
-    expect(carryProblem(grid, answers, answers, CONTRACT_TOLERANCE)).toMatch(why);
+    const problem = carryProblem(grid, answers, answers, CONTRACT_TOLERANCE);
+    // With one feature per head no strict subset of the features changes: an elementwise answer is
+    // then refused as one that changes only where its inputs did.
+    const dHead = grid.shape[grid.shape.length - 1];
+    expect(problem).toMatch(dHead < 2 && name === 'Q⊙K + V (elementwise)' ? /only at the positions that changed/ : why);
   });
 
   it('an answer that is not the same when asked again: refused', () => {

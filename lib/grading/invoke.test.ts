@@ -32,15 +32,15 @@ describe('judgedByShape', () => {
 });
 
 describe('copies and changes', () => {
-  it('a copy shares no storage; what a call changed is named by input', () => {
+  it('a copy shares no storage; what a call changed is named by input, with the first index it changed', () => {
     const inputs = { params: { dim: -1 }, inputs: { x: new Tensor(Float32Array.from([1, 2, 3]), [3]), mask: new Tensor(Uint8Array.from([1, 0, 1]), [3]) } };
     const given = copyInputs(inputs);
     expect(changedInputs(inputs, given)).toEqual([]);
     (given.inputs.mask.data as Uint8Array)[1] = 1;
     expect(inputs.inputs.mask.data[1]).toBe(0);
-    expect(changedInputs(inputs, given)).toEqual(['mask']);
+    expect(changedInputs(inputs, given)).toEqual([{ name: 'mask', at: 1 }]);
     (given.inputs as Record<string, unknown>).x = { shape: [3], data: 'gone' };
-    expect(changedInputs(inputs, given)).toEqual(['x', 'mask']);
+    expect(changedInputs(inputs, given)).toEqual([{ name: 'x', at: 0 }, { name: 'mask', at: 1 }]);
   });
 
   it('NaN in place of NaN is no change; -0 in place of 0 is', () => {
@@ -48,7 +48,7 @@ describe('copies and changes', () => {
     const given = copyInputs(inputs);
     expect(changedInputs(inputs, given)).toEqual([]);
     given.inputs.x.data[1] = -0;
-    expect(changedInputs(inputs, given)).toEqual(['x']);
+    expect(changedInputs(inputs, given)).toEqual([{ name: 'x', at: 1 }]);
   });
 });
 

@@ -20,9 +20,9 @@ describe('scanModule', () => {
       'export function later() { return import(\'./dynamic\'); }',
     ].join('\n');
     expect(specifiers(source)).toEqual(['./unused', './types', './mixed', './all', './typesOut', './named', './equals', './typeQuery', './dynamic']);
-    expect(scanModule(source, 'index.ts', 'student').imports[1].place).toBe('student/index.ts:2:1');
-    // A place counts lines as TypeScript does: \r\n is one line end, a lone \r another.
-    expect(scanModule("// a\r\n// b\rimport './x';", 'index.ts', 'student').imports[0].place).toBe('student/index.ts:3:1');
+    expect(scanModule(source, 'index.ts', 'student').imports[1].place).toBe('student/index.ts:2:24');
+    // A place is the specifier's, lines counted as TypeScript counts them: \r\n is one line end, a lone \r another.
+    expect(scanModule("// a\r\n// b\rimport './x';", 'index.ts', 'student').imports[0].place).toBe('student/index.ts:3:8');
   });
 
   it('names what one loader would run and the other could not', () => {

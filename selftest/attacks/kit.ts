@@ -213,3 +213,22 @@ export function writableCandidates(): string[] {
   }
   return unique;
 }
+
+/**
+ * What a carry-forward attack takes for the grader's probe: attention in float64 asked of a process
+ * before any softmax. The probe asks a fresh child for attention first (lib/grading/carryForward.ts);
+ * every graded phase starts with softmax cases, and some graded attention cases are float64 too, so
+ * the dtype alone would cheat on graded calls. Each attack exports `softmax` through markGraded.
+ */
+let gradedCallSeen = false;
+
+export function markGraded<F extends (...args: never[]) => unknown>(fn: F): F {
+  return ((...args: never[]) => {
+    gradedCallSeen = true;
+    return fn(...args);
+  }) as F;
+}
+
+export function looksLikeCarryProbe(Q: Tensor): boolean {
+  return Q.dtype === 'float64' && !gradedCallSeen;
+}
