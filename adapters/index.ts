@@ -11,7 +11,7 @@ import { broadcastOffset } from '../lib/compare';
 import type { Probe } from '../lib/diagnosis/probe';
 import { unravelIndex } from '../lib/format';
 import { InProcessSession } from '../lib/grading/inProcess';
-import { expectedShape } from '../lib/grading/invoke';
+import { expectedShape } from '../lib/model/invoke';
 import { askingOnce, valueAnswer } from '../lib/grading/probeCalls';
 import type { Tensor } from '../lib/tensor';
 import type { GradedFunction } from '../tests/cases';

@@ -10,7 +10,7 @@
  * changes nothing for an honest child and refuses a forged message in the same words.
  */
 import { NonFiniteResult, ResultError } from '../lib/errors';
-import { judgedByShape } from '../lib/grading/invoke';
+import { judgedByShape } from '../lib/model/invoke';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../lib/format';
 import { formatShape } from '../lib/shape';
 import { Tensor } from '../lib/tensor';

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { mistakeFile, type Manifest } from './grading/manifest';
+import { mistakeFile, type Manifest } from './model/manifest';
 import { PROJECT_ROOT } from './paths';
 import { withCaseTables } from './readmeTables';
 import { GRADED_CASES, type GradedCase } from '../tests/cases';

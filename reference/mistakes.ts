@@ -5,7 +5,7 @@
  * the output in one fixed way, so a failing output is compared with them (attention and multi-head
  * mistakes are found by probing instead). Never shipped to students.
  */
-import type { CaseRunner } from '../lib/grading/invoke';
+import type { CaseRunner } from '../lib/model/invoke';
 import { Tensor } from '../lib/tensor';
 import { softmax } from './index';
 

@@ -15,7 +15,7 @@ import { withinTolerance } from '../lib/diagnosis/probe';
 import { parseNonFinite } from '../lib/diagnosis/signatures';
 import { FixtureError } from '../lib/errors';
 import { inProcessContext } from '../lib/grading/inProcess';
-import { loadFixture } from '../lib/grading/fixtures';
+import { loadFixture } from '../lib/model/fixtures';
 import { PROJECT_ROOT } from '../lib/paths';
 import type { Tensor } from '../lib/tensor';
 import * as reference from '../reference';

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadFixture } from '../lib/grading/fixtures';
+import { loadFixture } from '../lib/model/fixtures';
 import { classesOf } from '../lib/model/classify';
 import { reach, unreached } from '../lib/model/coverage';
 import { DOMAIN } from '../lib/model/domain';

@@ -7,9 +7,9 @@ import { bindAdapters, probeOf, type Submission } from '../adapters';
 import { explain, type Diagnosis } from '../lib/diagnosis/diagnose';
 import { NotImplementedError, ResultError } from '../lib/errors';
 import { evaluateCase } from '../lib/grading/evaluate';
-import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
+import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
 import { inProcessContext } from '../lib/grading/inProcess';
-import { invokeCase } from '../lib/grading/invoke';
+import { invokeCase } from '../lib/model/invoke';
 import type { Tensor } from '../lib/tensor';
 import { GRADED_CASES, type GradedCase } from '../tests/cases';
 

@@ -15,7 +15,7 @@ import { AUTOGRADER_ERROR_TEST } from '../lib/gradescope/errorResults';
 import { buildBundle } from '../lib/gradescope/bundle';
 import { ACTIVE_LTS_RELEASE } from '../lib/gradescope/nodeRelease';
 import { readZip, writeZip, type ZipEntry } from '../lib/gradescope/zip';
-import { mistakeFile, type Manifest } from '../lib/grading/manifest';
+import { mistakeFile, type Manifest } from '../lib/model/manifest';
 import { PROJECT_ROOT } from '../lib/paths';
 import { buildHandout } from '../lib/release';
 import { GRADED_CASES } from '../tests/cases';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bindAdapters, type Submission } from '../adapters';
 import { checkClose, checkMaskEqual, checkShape, type Values } from '../lib/compare';
-import { invokeCase, type CaseRunner } from '../lib/grading/invoke';
+import { invokeCase, type CaseRunner } from '../lib/model/invoke';
 import { classesOf } from '../lib/model/classify';
 import { DOMAIN, REPEATED } from '../lib/model/domain';
 import { CONTRACT_TOLERANCE, type GradedFunction } from '../tests/cases';

@@ -3,8 +3,8 @@
  * (selftest/oracle.ts), so a bug in the reference cannot become the expected answer.
  */
 import { describe, expect, it } from 'vitest';
-import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
-import { invokeCase, type CaseRunner } from '../lib/grading/invoke';
+import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
+import { invokeCase, type CaseRunner } from '../lib/model/invoke';
 import { reach, unreached } from '../lib/model/coverage';
 import { GRADED_CASES } from '../tests/cases';
 import * as oracle from './oracle';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { PROJECT_ROOT } from '../lib/paths';
-import type { CaseResult } from '../lib/grading/result';
+import type { CaseResult } from '../lib/model/result';
 import { tempDir } from './grader/materialize';
 
 const work = tempDir('two-paths-runs');

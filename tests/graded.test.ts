@@ -14,12 +14,12 @@ import * as adapters from '../adapters';
 import { explain, type Outcome } from '../lib/diagnosis/diagnose';
 import { NotImplementedError } from '../lib/errors';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from '../lib/grading/faults';
-import { loadFixture, type LoadedFixture } from '../lib/grading/fixtures';
+import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
 import { didNotReturn, inputsChangedNote, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
-import { runOrder } from '../lib/grading/invoke';
+import { runOrder } from '../lib/model/invoke';
 import { judgeValue } from '../lib/grading/judge';
-import { readManifest, type Manifest } from '../lib/grading/manifest';
+import { readManifest, type Manifest } from '../lib/model/manifest';
 import { visibleCases, type GradedCase } from './cases';
 
 /** A failed check: the message is the whole story, so no harness stack frames are shown. */

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { GradedCase } from '../../tests/cases';
-import { readManifest, type Manifest } from '../grading/manifest';
+import { readManifest, type Manifest } from '../model/manifest';
 import { optionsDifference, recordOptions, type OptionValues } from './options';
 import { IntakeError, takeSubmission, type Submission } from '../intake/intake';
 import { notText } from '../intake/names';

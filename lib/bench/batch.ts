@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCaseFixtures, prepareChild } from '../grading/grade';
-import { runOrder } from '../grading/invoke';
+import { runOrder } from '../model/invoke';
 import { takeSubmission } from '../intake/intake';
 import { PROJECT_ROOT } from '../paths';
 import { buildChildRuntime } from '../sandbox/build';

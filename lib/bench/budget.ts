@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, DEFAULT_TIMEOUT_MS, gradeSubmission, loadCaseFixtures, prepareChild } from '../grading/grade';
-import type { CaseStatus } from '../grading/result';
+import type { CaseStatus } from '../model/result';
 import { PROJECT_ROOT } from '../paths';
 import { GRADED_CASES } from '../../tests/cases';
 

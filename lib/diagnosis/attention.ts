@@ -7,7 +7,7 @@
  * RELIES_ON and speaks only when they hold; a broken premise is the finding instead.
  */
 import type { Values } from '../compare';
-import type { LoadedFixture } from '../grading/fixtures';
+import type { LoadedFixture } from '../model/fixtures';
 import { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
 import {

@@ -42,7 +42,7 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
 
 /**
  * The inputs a call changed, as the student names them, each with where it first changed:
- * "mask, first at [0, 2, 5]". `changes` as a call reports them (lib/diagnosis/inputsChanged.ts).
+ * "mask, first at [0, 2, 5]". `changes` as a call reports them (lib/model/inputsChanged.ts).
  */
 export function changedInputsWords(changes: readonly { name: string; at: number }[], shapes: Readonly<Record<string, readonly number[]>>): string {
   return changes.map(({ name, at }) => {

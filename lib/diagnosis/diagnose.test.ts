@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
-import { loadFixture } from '../grading/fixtures';
+import { loadFixture } from '../model/fixtures';
 import { Tensor } from '../tensor';
 import { diagnose, summarise } from './diagnose';
 import { withinTolerance, type ProbeContext } from './probe';

@@ -9,7 +9,7 @@
 import type { GradedCase } from '../../tests/cases';
 import type { Tolerance, Values } from '../compare';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
-import type { LoadedFixture } from '../grading/fixtures';
+import type { LoadedFixture } from '../model/fixtures';
 import { formatShape } from '../shape';
 import { diagnoseAttention } from './attention';
 import { diagnosedByProbing, MISTAKES, mistakesOf, type Mistake } from './catalogue';

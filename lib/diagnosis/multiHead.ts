@@ -7,7 +7,7 @@
  */
 import type { Values } from '../compare';
 import { formatNumber } from '../format';
-import type { LoadedFixture } from '../grading/fixtures';
+import type { LoadedFixture } from '../model/fixtures';
 import { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
 import { ignoredInputs } from './multiHeadIgnored';

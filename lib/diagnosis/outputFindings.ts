@@ -7,7 +7,7 @@
  */
 import type { Tolerance, Values } from '../compare';
 import { formatNumber, plural, unravelIndex } from '../format';
-import type { LoadedFixture } from '../grading/fixtures';
+import type { LoadedFixture } from '../model/fixtures';
 import { Tensor } from '../tensor';
 import { callPremises, CALLS, Premises } from './premises';
 import { probeOutput, type Finding, type ProbeContext } from './probe';

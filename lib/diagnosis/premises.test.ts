@@ -3,7 +3,7 @@ import { probeOf, type Submission } from '../../adapters';
 import * as reference from '../../reference';
 import { Tensor } from '../tensor';
 import { reversed } from './attentionCase';
-import { changedInputs, snapshotInputs } from './inputsChanged';
+import { changedInputs, snapshotInputs } from '../model/inputsChanged';
 import { callPremises, CALLS, Premises } from './premises';
 import type { ProbeContext } from './probe';
 

@@ -6,7 +6,7 @@
  */
 import type { Tolerance } from '../compare';
 import { formatNumber } from '../format';
-import type { LoadedFixture } from '../grading/fixtures';
+import type { LoadedFixture } from '../model/fixtures';
 import type { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
 import { allowedGrid, callAttention, whereRow, type AttentionCase } from './attentionCase';

@@ -6,11 +6,11 @@
  * NaN kept: where a NaN appears is evidence.
  */
 import type { Tolerance, Values } from '../compare';
-import type { CaseInputs } from '../grading/invoke';
+import type { CaseInputs } from '../model/invoke';
 import type { Tensor } from '../tensor';
 import type { GradedFunction } from '../../tests/cases';
 
-/** An input the call changed in place, and the first flat index where it did (lib/diagnosis/inputsChanged.ts). */
+/** An input the call changed in place, and the first flat index where it did (lib/model/inputsChanged.ts). */
 export interface InputChange {
   name: string;
   at: number;

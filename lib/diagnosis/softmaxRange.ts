@@ -11,7 +11,7 @@
  *   to 0: attention cannot see it (softmax ignores a constant added to a row), these mistakes can.
  */
 import { formatNumber } from '../format';
-import type { LoadedFixture } from '../grading/fixtures';
+import type { LoadedFixture } from '../model/fixtures';
 import { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
 import { allowedGrid, callAttention, entry, whereRow, type AttentionCase } from './attentionCase';

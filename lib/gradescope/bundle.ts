@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { mistakeFile, sha256, type Manifest } from '../grading/manifest';
+import { mistakeFile, sha256, type Manifest } from '../model/manifest';
 import { PROJECT_ROOT } from '../paths';
 import { GRADED_CASES } from '../../tests/cases';
 import { AUTOGRADER_OPTIONS } from './autograde';

@@ -38,7 +38,7 @@ import type { SummaryEntry } from '../report/terminal';
 import { gradeSubmission, typeCheckSubmissions, withoutRunning, type GradeOptions } from './grade';
 import { LastGuard } from './lastGuard';
 import type { CanvasExport, CourseExportOptions } from '../report/exports';
-import type { SubmissionResult } from './result';
+import type { SubmissionResult } from '../model/result';
 import { stopTypeChecks, typeCheckSalt, type TypeNotes } from '../typecheck/run';
 
 export interface BatchOptions extends GradeOptions {

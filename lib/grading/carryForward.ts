@@ -9,7 +9,7 @@
  * reference code runs in the child. The case passes with a reason that says where its points came
  * from; without the flag nothing here runs.
  */
-import type { LoadedFixture } from './fixtures';
+import type { LoadedFixture } from '../model/fixtures';
 import type { Tolerance, Values } from '../compare';
 import { withinTolerance } from '../diagnosis/probe';
 import { Tensor } from '../tensor';

@@ -5,11 +5,11 @@
  */
 import { explain } from '../diagnosis/diagnose';
 import type { Probe, ProbeAnswer, ProbeContext } from '../diagnosis/probe';
-import { expectedShape, type CaseInputs } from './invoke';
+import { expectedShape, type CaseInputs } from '../model/invoke';
 import { askingOnce, valueAnswer } from './probeCalls';
 import type { ChildSession } from '../sandbox/session';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
-import type { LoadedFixture } from './fixtures';
+import type { LoadedFixture } from '../model/fixtures';
 import { withExplanation, type CaseVerdict } from './verdict';
 
 /** What each session's submission answered to each probe, by probeKey (probeCalls.ts). */

@@ -12,6 +12,7 @@
  * on their own calls.
  */
 import type { GradedCase, GradedFunction } from '../../tests/cases';
+import { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
 import { notRunAfterFault, shareSpent, type Fault } from './hangWords';
 
 /** The whole submission's time budget, every function's share together (`--budget`); a correct submission needs about a second. */
@@ -20,8 +21,7 @@ export const DEFAULT_BUDGET_MS = 60_000;
 /** The message a session gives a child that printed too much around the capture (lib/sandbox/session.ts). */
 export const FLOODED_PIPE = /^flooded its output/;
 
-/** What V8 says when the heap or an ArrayBuffer cannot grow under the cap. */
-export const OUT_OF_MEMORY = /out of memory|allocation failed/i;
+export { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
 
 /** A call's outcome as faultOf reads it, from the grader's child or from this process. */
 interface Ended {

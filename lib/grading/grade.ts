@@ -25,11 +25,11 @@ import { carryForward } from './carryForward';
 import { explainFailures } from './diagnoseInChild';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from './faults';
 import { inputsChangedNote, PER_TEST_LIMIT_MS } from './hangWords';
-import { runOrder } from './invoke';
-import { loadFixture, type LoadedFixture } from './fixtures';
-import { readManifest } from './manifest';
+import { runOrder } from '../model/invoke';
+import { loadFixture, type LoadedFixture } from '../model/fixtures';
+import { readManifest } from '../model/manifest';
 import { attentionHeatmaps } from './heatmaps';
-import { totals, type AttentionHeatmap, type SubmissionResult } from './result';
+import { totals, type AttentionHeatmap, type SubmissionResult } from '../model/result';
 import { blockedVerdict, caseResult, fromOutcome, withoutRunning, type CaseVerdict } from './verdict';
 
 export { withoutRunning } from './verdict';

@@ -13,8 +13,8 @@ import { unravelIndex } from '../format';
 import { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
 import { childProbe } from './diagnoseInChild';
-import type { LoadedFixture } from './fixtures';
-import type { AttentionHeatmap, CaseResult, CaseStatus } from './result';
+import type { LoadedFixture } from '../model/fixtures';
+import type { AttentionHeatmap, CaseResult, CaseStatus } from '../model/result';
 
 /** The statuses where the function ran and answered wrongly: a probe can show how. */
 const PROBED: readonly CaseStatus[] = ['failed', 'error'];

@@ -16,9 +16,9 @@ import { Tensor } from '../tensor';
 import { visibleCases, type GradedFunction } from '../../tests/cases';
 import { evaluateCase } from './evaluate';
 import type { FunctionLedger } from './faults';
-import { loadFixture } from './fixtures';
+import { loadFixture } from '../model/fixtures';
 import { PER_TEST_LIMIT_MS } from './hangWords';
-import { changedInputs, copyInputs, expectedShape, invokeCase, type CaseInputs, type CaseRunner } from './invoke';
+import { changedInputs, copyInputs, expectedShape, invokeCase, type CaseInputs, type CaseRunner } from '../model/invoke';
 
 /** Characters of printed output kept per call: the grader's default (scripts/grade.ts). */
 export const OUTPUT_CAP = 4096;

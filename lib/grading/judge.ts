@@ -7,7 +7,7 @@ import { readResult } from '../../adapters';
 import { NonFiniteResult, ResultError } from '../errors';
 import type { GradedCase } from '../../tests/cases';
 import { evaluateCase } from './evaluate';
-import type { LoadedFixture } from './fixtures';
+import type { LoadedFixture } from '../model/fixtures';
 import type { CaseVerdict } from './verdict';
 
 /** What the function returned is not a tensor, or not a finite one: adapters/normalise.ts said why, in the child or here. */
@@ -15,7 +15,7 @@ export function unreadable(message: string): CaseVerdict {
   return { status: 'error', reason: message, details: '', evidence: { kind: 'unreadable', name: 'ResultError', message } };
 }
 
-/** Its values checked, or, when only its shape was read (lib/grading/invoke.ts judgedByShape), that shape. */
+/** Its values checked, or, when only its shape was read (lib/model/invoke.ts judgedByShape), that shape. */
 export function judgeValue(graded: GradedCase, value: { shape: readonly number[]; data?: unknown }, fixture: LoadedFixture): CaseVerdict {
   if (value.data === undefined) {
     // The shape check comes first and alone reads no values (evaluate.ts): the same words as for any wrong shape.

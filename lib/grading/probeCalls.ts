@@ -11,7 +11,7 @@ import type { Probe, ProbeAnswer } from '../diagnosis/probe';
 import { formatShape } from '../shape';
 import { Tensor } from '../tensor';
 import type { GradedFunction } from '../../tests/cases';
-import type { CaseInputs } from './invoke';
+import type { CaseInputs } from '../model/invoke';
 
 /** A probe's call and inputs, by content: the heatmaps ask again for what the diagnosis already probed. */
 export function probeKey(fn: string, { params, inputs }: CaseInputs): string {

@@ -13,8 +13,8 @@ import type { GradedCase } from '../../tests/cases';
 import { judgeValue, unreadable } from './judge';
 import type { FunctionLedger } from './faults';
 import { didNotReturn } from './hangWords';
-import type { LoadedFixture } from './fixtures';
-import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from './result';
+import type { LoadedFixture } from '../model/fixtures';
+import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from '../model/result';
 
 /**
  * A stack trace as a student should see it: the message, then only the frames in the submission's

@@ -26,7 +26,7 @@ export interface CaseReference extends MakeContext {
 }
 
 /**
- * A case ready to grade: the shape a stored fixture loads into (lib/grading/fixtures.ts
+ * A case ready to grade: the shape a stored fixture loads into (lib/model/fixtures.ts
  * LoadedFixture), so the grader and the diagnosis read a drawn case as they read a stored one.
  */
 export interface BuiltCase {

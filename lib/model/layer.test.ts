@@ -23,6 +23,20 @@ describe('lib/model', () => {
     expect(upward).toEqual([]);
   });
 
+  // The entry points (scripts/, tests/, adapters/: npm test's way into a submission) and what
+  // orchestrates (lib/grading, lib/batch, lib/bench) may import lib/grading; nothing else does.
+  it('lib/grading is reached only by entry points and what orchestrates: the sandbox, diagnosis and reports import the model, not it', () => {
+    const BELOW = ['lib/sandbox', 'lib/diagnosis', 'lib/report', 'lib/similarity', 'lib/typecheck', 'lib/text', 'lib/intake', 'lib/late'];
+    const under = (dir: string): string[] => fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? under(path.join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [path.join(dir, e.name)] : []);
+    const upward = BELOW.flatMap(under).flatMap((file) => importsOf(path.join(ROOT, file))
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec)))
+      .filter((target) => target === 'lib/grading' || target.startsWith('lib/grading/'))
+      .map((target) => `${file} → ${target}`));
+    expect(upward).toEqual([]);
+  });
+
   it('the check sees an import upward', () => {
     const probe = path.join(__dirname, 'caseBuild.ts');
     expect(importsOf(probe).length).toBeGreaterThan(0);

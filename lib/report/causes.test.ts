@@ -1,6 +1,6 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
+import type { CaseResult, CaseStatus, SubmissionResult } from '../model/result';
 import { MISTAKES } from '../diagnosis/catalogue';
 import { causeWords, STATUS_CAUSES, tallyCauses, testCauses } from './causes';
 import { toGradescope } from './gradescope';

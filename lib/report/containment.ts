@@ -2,7 +2,7 @@
  * The containment a grading run used, in words for a terminal or a log: one line for a batch
  * summary, every layer for --verbose and the Gradescope log (docs/security.md explains each).
  */
-import type { ContainmentReport } from '../sandbox/containmentReport';
+import type { ContainmentReport } from '../model/containmentReport';
 
 const SETTING: Record<ContainmentReport['setting'], string> = {
   namespaces: 'root, with namespaces of its own per child',

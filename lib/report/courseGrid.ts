@@ -6,7 +6,7 @@
  * (courseGridScript.ts) draws the grid: the page's Content-Security-Policy allows that script by
  * its hash and nothing else, so the page still loads nothing and runs nothing a submission wrote.
  */
-import type { CaseStatus } from '../grading/result';
+import type { CaseStatus } from '../model/result';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 import { testCauses, type CauseCount } from './causes';
 import { STATUS_WORDS, type GradescopeResults } from './gradescope';

@@ -1,5 +1,5 @@
 /** The gradebook: one CSV row per submission, for a spreadsheet or an LMS import (RFC 4180). */
-import type { CaseStatus, SubmissionResult } from '../grading/result';
+import type { CaseStatus, SubmissionResult } from '../model/result';
 import type { GradescopeResults } from './gradescope';
 import type { LateOutcome } from '../late/policy';
 import { spreadsheetCell } from '../text/sanitise';

@@ -7,7 +7,7 @@
  * found anywhere in a line, so a leading space is no protection and student text is broken up below.
  */
 import fs from 'node:fs';
-import type { CaseStatus, SubmissionResult } from '../grading/result';
+import type { CaseStatus, SubmissionResult } from '../model/result';
 import { formatPoints } from './words';
 import { flatten } from '../text/sanitise';
 

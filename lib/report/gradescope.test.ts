@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
-import type { CaseResult, SubmissionResult } from '../grading/result';
+import type { CaseResult, SubmissionResult } from '../model/result';
 import { toGradescope } from './gradescope';
 import { caseResult, submission as sampleSubmission } from './sampleResults';
 

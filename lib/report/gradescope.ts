@@ -11,8 +11,8 @@
  * stored", carries it too with our own statuses, so a gradebook row can be rebuilt from the file. lib/report/gradescope.schema.json is the same spec as a JSON Schema.
  */
 import type { Provenance } from '../batch/provenance';
-import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
-import type { ContainmentReport } from '../sandbox/containmentReport';
+import type { CaseResult, CaseStatus, SubmissionResult } from '../model/result';
+import type { ContainmentReport } from '../model/containmentReport';
 import type { LateOutcome } from '../late/policy';
 import { formatPoints, statusSummary } from './words';
 

@@ -5,13 +5,9 @@
  */
 import { formatNumber } from '../format';
 import { escapeHtml } from './html';
+import type { Matrix } from '../model/result';
 
-/** A row-major [rows, cols] matrix of float64 values (NaN allowed: it is drawn in its own colour). */
-export interface Matrix {
-  rows: number;
-  cols: number;
-  data: Float64Array;
-}
+export type { Matrix };
 
 export type ColorScale =
   | { kind: 'sequential'; min: number; max: number }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
-import type { AttentionHeatmap, CaseResult, SubmissionResult } from '../grading/result';
+import type { AttentionHeatmap, CaseResult, SubmissionResult } from '../model/result';
 import { batchReportHtml, pageFile, resultsFile } from './batchReport';
 import { GRID_SCRIPT } from './courseGrid';
 import { niceTicks } from './charts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { CaseResult, SubmissionResult } from '../grading/result';
+import type { CaseResult, SubmissionResult } from '../model/result';
 import { gradebookCsv, rowFromGradescope, rowFromResult } from './csv';
 import { toGradescope } from './gradescope';
 import { githubNotice, githubSummaryMarkdown, writeGithubOutputs } from './github';

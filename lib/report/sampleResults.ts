@@ -1,5 +1,5 @@
 /** Hand-made results for the reporters' tests: what is made of results needs no grader to test. */
-import { totals, type CaseResult, type SubmissionResult } from '../grading/result';
+import { totals, type CaseResult, type SubmissionResult } from '../model/result';
 
 export function caseResult(name: string, over: Partial<CaseResult> = {}): CaseResult {
   const maxPoints = over.maxPoints ?? 0.5;

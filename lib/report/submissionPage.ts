@@ -7,7 +7,7 @@
  *
  * Names, reasons, details and printed output are the student's text: all of it is escaped.
  */
-import type { AttentionHeatmap, CaseResult, SubmissionResult } from '../grading/result';
+import type { AttentionHeatmap, CaseResult, SubmissionResult } from '../model/result';
 import { formatIndex } from '../format';
 import { GRADED_CASES } from '../../tests/cases';
 import { formatPoints, statusSummary } from './words';

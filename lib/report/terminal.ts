@@ -5,7 +5,7 @@
  * control characters (a submission's own ANSI codes, a \r that rewrites the line) are dropped and
  * workflow commands are broken (see github.ts) before any of it is printed.
  */
-import type { CaseResult, CaseStatus, SubmissionResult } from '../grading/result';
+import type { CaseResult, CaseStatus, SubmissionResult } from '../model/result';
 import { formatPoints } from './words';
 import { oneLine, printableLines, truncate } from '../text/sanitise';
 

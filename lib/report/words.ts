@@ -2,7 +2,7 @@
  * The words every report shares: points without float noise, and the summary of the statuses that
  * are neither passed nor failed.
  */
-import type { CaseStatus } from '../grading/result';
+import type { CaseStatus } from '../model/result';
 
 /** Points as every report prints them: quarters and halves, without the noise of float sums. */
 export function formatPoints(x: number): string {

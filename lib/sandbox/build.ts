@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { sha256 } from '../grading/manifest';
+import { sha256 } from '../model/manifest';
 import { PROJECT_ROOT } from '../paths';
 
 const CHILD_ENTRY = 'lib/sandbox/childMain.ts';

@@ -11,7 +11,7 @@ import vm from 'node:vm';
 import { normaliseReturn, notExported } from '../../adapters/normalise';
 import { ResultError } from '../errors';
 import * as errors from '../errors';
-import { changedInputs, copyInputs, invokeCase, type CaseRunner } from '../grading/invoke';
+import { changedInputs, copyInputs, invokeCase, type CaseRunner } from '../model/invoke';
 import * as tensorModule from '../tensor';
 import { Tensor } from '../tensor';
 import { closeWriteRoutes } from './childHardening';

@@ -23,13 +23,13 @@ import path from 'node:path';
 import { GraderError } from '../errors';
 import { limits, nodeCommand, nodeLayers, permissionCoversNetwork, permissionFlag, syscallFilter, type ChildPaths } from './childLayers';
 import { emptyFolder } from './childView';
-import type { ContainmentReport } from './containmentReport';
+import type { ContainmentReport } from '../model/containmentReport';
 import { buildJail } from './jail';
 import { inNamespaces } from './namespaces';
 import { findTools, probeJail, probeNamespaces, probeUidChange, type Tools } from './probeLayers';
 import { blockBase, uidPoolOfThisProcess, type UidPool } from './uidPool';
 
-export type { ContainmentReport } from './containmentReport';
+export type { ContainmentReport } from '../model/containmentReport';
 export { permissionCoversNetwork, permissionFlag, PROCESS_CAP } from './childLayers';
 
 export interface ContainmentOptions {

@@ -4,8 +4,11 @@
  * tensor by the same code vitest uses (adapters/normalise.ts); expected values never cross this
  * boundary, and nothing the child says is used before lib/sandbox/validate.ts has checked it.
  */
-import type { CaseInputs } from '../grading/invoke';
+import type { CaseInputs } from '../model/invoke';
 import type { GradedFunction } from '../../tests/cases';
+import type { InputChange } from '../model/inputsChanged';
+
+export type { InputChange };
 
 /** The submission, transpiled by the parent: module code by path, and how each import resolves. */
 export interface LoadMessage {
@@ -68,12 +71,6 @@ export type ChildMessage =
   | { type: 'result'; id: number; output: string; changed: InputChange[]; ok: false; unreadable: boolean; error: ErrorInfo }
   /** The call being answered has printed a flood (lib/sandbox/printed.ts); sent once, before its answer. */
   | { type: 'flood'; id: number };
-
-/** An input the call changed in place (lib/diagnosis/inputsChanged.ts): its name and the first flat index that changed. */
-export interface InputChange {
-  name: string;
-  at: number;
-}
 
 /** Import targets a submission may use besides its own files: the tensor module and its errors. */
 export const HARNESS_MODULES = { tensor: 'lib/tensor', errors: 'lib/errors' } as const;

@@ -12,8 +12,8 @@ import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraderError } from '../errors';
 import { CallClock, processTree } from './childClock';
-import { OUT_OF_MEMORY, type FunctionLedger } from '../grading/faults';
-import { expectedShape, judgedByShape, type CaseInputs } from '../grading/invoke';
+import { OUT_OF_MEMORY } from './outOfMemory';
+import { expectedShape, judgedByShape, type CaseInputs } from '../model/invoke';
 import { launchCommand, type ChildCommand } from './containment';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import type { GradedFunction } from '../../tests/cases';
@@ -54,7 +54,13 @@ export type CallOutcome =
 /** A call's outcome; `duringLoad` when it came while loading the submission, before the case ran. */
 export type SessionOutcome = CallOutcome & { duringLoad?: boolean };
 
-export { OUT_OF_MEMORY } from '../grading/faults';
+export { OUT_OF_MEMORY } from './outOfMemory';
+
+/** Each function's share of the time budget, as the grader keeps it (lib/grading/faults.ts FunctionLedger). */
+export interface TimeShares {
+  left(fn: GradedFunction): number;
+  charge(fn: GradedFunction, ms: number): void;
+}
 
 /** How long a child may take to start its runtime, before any student code: longer is the machine's problem. */
 const START_LIMIT_MS = 30_000;
@@ -146,7 +152,7 @@ export class ChildSession {
    * charged (childClock.ts: the child's own CPU time, not the machine's load); no call runs past
    * its function's share. Without one, only the per-call limit applies.
    */
-  ledger?: FunctionLedger;
+  ledger?: TimeShares;
   /**
    * The function whose call ended the last child (a hang, a crash): the next child's load is
    * charged to it, since the restart is its doing. Undefined for a child the grader chose to start.

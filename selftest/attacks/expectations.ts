@@ -6,8 +6,8 @@
  * An attack a setting cannot contain is listed in UNCONTAINED with the reason, and docs/security.md
  * says the same (a self-test holds the two together); every other attack must be held.
  */
-import type { CaseStatus, SubmissionResult } from '../../lib/grading/result';
-import type { ContainmentReport } from '../../lib/sandbox/containmentReport';
+import type { CaseStatus, SubmissionResult } from '../../lib/model/result';
+import type { ContainmentReport } from '../../lib/model/containmentReport';
 import { syscallFilter } from '../../lib/sandbox/childLayers';
 import { permissionCoversNetwork } from '../../lib/sandbox/containment';
 import { findTools } from '../../lib/sandbox/probeLayers';

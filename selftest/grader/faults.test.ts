@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { EXPORT_NAMES } from '../../adapters/normalise';
 import { loadCaseFixtures, prepareChild } from '../../lib/grading/grade';
 import { didNotReturn, notRunAfterFault, shareSpent, type Fault } from '../../lib/grading/hangWords';
-import type { SubmissionResult } from '../../lib/grading/result';
+import type { SubmissionResult } from '../../lib/model/result';
 import { GRADED_CASES, type GradedFunction } from '../../tests/cases';
 import { grade, gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';

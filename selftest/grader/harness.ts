@@ -1,6 +1,6 @@
 /** Shared set-up for the grader's self-tests: one child runtime and one fixture load per file. */
 import { gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../../lib/grading/grade';
-import type { SubmissionResult } from '../../lib/grading/result';
+import type { SubmissionResult } from '../../lib/model/result';
 import { takeSubmission } from '../../lib/intake/intake';
 import { ChildSession } from '../../lib/sandbox/session';
 import { transpileInWorker } from '../../lib/sandbox/transpilePool';

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gradeBatch } from '../../lib/grading/batch';
-import type { SubmissionResult } from '../../lib/grading/result';
+import type { SubmissionResult } from '../../lib/model/result';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { codeFile } from '../../lib/text/place';
 import { grade, gradeOptions } from './harness';

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadFixture } from '../../lib/grading/fixtures';
+import { loadFixture } from '../../lib/model/fixtures';
 import { submissionPage } from '../../lib/report/submissionPage';
 import { visibleCases } from '../../tests/cases';
 import * as oracle from '../oracle';

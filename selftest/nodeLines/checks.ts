@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
-import type { CaseStatus } from '../../lib/grading/result';
+import type { CaseStatus } from '../../lib/model/result';
 import { resultsFile } from '../../lib/report/batchReport';
 import type { GradescopeResults } from '../../lib/report/gradescope';
 import { visibleCases, type GradedFunction } from '../../tests/cases';

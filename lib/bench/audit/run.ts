@@ -8,10 +8,10 @@
  */
 import { explainFailures } from '../../grading/diagnoseInChild';
 import { FunctionLedger, faultOf } from '../../grading/faults';
-import type { LoadedFixture } from '../../grading/fixtures';
+import type { LoadedFixture } from '../../model/fixtures';
 import { phases } from '../../grading/grade';
 import { InProcessSession as Calls } from '../../grading/inProcess';
-import { runOrder, type CaseInputs } from '../../grading/invoke';
+import { runOrder, type CaseInputs } from '../../model/invoke';
 import { blockedVerdict, fromOutcome, type CaseVerdict } from '../../grading/verdict';
 import { describeError } from '../../sandbox/errorInfo';
 import type { ChildSession, SessionOutcome } from '../../sandbox/session';

@@ -3,8 +3,7 @@
  * lib/report/ turns it into each of those.
  */
 import type { GradedFunction } from '../../tests/cases';
-import type { Matrix } from '../report/heatmap';
-import type { ContainmentReport } from '../sandbox/containmentReport';
+import type { ContainmentReport } from './containmentReport';
 import type { LateOutcome } from '../late/policy';
 
 /** What the HTML report draws for a failed attention case: one batch entry's probabilities. */
@@ -80,4 +79,11 @@ export function totals(cases: readonly CaseResult[]): { score: number; maxScore:
     score: round(cases.reduce((sum, c) => sum + c.points, 0)),
     maxScore: round(cases.reduce((sum, c) => sum + c.maxPoints, 0)),
   };
+}
+
+/** A row-major [rows, cols] matrix of float64 values (NaN allowed: it is drawn in its own colour). */
+export interface Matrix {
+  rows: number;
+  cols: number;
+  data: Float64Array;
 }

@@ -5,8 +5,8 @@
  */
 import { broadcastShapes } from '../shape';
 import { Tensor } from '../tensor';
-import { firstChange } from '../diagnosis/inputsChanged';
-import type { InputChange } from '../sandbox/protocol';
+import { firstChange } from './inputsChanged';
+import type { InputChange } from './inputsChanged';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 
 /** The adapter calls, sync (grader child) or async (vitest loads the submission lazily). */

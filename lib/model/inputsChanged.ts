@@ -33,11 +33,17 @@ export function firstChange(before: TensorView, after: TensorView): number {
 }
 
 /** The inputs a call changed, by name, with the first flat index that changed. */
-export function changedInputs(before: Readonly<Record<string, Snapshot>>, after: Readonly<Record<string, TensorView>>): { name: string; at: number }[] {
-  const changed: { name: string; at: number }[] = [];
+export function changedInputs(before: Readonly<Record<string, Snapshot>>, after: Readonly<Record<string, TensorView>>): InputChange[] {
+  const changed: InputChange[] = [];
   for (const [name, snapshot] of Object.entries(before)) {
     const at = after[name] ? firstChange(snapshot, after[name]) : 0;
     if (at >= 0) changed.push({ name, at });
   }
   return changed;
+}
+
+/** An input the call changed in place (lib/model/inputsChanged.ts): its name and the first flat index that changed. */
+export interface InputChange {
+  name: string;
+  at: number;
 }
