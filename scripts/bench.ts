@@ -1,6 +1,6 @@
 /**
  * npm run bench [-- --quick] [--out FILE]: every benchmark in one run on this machine (the student
- * loop, batch grading, the tensor module against plain loops and NumPy), written to
+ * loop, the student's type check, batch grading, the tensor module against plain loops and NumPy), written to
  * docs/benchmarks.md (or FILE). --quick takes fewer runs and submissions: for trying the bench, not
  * for figures to keep.
  */
@@ -16,6 +16,7 @@ import { SECTION as AUDIT_SECTION } from '../lib/bench/audit/report';
 import { benchmarksMarkdown } from '../lib/bench/report';
 import { measureStudentLoop } from '../lib/bench/studentLoop';
 import { BENCH_SHAPE, measureTensor } from '../lib/bench/tensor';
+import { measureTypecheck } from '../lib/bench/typecheck';
 import { VARIANTS_HEADING } from '../lib/bench/variants';
 import { PROJECT_ROOT } from '../lib/paths';
 import { scaledDotProductAttention } from '../reference';
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
   const loadStart = os.loadavg()[0];
   console.log('bench: the student loop…');
   const studentLoop = measureStudentLoop(sizes.loopRuns);
+  console.log("bench: the student's type check…");
+  const typecheck = measureTypecheck(sizes.loopRuns);
   console.log('bench: batch grading…');
   const submissions = path.join(work, 'submissions');
   layOutCatalogue(submissions, sizes.submissions);
@@ -54,7 +57,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString().slice(0, 10),
     command: `npm run bench${quick ? ' -- --quick' : ''}`,
     load: { start: loadStart, end: os.loadavg()[0] },
-    studentLoop, batch, tensor, numpy, similarity,
+    studentLoop, typecheck, batch, tensor, numpy, similarity,
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
   // Sections other commands write (the browser self-test's, npm run audit:diagnosis's, npm run

@@ -89,7 +89,7 @@ describe('what the handout holds', () => {
   it('only the allow-listed paths: no reference, hidden fixtures, selftests, CI or instructor scripts', () => {
     const files = filesUnder(stubs);
     expect([...new Set(files.map((file) => file.split('/')[0]))].sort()).toEqual(TOP_LEVEL);
-    expect(files.filter((file) => file.startsWith('scripts/'))).toEqual(['scripts/cachedTranspiler.js', 'scripts/grade.ts']);
+    expect(files.filter((file) => file.startsWith('scripts/'))).toEqual(['scripts/cachedTranspiler.js', 'scripts/grade.ts', 'scripts/typecheck.ts']);
     expect(files.filter((file) => file.startsWith('fixtures/hidden/') || (file.endsWith('.test.ts') && !file.startsWith('tests/'))))
       .toEqual([]);
     expect(files.filter((file) => file.startsWith('docs/'))).toEqual(['docs/report-submission.png']);
@@ -222,7 +222,10 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
     for (const a of failed) expect(a.failureMessages.join('\n')).toMatch(/Diagnosis: Your scores are not scaled: divide them by √d_k/);
   });
 
-  it('npm run typecheck passes, the project and student/', async () => {
+  it('npm run typecheck passes on the stubs, as does tsc on the project and student/ (what an editor checks)', async () => {
+    const student = await run(stubs, [TS_NODE_BIN, 'scripts/typecheck.ts']);
+    expect(student.output.trim()).toMatch(/^typecheck: no type errors in student\/(; unchanged since the last check)?$/);
+    expect(student.code).toBe(0);
     for (const project of ['.', 'student']) {
       const { code, output } = await run(stubs, ['node_modules/typescript/bin/tsc', '-p', project]);
       expect(output).toBe('');

@@ -5,6 +5,7 @@ import type { NumpyResult } from './numpy';
 import { similaritySection, type SimilarityBench } from './similarity';
 import { studentLoopTable, type StudentLoopResult } from './studentLoop';
 import type { TensorResult } from './tensor';
+import { typecheckSection, type TypecheckResult } from './typecheck';
 
 /** The tensor module is to be within this factor of NumPy on the same work. */
 export const NUMPY_GOAL = 5;
@@ -17,6 +18,7 @@ export interface BenchReport {
   /** 1-minute load averages at the start and the end of the run: above 0, other work shared the cores. */
   load: { start: number; end: number };
   studentLoop: StudentLoopResult;
+  typecheck: TypecheckResult;
   batch: BatchResult;
   tensor: TensorResult;
   numpy: NumpyResult;
@@ -98,6 +100,8 @@ export function benchmarksMarkdown(r: BenchReport): string {
       'test in an empty folder with the default config. Also on its own: `npm run bench:student-loop`.',
     '',
     ...studentLoopTable(r.studentLoop),
+    '',
+    ...typecheckSection(r.typecheck),
     '',
     '## Batch grading',
     '',

@@ -18,7 +18,7 @@ import { loadVerdict } from '../sandbox/loadCheck';
 import { isPrepared, type TranspileJob } from '../sandbox/transpile';
 import type { WorkCache } from '../batch/workCache';
 import type { Variants } from '../model/variants';
-import { startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
+import { checkedSubmission, startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import { boundFeedback } from '../text/bound';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 import { carryForward } from './carryForward';
@@ -108,19 +108,12 @@ export function phases(cases: readonly GradedCase[]): GradedCase[][] {
   return [cases.filter((c) => !c.hidden), cases.filter((c) => c.hidden)].filter((phase) => phase.length > 0);
 }
 
-/** The TypeScript files of a submission, for the type check. */
-const typeCheckFiles = (submission: Submission) => ({
-  files: Object.fromEntries([...submission.files].filter(([file]) => file.endsWith('.ts'))),
-  entry: submission.entry,
-  label: submission.label,
-});
-
 /** Each submission's type check may take as long as one test may (in CPU time, see typecheck/run.ts). */
 const typeCheckLimits = (timeoutMs: number) => ({ ...TYPE_CHECK_LIMITS, submissionMs: timeoutMs });
 
 /** Starts one type check for many submissions as a batch took them (those the intake refused are left out). */
 export function typeCheckSubmissions(taken: readonly { name: string; taken: Taken }[], timeoutMs: number, cache?: WorkCache): TypeNotes {
-  return startTypeCheck(taken.flatMap(({ name, taken: t }) => (t instanceof Error ? [] : [{ name, ...typeCheckFiles(t) }])), typeCheckLimits(timeoutMs), cache);
+  return startTypeCheck(taken.flatMap(({ name, taken: t }) => (t instanceof Error ? [] : [checkedSubmission(name, t)])), typeCheckLimits(timeoutMs), cache);
 }
 
 /** The submission as the intake reads it (or as a batch already took it), or the result that says why it cannot be graded. */
@@ -154,7 +147,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   const started = Date.now();
   const submission = intake(dir, name, options.cases, options.taken);
   if ('cases' in submission) return submission;
-  const typeNotes = options.typeNotes ?? startTypeCheck([{ name, ...typeCheckFiles(submission) }], typeCheckLimits(options.timeoutMs));
+  const typeNotes = options.typeNotes ?? startTypeCheck([checkedSubmission(name, submission)], typeCheckLimits(options.timeoutMs));
   const session = new ChildSession(options);
   session.warmUp();
   try {

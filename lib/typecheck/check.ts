@@ -33,7 +33,7 @@ export interface CheckedSubmission {
 /** The rules `npm run typecheck` applies to student/ (student/tsconfig.json; a self-test holds the two together). */
 export const STUDENT_RULES: ts.CompilerOptions = { noUnusedLocals: false };
 
-/** Errors listed per submission at most; the rest are counted. */
+/** Errors a grader's note lists per submission at most; the rest are counted (`npm run typecheck` lists them all). */
 const SHOWN = 20;
 
 function compilerOptions(): ts.CompilerOptions {
@@ -142,9 +142,9 @@ export interface Checker {
  * named as every message names one, lib/text/place.ts), told one submission at a time (see
  * Checker). Submissions that keep to themselves share one program; every other has its own. The
  * files every program shares are parsed once and reused. `alone` gives every submission a program
- * of its own.
+ * of its own. `shown` caps the errors listed per submission.
  */
-export function checkEach(submissions: readonly CheckedSubmission[], checker: Checker, alone = false): void {
+export function checkEach(submissions: readonly CheckedSubmission[], checker: Checker, alone = false, shown = SHOWN): void {
   const options = compilerOptions();
   const shared: Shared = new Map();
   const harness = Object.keys(HARNESS_MODULES).map(harnessFile);
@@ -164,14 +164,14 @@ export function checkEach(submissions: readonly CheckedSubmission[], checker: Ch
   for (const p of placed) {
     checker.checking?.(p.submission.name);
     const list = errorsOf(together.includes(p) ? program! : programOf([p], options, shared, harness), p);
-    checker.checked(p.submission.name, list.length > SHOWN ? [...list.slice(0, SHOWN), `… and ${list.length - SHOWN} more type errors`] : list);
+    checker.checked(p.submission.name, list.length > shown ? [...list.slice(0, shown), `… and ${list.length - shown} more type errors`] : list);
   }
 }
 
 /** checkEach's answers as one map. */
-export function typeErrors(submissions: readonly CheckedSubmission[], alone = false): Map<string, string[]> {
+export function typeErrors(submissions: readonly CheckedSubmission[], alone = false, shown = SHOWN): Map<string, string[]> {
   const errors = new Map<string, string[]>();
-  checkEach(submissions, { checked: (name, list) => errors.set(name, list) }, alone);
+  checkEach(submissions, { checked: (name, list) => errors.set(name, list) }, alone, shown);
   return errors;
 }
 

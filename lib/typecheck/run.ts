@@ -10,11 +10,25 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkCache } from '../batch/workCache';
+import type { Submission } from '../intake/intake';
 import { PROJECT_ROOT } from '../paths';
 import { cpuMs } from '../sandbox/childClock';
 import type { CheckedSubmission } from './check';
 
 export type TypeNotes = (name: string) => Promise<string[]>;
+
+/**
+ * What the check reads of a submission as the intake took it: its TypeScript files, its entry and
+ * how it is named. Here, not in check.ts, so that the grading process need not load TypeScript.
+ */
+export function checkedSubmission(name: string, submission: Submission): CheckedSubmission {
+  return {
+    name,
+    files: Object.fromEntries([...submission.files].filter(([file]) => file.endsWith('.ts'))),
+    entry: submission.entry,
+    label: submission.label,
+  };
+}
 
 /**
  * What one submission's check may cost (a typical one: tens of ms), and setting up the shared
@@ -166,7 +180,7 @@ export function typeCheckSalt(): string {
   return hash.digest('hex');
 }
 
-const isErrors = (value: unknown): value is string[] => Array.isArray(value) && value.every((e) => typeof e === 'string');
+export const isErrors = (value: unknown): value is string[] => Array.isArray(value) && value.every((e) => typeof e === 'string');
 
 /**
  * Starts checking now; each submission's note, when asked for, as soon as its own check has ended.
