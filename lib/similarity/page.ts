@@ -152,7 +152,7 @@ export function similarityReport(comparison: Comparison, notCompared: readonly N
   const flaggedCount = comparison.scores.reduce((sum, s) => sum + (s.score >= threshold ? s.pairs : 0), 0);
   const listed = comparison.listed(threshold, Math.max(0, CSV_PAIRS - flaggedCount));
   const above = listed.slice(0, flaggedCount);
-  const csv = [['a', 'b', 'score', 'a_in_b', 'b_in_a', 'shared_tokens', 'longest_fragment_tokens'].join(',')];
+  const csv = [['a', 'b', 'score', 'a_in_b', 'b_in_a', 'shared_tokens', 'longest_fragment_tokens'].map((c) => csvCell(c)).join(',')];
   // The pairs of identical submissions repeat one pair's figures: each is formatted once.
   const formatted = new Map<number, string>();
   const number = (x: number) => formatted.get(x) ?? formatted.set(x, formatNumber(x)).get(x)!;

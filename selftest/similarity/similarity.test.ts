@@ -95,7 +95,7 @@ describe('a set of independent solutions and disguised copies', async () => {
   });
 
   it("writes the CSV (pair, score, both shares, shared tokens, longest fragment) and a page with the distribution, the words and each flagged pair's fragments", () => {
-    expect(fs.readFileSync(outcome.files.csv, 'utf8').split('\r\n')[0]).toBe('a,b,score,a_in_b,b_in_a,shared_tokens,longest_fragment_tokens');
+    expect(fs.readFileSync(outcome.files.csv, 'utf8').split('\r\n')[0]).toBe('"a","b","score","a_in_b","b_in_a","shared_tokens","longest_fragment_tokens"');
     for (const row of csv) expect(Number(row[5])).toBeGreaterThanOrEqual(Number(row[6]));
     const html = fs.readFileSync(outcome.files.html, 'utf8');
     expect(html).toContain('Evidence, not a verdict.');
