@@ -42,7 +42,7 @@ function attend(q: Matrix, k: Matrix, v: Matrix, allowed: boolean[][] | undefine
   return q.map((qi, i) => {
     const scores = k.map((kj, j) => {
       // audit: mask
-      if (allowed && !allowed[i][j]) return -Infinity;
+      if (allowed && !allowed[allowed.length === 1 ? 0 : i][allowed[0].length === 1 ? 0 : j]) return -Infinity;
       // audit: scores
       return qi.reduce((acc, x, c) => acc + x * kj[c], 0) / scale;
     });
@@ -73,10 +73,10 @@ function recurse(q: NestedArray, k: NestedArray, v: NestedArray, mask: NestedArr
 
 export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): Tensor {
   // audit: mask
-  const nested = mask && (mask.astype('bool').toArray() as NestedArray);
+  const nested = mask && ((mask.ndim < 2 ? mask.reshape(1, ...mask.shape) : mask).astype('bool').toArray() as NestedArray); // [n_k]: one row for every query
   // audit: shape
   const depth = Q.ndim - 2;
-  const out = recurse(Q.toArray(), K.toArray(), V.toArray(), nested, depth, mask ? mask.ndim - 2 : 0);
+  const out = recurse(Q.toArray(), K.toArray(), V.toArray(), nested, depth, mask ? Math.max(mask.ndim, 2) - 2 : 0);
   // audit: output
   return Tensor.fromNested(out, 'float64');
 }

@@ -44,7 +44,7 @@ export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?
     // audit: mask
     if (mask) {
       const base = broadcastEntry(mask.shape, lead, b);
-      const [mRows, mCols] = mask.shape.slice(-2);
+      const [mRows, mCols] = mask.ndim < 2 ? [1, mask.shape[0]] : mask.shape.slice(-2); // [n_k]: one row for every query
       for (let i = 0; i < nQ; i++) for (let j = 0; j < nK; j++) if (!mask.data[base + (mRows === 1 ? 0 : i) * mCols + (mCols === 1 ? 0 : j)]) scores[i * nK + j] = -Infinity;
     }
     const p = softmaxRows(scores, nQ, nK);
