@@ -39,7 +39,7 @@ describe('the catalogue of mistakes', () => {
     expect(BUGS.filter((b) => !b.undiagnosed).map((b) => b.mistake).filter((id) => !ids.includes(id!))).toEqual([]);
     // A bug names its mistake, or says why no probe confirms one yet: never both, never neither.
     expect(BUGS.filter((b) => (b.mistake === undefined) === (b.undiagnosed === undefined)).map((b) => b.name)).toEqual([]);
-    const shown = (id: string) => BUGS.some((b) => b.mistake === id || (id === 'attention_broken' && b.breaksMultiHead));
+    const shown = (id: string) => BUGS.some((b) => b.mistake === id || (b.breaksMultiHead && (b.multiHeadMistake ?? 'attention_broken') === id));
     expect(MISTAKES.filter((m) => !m.generic && !shown(m.id)).map((m) => m.id)).toEqual([]);
     expect(BUGS.filter((b) => !b.undiagnosed && MISTAKES.find((m) => m.id === b.mistake)?.fn !== b.breaks).map((b) => b.name)).toEqual([]);
   });

@@ -30,7 +30,7 @@ const RELIES_ON = {
   /** Inputs changed so that a suspected mistake cancels out: a right output confirms it, given the calls. */
   undone: CALLS,
   structure: CALLS,
-  /** Measured on the output: right entries beside all-zero ones. */
+  /** Right entries beside all-zero ones, confirmed by the entries exchanged. */
   firstEntryOnly: CALLS,
   /** NaN and zero rows read one by one, against what each row's own scores predict. */
   nonFinite: APART,
@@ -129,8 +129,13 @@ async function zeros(c: AttentionCase, context: ProbeContext): Promise<Finding> 
   return { id: 'output_zeros' };
 }
 
-/** Batch entries that are right beside entries that are all zeros, the first of them right: only it was computed. */
-function firstEntryOnly(c: AttentionCase, out: Tensor, fixture: LoadedFixture, graded: GradedCase): Finding | undefined {
+/**
+ * Batch entries that are right beside entries that are all zeros, the first of them right: only it
+ * was computed. Seen on the output, then confirmed: given a zero entry first (it and entry 0
+ * exchanged), the function gets that entry right and returns zeros for entry 0 in its place. Code
+ * whose zeros come from the entry's own data (a masked key, a row it drops) fails the exchange.
+ */
+async function firstEntryOnly(c: AttentionCase, out: Tensor, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
   const { batches, queries } = c.grid;
   if (batches < 2 || out.shape.join() !== fixture.expected.shape.join()) return undefined;
   const per = queries * c.dV;
@@ -138,7 +143,22 @@ function firstEntryOnly(c: AttentionCase, out: Tensor, fixture: LoadedFixture, g
   const right = Array.from({ length: batches }, (_, b) => withinTolerance(slice(out, b), slice(fixture.expected, b), graded.tolerance));
   const zero = right.map((ok, b) => !ok && isAllZero(slice(out, b)));
   if (!right[0] || !right.every((ok, b) => ok || zero[b]) || !zero.some(Boolean)) return undefined;
-  return { id: 'batch_first_only', evidence: `${zero.filter(Boolean).length} of ${batches} batch entries are all zeros, the first being entry ${zero.indexOf(true)}; the others are right.` };
+  const z = zero.indexOf(true);
+  const exchanged = (t: Tensor) => {
+    const size = t.data.length / batches;
+    const data = t.data.slice();
+    data.set(t.data.subarray(z * size, (z + 1) * size), 0);
+    data.set(t.data.subarray(0, size), z * size);
+    return new Tensor(data, t.shape);
+  };
+  const mask = c.mask && exchanged(broadcastMask(c)).ne(0);
+  const probed = await callAttention(context, { q: exchanged(c.q), k: exchanged(c.k), v: exchanged(c.v), ...(mask && { mask }) });
+  if (!probed || probed.shape.join() !== out.shape.join()) return undefined;
+  if (!withinTolerance(slice(probed, 0), slice(fixture.expected, z), graded.tolerance) || !isAllZero(slice(probed, z))) return undefined;
+  return {
+    id: 'batch_first_only',
+    evidence: `${zero.filter(Boolean).length} of ${batches} batch entries are all zeros, the first being entry ${z}; the others are right. Given entry ${z} first, your function gets it right and returns zeros for entry 0 in its place.`,
+  };
 }
 
 /** The same numbers in the same order under another shape: a reshape away from right. */
@@ -191,7 +211,7 @@ export async function diagnoseAttention(
     }
     return [];
   }
-  return (await step('firstEntryOnly', () => firstEntryOnly(c, out, fixture, graded)))
+  return (await step('firstEntryOnly', () => firstEntryOnly(c, out, fixture, graded, context)))
     ?? (await readRows(c, out, fixture, graded, context, evidence, step))
     ?? [];
 }
