@@ -335,8 +335,11 @@ describe('--carry-forward: its attacks in one batch, on every case, beside hones
     const graded = result(`honest_${name}`);
     expect(graded, batch.failure).toBeDefined();
     const multiHead = graded!.cases.filter((c) => c.fn === 'multihead_self_attention');
-    expect(multiHead.map((c) => [c.name, c.status, c.reason])).toEqual(multiHead.map((c) => [c.name, 'passed', CARRIED_REASON]));
-    expect(multiHead.some((c) => c.hidden)).toBe(true);
+    // A case the mistake does not reach passes on its own (scale missing with one feature per head:
+    // √d_head is 1); every other one passes by carrying, the visible ones and some hidden ones.
+    expect(multiHead.map((c) => [c.name, c.status, c.reason])).toEqual(multiHead.map((c) => [c.name, 'passed', c.reason === '' ? '' : CARRIED_REASON]));
+    expect(multiHead.filter((c) => !c.hidden).every((c) => c.reason === CARRIED_REASON)).toBe(true);
+    expect(multiHead.some((c) => c.hidden && c.reason === CARRIED_REASON)).toBe(true);
     expect(graded!.cases.some((c) => c.fn === 'scaled_dot_product_attention' && c.status === 'failed')).toBe(true);
   });
 

@@ -54,7 +54,7 @@ const SHAPES: Shape[] = [
   { name: 'a_computed_import', files: { 'index.ts': `${BASE}\nexport function later(name: string): unknown {\n  return import(name);\n}\n` }, expect: { status: 'error', reason: /imports a path computed when it runs/ } },
   { name: 'top_level_await', files: { 'index.ts': `${BASE}\nexport const ready = await Promise.resolve(true);\n` }, expect: { status: 'error', reason: /top-level await/ } },
   { name: 'import_meta', files: { 'index.ts': `${BASE}\nexport const here = import.meta.url;\n` }, expect: { status: 'error', reason: /uses import\.meta/ } },
-  { name: 'a_syntax_error', files: { 'index.ts': BASE.replace('Q.shape[Q.ndim - 1]', 'Q.shape[Q.ndim - 1') }, expect: { status: 'error', reason: /syntax error at a_syntax_error\/index\.ts:\d+: / } },
+  { name: 'a_syntax_error', files: { 'index.ts': BASE.replace('Q.shape[Q.ndim - 1]', 'Q.shape[Q.ndim - 1') }, expect: { status: 'error', reason: /syntax error at a_syntax_error\/index\.ts:\d+:\d+: / } },
   { name: 'a_json_import', files: { 'index.ts': `import scale from './scale.json';\nexport const s = scale;\n${BASE}`, 'scale.json': '8\n' }, expect: { status: 'error', reason: /imports "\.\/scale\.json", which is not in your folder/ } },
   { name: 'an_mjs_helper', files: { 'index.ts': takingSoftmaxFrom('./helpers'), 'helpers.mjs': "export { softmax } from './base';\n" }, expect: { status: 'error', reason: /imports "\.\/helpers", which is not in your folder/ } },
   { name: 'throws_while_loading', files: { 'index.ts': takingSoftmaxFrom('./helpers'), 'helpers.ts': `throw new Error('boom while loading');\n` }, expect: { status: 'error', reason: /^the submission failed to load: Error: boom while loading$/ } },

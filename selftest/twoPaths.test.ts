@@ -43,13 +43,14 @@ interface Case {
 
 const attentionNames = visibleCases('scaled_dot_product_attention').map((c) => c.name);
 const CASES: Case[] = [
-  { name: 'mask_rewritten_in_place', fails: [], changes: { scaled_dot_product_attention: '`mask`' } },
-  { name: 'softmax_in_place', fails: [], changes: { softmax: '`x`' } },
+  { name: 'mask_rewritten_in_place', fails: [], changes: { scaled_dot_product_attention: '(mask, first at' } },
+  { name: 'softmax_in_place', fails: [], changes: { softmax: '(x, first at' } },
   { name: 'global_call_count', fails: ['test_causal_mask', 'test_causal_mask_large'] },
   // Whatever their diagnoses say of code whose answers change as it is probed, they say it alike.
   { name: 'state_in_helper', fails: attentionNames.slice(8), reason: /values out of tolerance/, helpers: ['counter.ts'] },
   { name: 'tired_of_probes', fails: attentionNames, reason: /values out of tolerance/ },
-  { name: 'mhsa_cache_by_shape', fails: [] },
+  // Keyed by shape, its cache meets the case called again with the same shapes and new values.
+  { name: 'mhsa_cache_by_shape', fails: ['test_multihead_self_attention_called_again'] },
   { name: 'big_answer', fails: attentionNames, reason: /^expected shape \[[\d,]+\], got \[50000000\]$/ },
   { name: 'prints_forever', fails: visibleCases('softmax').map((c) => c.name), reason: /did not return within 10 s.*a flood of output|not run: `softmax` did not return within 10 s/, limit: PER_TEST_LIMIT_MS },
 ];

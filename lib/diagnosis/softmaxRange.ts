@@ -31,13 +31,17 @@ const RANGES: readonly Range[] = [
 
 interface Row {
   max: number;
-  /** log Σ exp(s) over the allowed keys: above `over` the sum of the exps overflows. */
-  lse: number;
+  /**
+   * How many keys it may attend to. log Σ exp(s) over them lies between max and max + log(count):
+   * enough to tell where the sum overflows but for a row within log(count) of the edge, which the
+   * shifted-keys probe settles. (No exp of the scores here: the handout computes no attention.)
+   */
+  count: number;
 }
 
 type Hypothesis = 'unstable_softmax' | 'softmax_underflow' | 'attention_global_max';
 
-/** Each row's largest scaled score and log-sum-exp over its allowed keys; undefined for a row with none. */
+/** Each row's largest scaled score and how many keys it may attend to; undefined for a row with none. */
 function rowsOf(c: AttentionCase): (Row | undefined)[] {
   const { batches, queries, keys } = c.grid;
   const scores = rawScores(c.q.data, c.k.data, c.grid, c.dK);
@@ -47,15 +51,24 @@ function rowsOf(c: AttentionCase): (Row | undefined)[] {
     let max = -Infinity;
     for (let j = row * keys; j < (row + 1) * keys; j++) if (allowed[j]) max = Math.max(max, scores[j] * scale);
     if (max === -Infinity) return undefined;
-    let sum = 0;
-    for (let j = row * keys; j < (row + 1) * keys; j++) if (allowed[j]) sum += Math.exp(scores[j] * scale - max);
-    return { max, lse: max + Math.log(sum) };
+    let count = 0;
+    for (let j = row * keys; j < (row + 1) * keys; j++) if (allowed[j]) count++;
+    return { max, count };
   });
 }
 
-/** The rows each hypothesis breaks in a range, as a predicate on a row (its entry's largest score given). */
-const BREAKS: Record<Hypothesis, (row: Row, top: number, range: Range) => boolean> = {
-  unstable_softmax: (row, _, r) => row.lse > r.over || row.max < r.under,
+/** Whether the sum of a row's exps passes the largest float: undefined when its bounds straddle the edge. */
+function sumOverflows(row: Row, r: Range): boolean | undefined {
+  if (row.max > r.over) return true;
+  return row.max + Math.log(row.count) <= r.over ? false : undefined;
+}
+
+/**
+ * The rows each hypothesis breaks in a range, as a predicate on a row (its entry's largest score
+ * given); undefined where the range cannot say.
+ */
+const BREAKS: Record<Hypothesis, (row: Row, top: number, range: Range) => boolean | undefined> = {
+  unstable_softmax: (row, _, r) => (row.max < r.under ? true : sumOverflows(row, r)),
   softmax_underflow: (row, _, r) => row.max < r.under,
   attention_global_max: (row, top, r) => row.max - top < r.under,
 };
@@ -77,7 +90,10 @@ function fitting(c: AttentionCase, rows: (Row | undefined)[], observed: boolean[
   const entryTop = (r: number) => Math.max(...rows.slice(r - (r % queries), r - (r % queries) + queries).map((row) => row?.max ?? -Infinity));
   const allTop = Math.max(...rows.map((row) => row?.max ?? -Infinity));
   return (Object.keys(BREAKS) as Hypothesis[]).filter((h) => RANGES.some((range) => [entryTop, () => allTop].some((top) =>
-    rows.every((row, r) => !row || BREAKS[h](row, top(r), range) === observed[r]))));
+    rows.every((row, r) => {
+      const breaks = row && BREAKS[h](row, top(r), range);
+      return !row || breaks === undefined || breaks === observed[r];
+    }))));
 }
 
 /** u per batch entry with q_i·u = targets[i] for each query of the entry (least norm), or undefined when Q has no such u. */

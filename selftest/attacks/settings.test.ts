@@ -231,7 +231,9 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
     for (const graded of carry.value!.graded) {
       if (graded.name.startsWith('honest_')) {
         const multiHead = graded.cases.filter((c) => c.fn === 'multihead_self_attention');
-        found[graded.name] = multiHead.filter((c) => c.reason !== CARRIED_REASON).map((c) => `${c.name} ${c.status}: ${c.reason.slice(0, 200)}`);
+        // Passed by carrying, or on its own where the mistake does not reach the case (attacks.test.ts says which).
+        found[graded.name] = multiHead.filter((c) => c.status !== 'passed' || (c.reason !== CARRIED_REASON && c.reason !== '') || (!c.hidden && c.reason !== CARRIED_REASON))
+          .map((c) => `${c.name} ${c.status}: ${c.reason.slice(0, 200)}`);
         if (multiHead.length !== GRADED_CASES.filter((c) => c.fn === 'multihead_self_attention').length) found[graded.name].push('hidden cases not graded');
       } else found[graded.name] = problems(graded, expectations[graded.name]);
     }
