@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import type { Reporter, TestModule } from 'vitest/node';
+import type { SuiteReport } from './suiteRuns.js';
 
 /** Written by suiteRuns.ts: the submissions (project name to folder) and where the reports go. */
 const { submissions, report } = JSON.parse(fs.readFileSync(process.env.ATTENTION_SELFTEST_RUNS!, 'utf8')) as {
@@ -18,7 +19,7 @@ const { submissions, report } = JSON.parse(fs.readFileSync(process.env.ATTENTION
 /** Each project's modules as the JSON reporter writes a whole run's (the fields the self-tests read). */
 class PerProject implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    const runs: Record<string, { success: boolean; numFailedTestSuites: number; testResults: { status: string }[] }> = {};
+    const runs: Record<string, SuiteReport> = {};
     for (const name of Object.keys(submissions)) runs[name] = { success: false, numFailedTestSuites: 0, testResults: [] };
     for (const module of modules) {
       const run = runs[module.project.name];
@@ -35,10 +36,10 @@ class PerProject implements Reporter {
             title: t.name,
             status: result.state,
             failureMessages: result.errors?.map((e) => e.stack || e.message) ?? [],
-            meta: t.meta(),
+            meta: t.meta() as { notes?: string[] },
           };
         }),
-      } as { status: string });
+      });
     }
     for (const run of Object.values(runs)) run.success = run.testResults.length > 0 && run.testResults.every((f) => f.status === 'passed');
     fs.writeFileSync(report, JSON.stringify(runs));
