@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { visibleCases } from '../tests/cases';
 import { grade } from './grader/harness';
 import { tempDir } from './grader/materialize';
-import { expectSameEndings, vitestRun } from './twoPathsKit';
+import { expectSameEndings, SHARED_RUN_LIMIT_MS, sharedVitestRun } from './twoPathsKit';
 
 const work = tempDir('load-shapes');
 const BASE = fs.readFileSync(path.join(__dirname, 'catalogue', 'bugs', 'base.ts'), 'utf8');
@@ -76,10 +76,12 @@ function layOut(shape: Shape): string {
   return dir;
 }
 
+const folders = Object.fromEntries(SHAPES.map((shape) => [shape.name, layOut(shape)]));
+const vitestRun = sharedVitestRun(folders, 'load-shapes');
+
 describe('every shape of folder gets one verdict from npm test and the grader, in the same words', () => {
   it.concurrent.each(SHAPES)('$name', async (shape) => {
-    const dir = layOut(shape);
-    const [graded, tested] = await Promise.all([grade(dir, shape.name), vitestRun(dir, shape.name)]);
+    const [graded, tested] = await Promise.all([grade(folders[shape.name], shape.name), vitestRun(shape.name)]);
     expectSameEndings(graded.cases, tested);
     if (shape.expect === 'passes') {
       expect(graded.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
@@ -92,5 +94,5 @@ describe('every shape of folder gets one verdict from npm test and the grader, i
     }
     // The grader's reason is npm test's whole message: every test fails on it, nothing else.
     for (const c of visibleCases()) expect(tested[c.name].message).toBe(`LoadFailure: ${graded.cases.find((g) => g.name === c.name)!.reason}`);
-  });
+  }, SHARED_RUN_LIMIT_MS);
 });

@@ -13,7 +13,7 @@ import { PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { visibleCases, type GradedFunction } from '../tests/cases';
 import { grade } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
-import { expectSameEndings, ownReason, vitestRun, type Tested } from './twoPathsKit';
+import { expectSameEndings, ownReason, SHARED_RUN_LIMIT_MS, sharedVitestRun, type Tested } from './twoPathsKit';
 
 const work = tempDir('two-paths');
 
@@ -55,11 +55,16 @@ const CASES: Case[] = [
   { name: 'prints_forever', fails: visibleCases('softmax').map((c) => c.name), reason: /did not return within 10 s.*a flood of output|not run: `softmax` did not return within 10 s/, limit: PER_TEST_LIMIT_MS },
 ];
 
+const folders = Object.fromEntries(CASES.map(({ name, helpers = [] }) => {
+  const dir = materialize(path.join(__dirname, 'twoPaths', `${name}.ts`), work, name);
+  for (const helper of helpers) fs.copyFileSync(path.join(__dirname, 'twoPaths', helper), path.join(dir, helper));
+  return [name, dir];
+}));
+const vitestRun = sharedVitestRun(folders, 'two-paths');
+
 describe('npm test and the grader make the same calls on their own copies, and say the same', () => {
-  it.concurrent.each(CASES)('$name', async ({ name, fails, changes = {}, reason, helpers = [], limit }) => {
-    const dir = materialize(path.join(__dirname, 'twoPaths', `${name}.ts`), work, name);
-    for (const helper of helpers) fs.copyFileSync(path.join(__dirname, 'twoPaths', helper), path.join(dir, helper));
-    const [graded, tested] = await Promise.all([grade(dir, name, limit ? { timeoutMs: limit } : {}), vitestRun(dir, name)]);
+  it.concurrent.each(CASES)('$name', async ({ name, fails, changes = {}, reason, limit }) => {
+    const [graded, tested] = await Promise.all([grade(folders[name], name, limit ? { timeoutMs: limit } : {}), vitestRun(name)]);
     expectSameEndings(graded.cases, tested);
     expect(graded.cases.filter((c) => c.status !== 'passed').map((c) => c.name)).toEqual(fails);
     if (reason) for (const c of graded.cases.filter((c) => c.status !== 'passed')) expect(ownReason(c), c.name).toMatch(reason);
@@ -67,5 +72,5 @@ describe('npm test and the grader make the same calls on their own copies, and s
     expect(notes.vitest).toEqual(notes.grader);
     expect(notes.grader).toHaveLength(Object.keys(changes).length);
     for (const [fn, word] of Object.entries(changes)) expect(notes.grader.find((n) => n.includes(`\`${EXPORT_NAMES[fn as GradedFunction]}\``)), fn).toContain(word);
-  });
+  }, SHARED_RUN_LIMIT_MS);
 });

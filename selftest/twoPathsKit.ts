@@ -1,14 +1,11 @@
 /**
  * Running one submission through both paths for the self-tests that hold them to one verdict:
- * `npm test` (a real `vitest run` of the graded suite, its JSON report) and the grader.
+ * `npm test` (a real `vitest run` of the graded suite, its report) and the grader.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'vitest';
-import { PROJECT_ROOT } from '../lib/paths';
 import type { CaseResult } from '../lib/model/result';
 import { tempDir } from './grader/materialize';
+import { runSuiteOn, type SuiteReport } from './suiteRuns';
 
 const work = tempDir('two-paths-runs');
 
@@ -19,26 +16,22 @@ export interface Tested {
   notes: string[];
 }
 
-/** Each visible test's ending from a real `vitest run` (npm test) on `dir`. */
-export function vitestRun(dir: string, name: string, extra: string[] = []): Promise<Record<string, Tested>> {
-  const report = path.join(work, `${name}.vitest.json`);
-  const vitest = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-  const child = spawn(process.execPath, [vitest, 'run', '--reporter=json', `--outputFile=${report}`, ...extra], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ATTENTION_SUBMISSION: dir },
-    stdio: 'ignore',
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', () => {
-      const json = JSON.parse(fs.readFileSync(report, 'utf8')) as {
-        testResults: { assertionResults: { title: string; status: string; failureMessages: string[]; meta?: { notes?: string[] } }[] }[];
-      };
-      const tests = json.testResults.flatMap((f) => f.assertionResults).filter((a) => a.status !== 'skipped');
-      resolve(Object.fromEntries(tests.map((a) => [a.title, { passed: a.status === 'passed', message: a.failureMessages.join('\n'), notes: a.meta?.notes ?? [] }])));
-    });
-  });
+/**
+ * Each visible test's ending in a real `vitest run` of the graded suite (npm test) on each of
+ * `folders` (name to folder): one run over them all, a project each (suiteRuns.ts), started by
+ * the first test to ask and shared by the rest.
+ */
+export function sharedVitestRun(folders: Record<string, string>, label: string): (name: string) => Promise<Record<string, Tested>> {
+  let reports: Promise<Record<string, SuiteReport>> | undefined;
+  return async (name) => {
+    const report = (await (reports ??= runSuiteOn(folders, work, label)))[name];
+    const tests = report.testResults.flatMap((f) => f.assertionResults).filter((a) => a.status !== 'skipped');
+    return Object.fromEntries(tests.map((a) => [a.title, { passed: a.status === 'passed', message: a.failureMessages.join('\n'), notes: a.meta?.notes ?? [] }]));
+  };
 }
+
+/** A test that waits for a shared run of every folder (and its own grading) on a loaded machine. */
+export const SHARED_RUN_LIMIT_MS = 600_000;
 
 /** The grader's reason without the diagnosis it leads with: npm test gives the diagnosis on a line of its own. */
 export function ownReason(c: CaseResult): string {

@@ -3,76 +3,101 @@
  * reference, the stubs and every submission of the mistake catalogue, and name the same
  * diagnosis in the same words: one definition of what is graded, two ways to run it.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { BUGS, CORRECT } from '../catalogue';
+import { runSuiteOn, type SuiteReport } from '../suiteRuns';
+import type { SubmissionResult } from '../../lib/model/result';
 import { grade } from './harness';
 import { materialize, tempDir } from './materialize';
 
 const work = tempDir('verdicts');
 
+/** The reference with one bracket left open: TypeScript's error recovery would run it (it once scored full marks); vitest cannot load it. */
+function syntaxError(): string {
+  const folder = path.join(work, 'syntax_error');
+  fs.mkdirSync(folder, { recursive: true });
+  const source = fs.readFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), 'utf8');
+  fs.writeFileSync(path.join(folder, 'index.ts'), source.replace('Q.shape[Q.ndim - 1]', 'Q.shape[Q.ndim - 1'));
+  return folder;
+}
+
+const folders: Record<string, string> = {
+  stubs: path.join(PROJECT_ROOT, 'student'),
+  ...Object.fromEntries(
+    [...CORRECT, ...BUGS].map((e) => [e.name, e.name === 'reference' ? path.join(PROJECT_ROOT, 'reference') : materialize(e.file, work, e.name)]),
+  ),
+  syntax_error: syntaxError(),
+};
+
+/** One `vitest run` of the graded suite over every folder (a project each), shared by the tests below, started by the first to ask. */
+let reports: Promise<Record<string, SuiteReport>> | undefined;
+const reportOf = async (name: string): Promise<SuiteReport> => (await (reports ??= runSuiteOn(folders, work, 'verdicts')))[name];
+
 /** What a test ended with: passed, and the diagnosis a failure names (its message), if any. */
 type Ending = { passed: boolean; diagnosis?: string };
 
-/** Each test's ending from a real `vitest run` of the graded suite on `dir`. */
-function vitestVerdicts(dir: string, name: string): Promise<Record<string, Ending>> {
-  const report = path.join(work, `${name}.vitest.json`);
-  const vitest = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-  const child = spawn(process.execPath, [vitest, 'run', '--reporter=json', `--outputFile=${report}`], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ATTENTION_SUBMISSION: dir },
-    stdio: 'ignore',
+/** Each test's ending in the graded suite's run on `name`'s folder. */
+async function vitestVerdicts(name: string): Promise<Record<string, Ending>> {
+  const verdicts = (await reportOf(name)).testResults.flatMap((f) => f.assertionResults).map((a) => {
+    const diagnosis = /^Diagnosis: (.*)$/m.exec(a.failureMessages.join('\n'))?.[1];
+    return [a.title, { passed: a.status === 'passed', ...(diagnosis && { diagnosis }) }];
   });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', () => {
-      const json = JSON.parse(fs.readFileSync(report, 'utf8')) as {
-        testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
-      };
-      const verdicts = json.testResults.flatMap((f) => f.assertionResults).map((a) => {
-        const diagnosis = /^Diagnosis: (.*)$/m.exec(a.failureMessages.join('\n'))?.[1];
-        return [a.title, { passed: a.status === 'passed', ...(diagnosis && { diagnosis }) }];
-      });
-      resolve(Object.fromEntries(verdicts));
-    });
-  });
+  return Object.fromEntries(verdicts);
 }
 
-const submissions: [string, () => string][] = [
-  ['stubs', () => path.join(PROJECT_ROOT, 'student')],
-  ...[...CORRECT, ...BUGS].map((e): [string, () => string] => [
-    e.name,
-    () => (e.name === 'reference' ? path.join(PROJECT_ROOT, 'reference') : materialize(e.file, work, e.name)),
-  ]),
-];
+/**
+ * Every folder graded, a few at a time, from the first test on: not tied to the tests' own slots,
+ * which wait on the shared vitest run, so that grading and that run overlap.
+ */
+const GRADING_AT_ONCE = 4;
+let slots = GRADING_AT_ONCE;
+const queued: (() => void)[] = [];
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (slots === 0) await new Promise<void>((resolve) => queued.push(resolve));
+  else slots--;
+  try {
+    return await work();
+  } finally {
+    const next = queued.shift();
+    if (next) next();
+    else slots++;
+  }
+}
+let graded: Map<string, Promise<SubmissionResult>> | undefined;
+function gradedOf(name: string): Promise<SubmissionResult> {
+  graded ??= new Map(Object.entries(folders).map(([n, dir]) => {
+    const result = inTurn(() => grade(dir, n));
+    // Its own test reports a failure; until that test awaits it, it is not an unhandled one.
+    result.catch(() => undefined);
+    return [n, result];
+  }));
+  return graded.get(name)!;
+}
+
+const submissions = Object.keys(folders).filter((name) => name !== 'syntax_error');
+/** A test waits for the shared run and the grading of every folder: as long as the whole file may take on a loaded machine. */
+const SHARED_RUN_LIMIT_MS = 900_000;
 
 describe('grader and vitest agree', () => {
-  it.concurrent.each(submissions)('%s', async (name, dir) => {
-    const folder = dir();
-    const [graded, tested] = await Promise.all([grade(folder, name), vitestVerdicts(folder, name)]);
+  it.concurrent.each(submissions)('%s', async (name) => {
+    const [graded, tested] = await Promise.all([gradedOf(name), vitestVerdicts(name)]);
     const fromGrader = Object.fromEntries(
       graded.cases.map((c) => [c.name, { passed: c.status === 'passed', ...(c.diagnosis && { diagnosis: c.diagnosis.message }) }]),
     );
     expect(fromGrader).toEqual(tested);
-  });
+  }, SHARED_RUN_LIMIT_MS);
 });
 
 describe('a file that does not parse', () => {
-  // TypeScript's error recovery would run this file (it once scored full marks); vitest cannot load it.
   it('fails every test under vitest and is a load error for every case in the grader, with its line', async () => {
-    const folder = path.join(work, 'syntax_error');
-    fs.mkdirSync(folder, { recursive: true });
-    const source = fs.readFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), 'utf8');
-    fs.writeFileSync(path.join(folder, 'index.ts'), source.replace('Q.shape[Q.ndim - 1]', 'Q.shape[Q.ndim - 1'));
-    const [graded, tested] = await Promise.all([grade(folder, 'syntax_error'), vitestVerdicts(folder, 'syntax_error')]);
+    const [graded, tested, report] = await Promise.all([gradedOf('syntax_error'), vitestVerdicts('syntax_error'), reportOf('syntax_error')]);
     expect(Object.values(tested).filter((ending) => ending.passed)).toEqual([]);
-    const report = JSON.parse(fs.readFileSync(path.join(work, 'syntax_error.vitest.json'), 'utf8')) as { success: boolean; numFailedTestSuites: number };
     expect(report.success).toBe(false);
     expect(report.numFailedTestSuites).toBeGreaterThan(0);
     expect(graded.score).toBe(0);
     for (const c of graded.cases) expect(c.reason).toMatch(/^the submission failed to load: syntax error at syntax_error\/index\.ts:\d+:\d+: /);
-  });
+  }, SHARED_RUN_LIMIT_MS);
 });

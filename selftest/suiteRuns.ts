@@ -1,0 +1,46 @@
+/**
+ * `npm test` on many submissions in one vitest start: each submission is a project of its own,
+ * with ATTENTION_SUBMISSION set for it as `ATTENTION_SUBMISSION=dir npm test` sets it
+ * (selftest/suiteRuns.config.mts). Each submission's report has the shape of the JSON reporter's
+ * for a run of its own, so a test reads it as it read that run's. One start costs about what one
+ * run did; a vitest per submission cost a start each (selftest/grader/verdicts.test.ts ran ~100).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../lib/paths';
+
+/** A submission's run as vitest's JSON reporter reports a whole run. */
+export interface SuiteReport {
+  success: boolean;
+  numFailedTestSuites: number;
+  testResults: {
+    name: string;
+    status: string;
+    message: string;
+    assertionResults: { title: string; status: string; failureMessages: string[]; meta?: { notes?: string[] } }[];
+  }[];
+}
+
+/** One `vitest run` of the graded suite over `submissions` (name to folder); each name's report. */
+export function runSuiteOn(submissions: Record<string, string>, work: string, label: string): Promise<Record<string, SuiteReport>> {
+  const report = path.join(work, `${label}.runs.json`);
+  const spec = path.join(work, `${label}.runs-spec.json`);
+  fs.writeFileSync(spec, JSON.stringify({ submissions, report }));
+  const vitest = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+  const { ATTENTION_SUBMISSION: _, ...env } = process.env;
+  const child = spawn(process.execPath, [vitest, 'run', '--config', path.join(PROJECT_ROOT, 'selftest', 'suiteRuns.config.mts')], {
+    cwd: PROJECT_ROOT,
+    env: { ...env, ATTENTION_SELFTEST_RUNS: spec },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()).length > 20_000 && (stderr = stderr.slice(-10_000)));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (!fs.existsSync(report)) return reject(new Error(`vitest over ${label} wrote no report (exit ${code}): ${stderr.slice(-2000)}`));
+      resolve(JSON.parse(fs.readFileSync(report, 'utf8')) as Record<string, SuiteReport>);
+    });
+  });
+}
