@@ -86,6 +86,8 @@ function expand(value: string, shard?: number): string {
     "inputs.hidden && '--hidden' || ''": '--hidden',
     'inputs.repositories': 'classroom-repositories.txt',
     'inputs.deadline': '',
+    "inputs.carry-forward && '--carry-forward' || ''": '',
+    "inputs.late-policy != '' && format('--late-policy {0}', inputs.late-policy) || ''": '',
     'secrets.SUBMISSIONS_TOKEN': '',
     'strategy.job-total': String(SHARDS),
     ...(shard === undefined ? {} : { 'matrix.shard': String(shard) }),

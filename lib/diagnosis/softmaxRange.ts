@@ -25,7 +25,7 @@ interface Range {
 }
 const RANGES: readonly Range[] = [
   { over: Math.log(Number.MAX_VALUE), under: -745.13 },
-  // Math.exp rounded into a Float32Array, as the tensor module's float32 exp and fround loops are.
+  // float64's exp rounded into a Float32Array, as the tensor module's float32 exp and fround loops are.
   { over: Math.log(3.4028234663852886e38), under: Math.log(2 ** -150) },
 ];
 
