@@ -89,11 +89,12 @@ function fitting(c: AttentionCase, rows: (Row | undefined)[], observed: boolean[
   const { queries } = c.grid;
   const entryTop = (r: number) => Math.max(...rows.slice(r - (r % queries), r - (r % queries) + queries).map((row) => row?.max ?? -Infinity));
   const allTop = Math.max(...rows.map((row) => row?.max ?? -Infinity));
-  return (Object.keys(BREAKS) as Hypothesis[]).filter((h) => RANGES.some((range) => [entryTop, () => allTop].some((top) =>
-    rows.every((row, r) => {
-      const breaks = row && BREAKS[h](row, top(r), range);
-      return !row || breaks === undefined || breaks === observed[r];
-    }))));
+  return (Object.keys(BREAKS) as Hypothesis[]).filter((h) => RANGES.some((range) => [entryTop, () => allTop].some((top) => {
+    const predicted = rows.map((row, r) => row && BREAKS[h](row, top(r), range));
+    // Rows the range cannot say of match either way, but at least one broken row must be one it predicts.
+    return predicted.every((breaks, r) => !rows[r] || breaks === undefined || breaks === observed[r])
+      && predicted.some((breaks, r) => breaks === true && observed[r]);
+  })));
 }
 
 /** u per batch entry with q_i·u = targets[i] for each query of the entry (least norm), or undefined when Q has no such u. */
