@@ -6,8 +6,6 @@
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import path from 'node:path';
-import vm from 'node:vm';
 import { normaliseReturn, notExported } from '../../adapters/normalise';
 import { ResultError } from '../errors';
 import * as errors from '../errors';
@@ -16,10 +14,10 @@ import * as tensorModule from '../tensor';
 import { Tensor } from '../tensor';
 import { closeWriteRoutes } from './childHardening';
 import { describeError, isA } from './errorInfo';
+import { loadModules } from './loadModules';
 import { encodeFrame, FrameDecoder } from './frames';
 import { chunkText, PrintCapture, redirectConsole } from './printed';
-import type { ChildMessage, LoadMessage, ParentMessage, WireValue } from './protocol';
-import { HARNESS_MODULES } from './protocol';
+import type { ChildMessage, ParentMessage, WireValue } from './protocol';
 
 closeWriteRoutes();
 
@@ -79,27 +77,6 @@ for (const [name, fd] of [['stdout', 1], ['stderr', 2]] as const) {
 // On process.exit the answer never comes: hand what was printed to the parent's pipe instead.
 process.on('exit', () => fs.writeSync(1, printed.take()));
 
-function loadSubmission({ files, resolutions, entry, label }: LoadMessage): Record<string, unknown> {
-  const cache = new Map<string, { exports: Record<string, unknown> }>();
-  const load = (file: string): Record<string, unknown> => {
-    const cached = cache.get(file);
-    if (cached) return cached.exports;
-    const module = { exports: {} as Record<string, unknown> };
-    cache.set(file, module);
-    const requireFrom = (specifier: string): unknown => {
-      const target = resolutions[file]?.[specifier];
-      if (target === undefined) {
-        throw new Error(`${label}/${file} may not import "${specifier}": a submission may import only its own files and the tensor module (${HARNESS_MODULES.tensor})`);
-      }
-      return target in harness ? harness[target] : load(target);
-    };
-    const filename = `${label}/${file}`;
-    const run = vm.compileFunction(files[file], ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
-    run.call(module.exports, module.exports, requireFrom, module, filename, path.posix.dirname(filename));
-    return module.exports;
-  };
-  return load(entry);
-}
 
 let impl: Record<string, unknown> = {};
 let entryFile = '';
@@ -160,7 +137,7 @@ function receive(message: ParentMessage): void {
     answering = undefined;
     entryFile = `${message.label}/${message.entry}`;
     try {
-      impl = loadSubmission(message);
+      impl = loadModules(message, harness);
       send({ type: 'loaded', id: message.id });
     } catch (err) {
       send({ type: 'load_failed', id: message.id, error: describeError(err) });
