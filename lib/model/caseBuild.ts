@@ -6,6 +6,7 @@
  * that runs the submission gets the inputs only. The reference is handed in (CaseReference): lib/
  * ships to students, reference/ does not.
  */
+import type { LoadedFixture } from './fixtures';
 import type { Tensor } from '../tensor';
 import type { GradedCase } from '../../tests/cases';
 import { make, type FixtureSpec, type MakeContext, type Made } from './recipes';
@@ -29,13 +30,7 @@ export interface CaseReference extends MakeContext {
  * A case ready to grade: the shape a stored fixture loads into (lib/model/fixtures.ts
  * LoadedFixture), so the grader and the diagnosis read a drawn case as they read a stored one.
  */
-export interface BuiltCase {
-  key: string;
-  params: Record<string, number>;
-  inputs: Record<string, Tensor>;
-  expected: Tensor;
-  probabilities(): Tensor | undefined;
-  mistakes(): ReadonlyMap<string, Tensor>;
+export interface BuiltCase extends LoadedFixture {
   /** How each input was made (seed and words), for the manifest. */
   made: Record<string, Made>;
 }
