@@ -79,6 +79,28 @@ export function cpuMs(pids: readonly number[]): number | undefined {
 }
 
 /**
+ * Whether any thread of the processes is runnable (state R: on a CPU or waiting for one). The
+ * kernel adds a wait to a thread's schedstat only when the wait ends, when the thread gets a CPU:
+ * while it waits, that wait is in nobody's figures yet. Every thread, not only the main one: a
+ * main thread blocked on a helper thread (V8's garbage collector, its compiler) sleeps while the
+ * helper waits for a CPU.
+ */
+export function anyRunnable(pids: readonly number[]): boolean {
+  return pids.some((pid) => {
+    let tasks: string[];
+    try {
+      tasks = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return false;
+    }
+    return tasks.some((tid) => {
+      const stat = readText(`/proc/${pid}/task/${tid}/stat`);
+      return stat !== undefined && stat.charAt(stat.lastIndexOf(')') + 2) === 'R';
+    });
+  });
+}
+
+/**
  * Milliseconds the processes' main threads have spent runnable, waiting for a CPU (the second field
  * of /proc/<pid>/schedstat, in ns); undefined when the kernel does not keep it.
  */
@@ -96,6 +118,8 @@ export class CallClock {
   private readonly wallStart = Date.now();
   private readonly cpuStart: number | undefined;
   private readonly waitStart: number | undefined;
+  /** The wall-time charge as last read while no thread was runnable, when it is exact. */
+  private sleptCharge = 0;
 
   constructor(private readonly pids: readonly number[]) {
     this.cpuStart = cpuMs(pids);
@@ -109,7 +133,11 @@ export class CallClock {
 
   /**
    * What the call is charged so far: its CPU time, or, if that is more, its wall time less its wait
-   * for a CPU, over WALL_FACTOR.
+   * for a CPU, over WALL_FACTOR. That second figure is taken only when no thread is runnable: a
+   * thread waiting for a CPU has not had its current wait counted yet (see anyRunnable), and on a
+   * loaded machine that wait, seconds long for a starved child, was charged as if it had slept.
+   * While one is runnable, the figure last read stands (it only grows, and it grows again once the
+   * thread sleeps or ends); its CPU time goes on being charged.
    */
   charged(): number {
     const wall = this.wall();
@@ -119,6 +147,7 @@ export class CallClock {
     const cpu = now === undefined ? 0 : Math.max(0, now - this.cpuStart);
     const waitedNow = this.waitStart === undefined ? undefined : waitedMs(this.pids);
     const waited = waitedNow === undefined ? 0 : Math.min(wall, Math.max(0, waitedNow - this.waitStart!));
-    return Math.max(cpu, (wall - waited) / WALL_FACTOR);
+    if (!anyRunnable(this.pids)) this.sleptCharge = Math.max(this.sleptCharge, (wall - waited) / WALL_FACTOR);
+    return Math.max(cpu, this.sleptCharge);
   }
 }
