@@ -1,9 +1,11 @@
 /**
- * npm run bench [-- --quick] [--out FILE]: every benchmark in one run on this machine (the student
- * loop, the student's type check, batch grading, the tensor module against plain loops and NumPy), written to
- * docs/benchmarks.md (or FILE). --quick takes fewer runs and submissions: for trying the bench, not
- * for figures to keep.
+ * npm run bench [-- --quick] [--suite] [--out FILE]: every benchmark in one run on this machine (the
+ * student loop, the student's type check, batch grading, the tensor module against plain loops and
+ * NumPy, code similarity), written to docs/benchmarks.md (or FILE). --quick takes fewer runs and
+ * submissions: for trying the bench, not for figures to keep. --suite also times `.ci/run` in a fresh
+ * clone, on its own and beside two busy loops (about twice the suite's time; npm run bench:suite).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { machine } from '../lib/bench/measure';
 import { measureNumpy } from '../lib/bench/numpy';
 import { measureSimilarity } from '../lib/bench/similarity';
 import { SECTION as AUDIT_SECTION } from '../lib/bench/audit/report';
+import { freshClone, SUITE_HEADING, suiteSection, timeCiRun, type SuiteRun } from '../lib/bench/suite';
 import { benchmarksMarkdown } from '../lib/bench/report';
 import { measureStudentLoop } from '../lib/bench/studentLoop';
 import { BENCH_SHAPE, measureTensor } from '../lib/bench/tensor';
@@ -22,9 +25,9 @@ import { PROJECT_ROOT } from '../lib/paths';
 import { scaledDotProductAttention } from '../reference';
 import { layOutCatalogue } from '../selftest/benchSubmissions';
 
-const USAGE = 'npm run bench -- [--quick] [--out FILE]';
-const KEPT_SECTIONS = ['## The batch report in a browser', AUDIT_SECTION, VARIANTS_HEADING, "## A submission's budget"];
-const flags = parseFlags(process.argv.slice(2), { quick: 'boolean', out: 'string' }, USAGE);
+const USAGE = 'npm run bench -- [--quick] [--suite] [--out FILE]';
+const KEPT_SECTIONS = ['## The batch report in a browser', AUDIT_SECTION, VARIANTS_HEADING, "## A submission's budget", SUITE_HEADING];
+const flags = parseFlags(process.argv.slice(2), { quick: 'boolean', suite: 'boolean', out: 'string' }, USAGE);
 const quick = Boolean(flags.quick);
 const sizes = quick
   ? { loopRuns: 3, submissions: 24, vitestSubmissions: 6, reps: 3, similar: 100 }
@@ -52,6 +55,17 @@ async function main(): Promise<void> {
   const similar = path.join(work, 'similar');
   layOutCatalogue(similar, sizes.similar);
   const similarity = await measureSimilarity(similar, sizes.similar);
+  const suite: string[] = [];
+  if (flags.suite) {
+    const { dir, commit } = freshClone(work);
+    const runs: SuiteRun[] = [];
+    for (const busy of [false, true]) {
+      console.log(`bench: .ci/run in a fresh clone, ${busy ? 'beside two busy loops' : 'on its own'}…`);
+      spawnSync('git', ['clean', '-qfdx'], { cwd: dir });
+      runs.push(await timeCiRun(dir, path.join(work, busy ? 'busy.log' : 'quiet.log'), busy));
+    }
+    suite.push(...suiteSection(runs, `(Commit ${commit}, in this run.)`));
+  }
   const markdown = benchmarksMarkdown({
     machine: machine(),
     date: new Date().toISOString().slice(0, 10),
@@ -63,7 +77,10 @@ async function main(): Promise<void> {
   // Sections other commands write (the browser self-test's, npm run audit:diagnosis's, npm run
   // bench:budget's, and npm run bench:variants's: 1,000 draws, too long for this run): carried over.
   const previous = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-  const kept = previous.split(/\n(?=## )/).filter((s) => KEPT_SECTIONS.some((title) => s.startsWith(title))).map((s) => s.trimEnd());
+  const kept = previous.split(/\n(?=## )/)
+    .filter((s) => KEPT_SECTIONS.some((title) => s.startsWith(title)) && !(suite.length && s.startsWith(SUITE_HEADING)))
+    .map((s) => s.trimEnd());
+  if (suite.length) kept.push(suite.join('\n'));
   fs.writeFileSync(out, kept.length ? `${[markdown.trimEnd(), ...kept].join('\n\n')}\n` : markdown);
   console.log(markdown);
   console.log(`bench: wrote ${shownOut}`);

@@ -1,0 +1,104 @@
+/**
+ * What CI waits for: `.ci/run` (npm ci, then npm run selftest) in a fresh clone of this commit,
+ * timed on its own and beside two busy loops (as a shared runner is). The figures are wall time,
+ * the CPU time of everything the run started (the shell's `times`), and the run's own tally line.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../paths';
+
+export const SUITE_HEADING = '## The self-test suite';
+/** Issue 31's goals, in minutes. */
+export const SUITE_GOAL_MINUTES = { quiet: 5, busy: 10 };
+
+export interface SuiteRun {
+  busy: boolean;
+  wallSeconds: number;
+  /** User + system CPU of every process the run started. */
+  cpuSeconds: number;
+  /** `N passed, M failed, K skipped`, the run's last line. */
+  tally: string;
+  /** The vitest part's own duration, as vitest printed it, when it did. */
+  vitestSeconds?: number;
+  loadAtStart: number;
+  ok: boolean;
+}
+
+/** Two processes that spin for ever: the other tenants of a shared CI runner. */
+function busyLoops(): ChildProcess[] {
+  return [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+}
+
+/** A fresh clone of the checked-out commit (what CI starts from): nothing installed, nothing built. */
+export function freshClone(into: string): { dir: string; commit: string } {
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).stdout.trim();
+  const dir = path.join(into, 'clone');
+  const clone = spawnSync('git', ['clone', '-q', PROJECT_ROOT, dir], { encoding: 'utf8' });
+  if (clone.status !== 0) throw new Error(`git clone failed: ${clone.stderr}`);
+  return { dir, commit };
+}
+
+/** `.ci/run` in `clone`, its output copied to `log`. */
+export async function timeCiRun(clone: string, log: string, busy: boolean): Promise<SuiteRun> {
+  const loops = busy ? busyLoops() : [];
+  const loadAtStart = os.loadavg()[0];
+  const start = Date.now();
+  try {
+    // `times` prints the shell's and then its children's user and system CPU.
+    const run = spawn('/bin/bash', ['-c', '.ci/run; status=$?; times; exit $status'], { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = fs.createWriteStream(log);
+    let text = '';
+    run.stdout.on('data', (chunk: Buffer) => {
+      out.write(chunk);
+      text += chunk.toString();
+      if (text.length > 1 << 20) text = text.slice(-(1 << 19));
+    });
+    run.stderr.pipe(out);
+    const status = await new Promise<number>((resolve) => run.on('close', (code) => resolve(code ?? 1)));
+    out.end();
+    const wallSeconds = (Date.now() - start) / 1000;
+    const { cpuSeconds, tally, vitestSeconds } = readRunOutput(text);
+    return { busy, wallSeconds, cpuSeconds, tally, vitestSeconds, loadAtStart, ok: status === 0 };
+  } finally {
+    for (const loop of loops) loop.kill('SIGKILL');
+  }
+}
+
+/** The figures a run's output states: the shell's `times` (its own line, then its children's), the tally, vitest's duration. */
+export function readRunOutput(text: string): { cpuSeconds: number; tally: string; vitestSeconds?: number } {
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+  const times = [...plain.matchAll(/^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/gm)].at(-1);
+  const cpuSeconds = times ? Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4]) : NaN;
+  const tally = [...plain.matchAll(/^(\d+ passed, \d+ failed(?:, \d+ skipped)?)$/gm)].at(-1)?.[1] ?? 'no tally printed';
+  // The self-tests' vitest run comes first (the browser one, when Chromium is there, after it).
+  const vitest = /^\s*Duration\s+([\d.]+)(m?s)\b/m.exec(plain);
+  const vitestSeconds = vitest ? Number(vitest[1]) / (vitest[2] === 'ms' ? 1000 : 1) : undefined;
+  return { cpuSeconds, tally, vitestSeconds };
+}
+
+const minutes = (s: number) => `${(s / 60).toFixed(1)} min`;
+
+export function suiteSection(runs: readonly SuiteRun[], footer: string): string[] {
+  const rows = runs.map((r) => {
+    const goal = r.busy ? SUITE_GOAL_MINUTES.busy : SUITE_GOAL_MINUTES.quiet;
+    return `| ${r.busy ? 'beside two busy loops' : 'on its own'} | ${minutes(r.wallSeconds)} | ${minutes(r.cpuSeconds)} | ` +
+      `${r.vitestSeconds === undefined ? '–' : `${r.vitestSeconds.toFixed(0)} s`} | ${r.loadAtStart.toFixed(2)} | ${r.tally} | ` +
+      `**${(r.wallSeconds / 60 / goal).toFixed(2)}×** the ${goal} min goal${r.wallSeconds <= goal * 60 ? ' (met)' : ' (not met)'} |`;
+  });
+  return [
+    SUITE_HEADING,
+    '',
+    '`.ci/run` (`npm ci`, then `npm run selftest`) in a fresh clone of the commit, as CI runs it: on a machine whose Node ' +
+      'is not the Active LTS line the whole self-test re-runs under it, then the other lines are checked. CPU is the user ' +
+      'and system time of every process the run started. Also on its own: `npm run bench:suite` (`-- --busy` adds the run ' +
+      'beside two busy loops).',
+    '',
+    '| run | wall time | CPU time | the vitest part | load average at start | result | against the goal |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    footer,
+  ];
+}
