@@ -7,7 +7,6 @@
  * message is validated (validate.ts) and must answer the request that is pending, by its id, on
  * the channel of the child that is running now. Anything else kills the child, and the case says why.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraderError } from '../errors';
@@ -15,6 +14,7 @@ import { CallClock, processTree } from './childClock';
 import { OUT_OF_MEMORY } from './outOfMemory';
 import { expectedShape, judgedByShape, type CaseInputs } from '../model/invoke';
 import { launchCommand, type ChildCommand } from './containment';
+import { launch, type ContainedProcess } from './launcher';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import type { GradedFunction } from '../../tests/cases';
 import type { ChildMessage, ErrorInfo, InputChange, LoadMessage, ParentMessage, WireValue } from './protocol';
@@ -104,7 +104,7 @@ class Capture {
 
 /** A started child and what the session knows of it. */
 interface Running {
-  process: ChildProcess;
+  process: ContainedProcess;
   channel: Socket;
   ready: Promise<void>;
   /** The child's processes (a wrapper and Node), read once its runtime is ready: what its calls are charged from. */
@@ -134,7 +134,7 @@ function requestId(): number {
 }
 
 /** Every child started and not yet exited, of every session: what a grader that must stop kills. */
-const LIVE = new Set<ChildProcess>();
+const LIVE = new Set<ContainedProcess>();
 
 /** Kills every child still running (the batch's last guard, lib/grading/batch.ts). */
 export function killEveryChild(): void {
@@ -189,13 +189,8 @@ export class ChildSession {
 
   private spawn(): Running {
     const launched = launchCommand(this.options.child);
-    const child = spawn(launched.file, launched.args, {
-      // Nothing of the grader's environment (CI tokens, paths) is the student's business.
-      env: {},
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      detached: this.options.child.ownSession ?? false,
-      cwd: this.options.child.cwd,
-    });
+    // Started by the launcher process, with an empty environment: nothing of the grader's (CI tokens, paths) is the student's business.
+    const child = launch(launched.file, launched.args, { detached: this.options.child.ownSession ?? false, cwd: this.options.child.cwd });
     LIVE.add(child);
     child.on('exit', () => LIVE.delete(child));
     child.on('error', () => LIVE.delete(child));
