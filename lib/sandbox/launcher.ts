@@ -2,17 +2,24 @@
  * Contained children started by a launcher process (launcherMain.ts) instead of the grading
  * process: forking copies the forking process's page tables, and the grader, with TypeScript and a
  * batch's fixtures loaded, is a few hundred MB where the launcher is a few dozen, so each start cost
- * the grader tens of milliseconds of CPU (a hundred and more on Node 24), with its event loop
- * stopped meanwhile. The launcher hands back the child's pid, output pipes and channel (file
+ * the grader milliseconds of CPU per hundred MB, with its event loop stopped meanwhile
+ * (docs/benchmarks.md). The launcher hands back the child's pid, output pipes and channel (file
  * descriptors passed over Node's IPC channel), and the grader talks to the child directly from then
  * on. What the grader gets behaves as the ChildProcess the session used (ContainedProcess).
+ *
+ * The launcher is the children's parent: their parent-death signal is tied to it, and it is tied
+ * to the grader (its own parent-death signal, and it kills its children when the grader's channel
+ * closes). A launcher that dies under a batch is the harness's failure: what its children were
+ * running ends as a GraderError, regraded next run, never as a student's crash.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
+import { GraderError } from '../errors';
 import { buildChildRuntime } from './build';
 import type { LauncherReply, LauncherRequest } from './launcherProtocol';
+import { findTools } from './probeLayers';
 
 /** What the session needs of a started child (a subset of ChildProcess). */
 export interface ContainedProcess extends EventEmitter {
@@ -40,11 +47,13 @@ class Relay extends Duplex {
   private real?: Socket;
   private queued: { chunk: Buffer; done: (err?: Error | null) => void }[] = [];
 
-  attach(socket: Socket): void {
-    if (this.destroyed) {
-      socket.destroy();
+  attach(handle: unknown): void {
+    if (!handle || this.destroyed) {
+      if (handle) new Socket({ handle } as never).destroy();
+      this.push(null);
       return;
     }
+    const socket = new Socket({ handle, readable: true, writable: true } as never);
     this.real = socket;
     socket.on('data', (chunk: Buffer) => this.push(chunk));
     socket.on('end', () => this.push(null));
@@ -91,13 +100,13 @@ class LaunchedChild extends EventEmitter implements ContainedProcess {
   }
 
   receive(reply: LauncherReply, handle: unknown): void {
-    if (reply.type === 'spawned') this.pid = reply.pid;
-    else if (reply.type === 'stdio') this.stdio[reply.fd].attach(handle as Socket);
-    else if (reply.type === 'exit') this.end(reply.code, reply.signal);
-    else if (reply.type === 'error') {
-      this.ended = true;
-      this.emit('error', new Error(reply.message));
+    if (reply.type === 'spawned') {
+      this.pid = reply.pid;
+      this.emit('spawn');
     }
+    else if (reply.type === 'stdio') this.stdio[reply.fd].attach(handle);
+    else if (reply.type === 'exit') this.end(reply.code, reply.signal);
+    else if (reply.type === 'error') this.fail(new Error(reply.message));
   }
 
   end(code: number | null, signal: NodeJS.Signals | null): void {
@@ -106,6 +115,23 @@ class LaunchedChild extends EventEmitter implements ContainedProcess {
     [this.exitCode, this.signalCode] = [code, signal];
     this.emit('exit', code, signal);
   }
+
+  /** Not started, or its launcher is gone: an 'error', as ChildProcess emits when a spawn fails. */
+  fail(err: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const pipe of this.stdio.slice(1) as Relay[]) pipe.destroy();
+    this.emit('error', err);
+  }
+}
+
+/** The launcher's command: tied to the grader by a parent-death signal where setpriv can set one. */
+function launcherCommand(): string[] {
+  const setpriv = findTools().setpriv;
+  // SIGUSR1 would open Node's inspector in the launcher, where a child that may signal it could reach it.
+  const flags = process.allowedNodeEnvironmentFlags.has('--disable-sigusr1') ? ['--disable-sigusr1'] : [];
+  const node = [process.execPath, ...flags, buildChildRuntime().launcher];
+  return setpriv ? [setpriv, '--pdeathsig', 'SIGKILL', '--', ...node] : node;
 }
 
 class Launcher {
@@ -115,19 +141,22 @@ class Launcher {
   gone = false;
 
   constructor() {
-    this.process = spawn(process.execPath, [buildChildRuntime().launcher], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: {} });
+    const [file, ...args] = launcherCommand();
+    this.process = spawn(file, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: {} });
     this.process.on('message', (reply: LauncherReply, handle: unknown) => {
       if (reply.type !== 'ready') this.children.get(reply.id)?.receive(reply, handle);
       if (reply.type === 'exit' || reply.type === 'error') this.forget(reply.id);
     });
-    // Its children die with it (each has a parent-death signal): each is told so, and the next start gets a new launcher.
-    const lost = () => {
+    const lost = (how: string) => {
+      if (this.gone) return;
       this.gone = true;
-      for (const child of this.children.values()) child.end(null, 'SIGKILL');
+      // Its children died with it (each has a parent-death signal): no verdict on what they ran.
+      const err = new GraderError(`the process that starts contained children ${how}: not graded, the next run grades it again`);
+      for (const child of this.children.values()) child.fail(err);
       this.children.clear();
     };
-    this.process.on('exit', lost);
-    this.process.on('error', lost);
+    this.process.on('exit', (code, signal) => lost(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+    this.process.on('error', (err) => lost(`could not start (${err.message})`));
     this.idle();
   }
 
@@ -135,13 +164,13 @@ class Launcher {
     const child = new LaunchedChild(this, this.nextId++);
     this.children.set(child.id, child);
     this.process.ref();
-    (this.process.channel as { ref?: () => void } | undefined)?.ref?.();
+    this.process.channel?.ref();
     this.send({ type: 'spawn', id: child.id, file, args: [...args], detached: options.detached, cwd: options.cwd });
     return child;
   }
 
   send(request: LauncherRequest): void {
-    if (!this.gone) this.process.send(request);
+    if (!this.gone && this.process.connected) this.process.send(request);
   }
 
   private forget(id: number): void {
@@ -152,7 +181,7 @@ class Launcher {
   /** With no child running, the launcher does not keep the grader's event loop alive. */
   private idle(): void {
     this.process.unref();
-    (this.process.channel as { unref?: () => void } | undefined)?.unref?.();
+    this.process.channel?.unref();
   }
 }
 
