@@ -116,6 +116,8 @@ interface Running {
 interface Pending {
   id: number;
   settle: (outcome: CallOutcome) => void;
+  /** Ends the call with no verdict: the harness failed, not the submission. */
+  fail: (err: GraderError) => void;
   timer?: NodeJS.Timeout;
   /** A case's: the shape promised for its inputs, and their names. */
   expect?: number[];
@@ -262,7 +264,16 @@ export class ChildSession {
       }
     });
     channel.on('error', () => undefined); // the exit that follows reports it
-    child.on('error', (err) => failed(new GraderError(`could not start a contained child: ${err.message}`)));
+    child.on('error', (err) => {
+      failed(new GraderError(`could not start a contained child: ${err.message}`));
+      // After it started, an 'error' is its launcher's loss (launcher.ts): the call it was running gets no verdict.
+      if (!current()) return;
+      const pending = this.pending;
+      this.kill();
+      this.pending = undefined;
+      if (pending?.timer) clearTimeout(pending.timer);
+      pending?.fail(err instanceof GraderError ? err : new GraderError(err.message));
+    });
     child.on('exit', (code, signal) => {
       clearTimeout(startTimer);
       // The grader is done with this child. A process of its tree that outlived it (one killed while
@@ -340,6 +351,7 @@ export class ChildSession {
           if (fn) this.ledger?.charge(fn, clock.charged());
           resolve(outcome);
         },
+        fail: reject,
         ...(message.type === 'case' && { expect: message.expect, inputs: Object.keys(inputs?.inputs ?? {}) }),
       };
       const check = () => {
