@@ -69,6 +69,15 @@ it("a launcher that dies takes its children with it, and what they ran ends as t
   // As every contained command is: tied to its parent, the launcher, by a parent-death signal.
   const child = launch(findTools().setpriv!, ['--pdeathsig', 'SIGKILL', '--', 'sleep', '300'], { detached: true });
   const pid = await spawned(child);
+  // Killed once setpriv has set the signal and become sleep: a child killed before then slips it (orphan.test.ts).
+  const command = () => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+    } catch {
+      return '';
+    }
+  };
+  for (let waited = 0; command() !== 'sleep' && waited < 60_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
   const launcher = parentOf(pid);
   const failure = new Promise<Error>((resolve) => child.once('error', resolve));
   process.kill(launcher, 'SIGKILL');

@@ -169,6 +169,10 @@ class Launcher {
     return child;
   }
 
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
   send(request: LauncherRequest): void {
     if (!this.gone && this.process.connected) this.process.send(request);
   }
@@ -186,6 +190,11 @@ class Launcher {
 }
 
 let launcher: Launcher | undefined;
+
+/** The launcher's pid while one runs: not a contained child, though a descendant of the grader like them. */
+export function launcherPid(): number | undefined {
+  return launcher && !launcher.gone ? launcher.pid : undefined;
+}
 
 /** Starts `file args` from the launcher (started on first use, and again if it died). */
 export function launch(file: string, args: readonly string[], options: LaunchOptions): ContainedProcess {
