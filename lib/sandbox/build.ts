@@ -2,7 +2,8 @@
  * The child runs plain JavaScript (ts-node would add ~400 ms to every child start), so the parent
  * transpiles the child's entry and the harness modules it reaches into a cache folder inside
  * node_modules (so `require('seedrandom')` still resolves), keyed by a hash of their sources. The
- * transpiling worker (transpileWorker.ts) runs from the same folder, for the same reason.
+ * transpiling worker (transpileWorker.ts) and the launcher (launcherMain.ts) run from the same
+ * folder, for the same reason.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { PROJECT_ROOT } from '../paths';
 
 const CHILD_ENTRY = 'lib/sandbox/childMain.ts';
 const WORKER_ENTRY = 'lib/sandbox/transpileWorker.ts';
+const LAUNCHER_ENTRY = 'lib/sandbox/launcherMain.ts';
 
 export const COMPILER_OPTIONS: ts.CompilerOptions = {
   module: ts.ModuleKind.CommonJS,
@@ -46,6 +48,8 @@ export interface ChildRuntime {
   entry: string;
   /** The transpiling worker's script. */
   transpiler: string;
+  /** The launcher process's script (launcher.ts). */
+  launcher: string;
 }
 
 let built: ChildRuntime | undefined;
@@ -56,13 +60,13 @@ export function buildChildRuntime(): ChildRuntime {
 }
 
 function build(): ChildRuntime {
-  const files = closure([CHILD_ENTRY, WORKER_ENTRY]);
+  const files = closure([CHILD_ENTRY, WORKER_ENTRY, LAUNCHER_ENTRY]);
   const sources = files.map((file) => [file, fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')] as const);
   // The parser's version too: what it refuses decides a cached transpile (lib/batch/workCache.ts).
   const hash = sha256(sources.map(([file, text]) => `${file}\n${text}`).join('\0') + ts.version + parserVersion()).slice(0, 16);
   const root = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'attention-grader', hash);
   const js = (file: string) => path.join(root, file.replace(/\.ts$/, '.js'));
-  const runtime = { root, entry: js(CHILD_ENTRY), transpiler: js(WORKER_ENTRY) };
+  const runtime = { root, entry: js(CHILD_ENTRY), transpiler: js(WORKER_ENTRY), launcher: js(LAUNCHER_ENTRY) };
   if (fs.existsSync(runtime.entry)) return runtime;
   const staging = `${root}.${process.pid}.tmp`;
   for (const [file, text] of sources) {

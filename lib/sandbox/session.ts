@@ -7,7 +7,6 @@
  * message is validated (validate.ts) and must answer the request that is pending, by its id, on
  * the channel of the child that is running now. Anything else kills the child, and the case says why.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraderError } from '../errors';
@@ -15,6 +14,7 @@ import { CallClock, processTree } from './childClock';
 import { OUT_OF_MEMORY } from './outOfMemory';
 import { expectedShape, judgedByShape, type CaseInputs } from '../model/invoke';
 import { launchCommand, type ChildCommand } from './containment';
+import { launch, type ContainedProcess } from './launcher';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import type { GradedFunction } from '../../tests/cases';
 import type { ChildMessage, ErrorInfo, InputChange, LoadMessage, ParentMessage, WireValue } from './protocol';
@@ -104,7 +104,7 @@ class Capture {
 
 /** A started child and what the session knows of it. */
 interface Running {
-  process: ChildProcess;
+  process: ContainedProcess;
   channel: Socket;
   ready: Promise<void>;
   /** The child's processes (a wrapper and Node), read once its runtime is ready: what its calls are charged from. */
@@ -116,6 +116,8 @@ interface Running {
 interface Pending {
   id: number;
   settle: (outcome: CallOutcome) => void;
+  /** Ends the call with no verdict: the harness failed, not the submission. */
+  fail: (err: GraderError) => void;
   timer?: NodeJS.Timeout;
   /** A case's: the shape promised for its inputs, and their names. */
   expect?: number[];
@@ -134,7 +136,7 @@ function requestId(): number {
 }
 
 /** Every child started and not yet exited, of every session: what a grader that must stop kills. */
-const LIVE = new Set<ChildProcess>();
+const LIVE = new Set<ContainedProcess>();
 
 /** Kills every child still running (the batch's last guard, lib/grading/batch.ts). */
 export function killEveryChild(): void {
@@ -189,13 +191,8 @@ export class ChildSession {
 
   private spawn(): Running {
     const launched = launchCommand(this.options.child);
-    const child = spawn(launched.file, launched.args, {
-      // Nothing of the grader's environment (CI tokens, paths) is the student's business.
-      env: {},
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      detached: this.options.child.ownSession ?? false,
-      cwd: this.options.child.cwd,
-    });
+    // Started by the launcher process, with an empty environment: nothing of the grader's (CI tokens, paths) is the student's business.
+    const child = launch(launched.file, launched.args, { detached: this.options.child.ownSession ?? false, cwd: this.options.child.cwd });
     LIVE.add(child);
     child.on('exit', () => LIVE.delete(child));
     child.on('error', () => LIVE.delete(child));
@@ -267,7 +264,16 @@ export class ChildSession {
       }
     });
     channel.on('error', () => undefined); // the exit that follows reports it
-    child.on('error', (err) => failed(new GraderError(`could not start a contained child: ${err.message}`)));
+    child.on('error', (err) => {
+      failed(new GraderError(`could not start a contained child: ${err.message}`));
+      // After it started, an 'error' is its launcher's loss (launcher.ts): the call it was running gets no verdict.
+      if (!current()) return;
+      const pending = this.pending;
+      this.kill();
+      this.pending = undefined;
+      if (pending?.timer) clearTimeout(pending.timer);
+      pending?.fail(err instanceof GraderError ? err : new GraderError(err.message));
+    });
     child.on('exit', (code, signal) => {
       clearTimeout(startTimer);
       // The grader is done with this child. A process of its tree that outlived it (one killed while
@@ -345,6 +351,7 @@ export class ChildSession {
           if (fn) this.ledger?.charge(fn, clock.charged());
           resolve(outcome);
         },
+        fail: reject,
         ...(message.type === 'case' && { expect: message.expect, inputs: Object.keys(inputs?.inputs ?? {}) }),
       };
       const check = () => {

@@ -109,6 +109,7 @@ const CONTAINED: Record<string, Expectation> = {
   },
   kill_everyone: { honest: allBut('causal_mask'), statuses: ['error'], reason: /kill\(-1\) succeeded 0 times/ },
   kill_by_pid: { honest: allBut('causal_mask'), statuses: ['error'], reason: /reached 0 other processes by pid/ },
+  signal_parent: { honest: allBut('causal_mask'), statuses: ['error'], reason: /signalled its parent 0 times/ },
   probe_siblings: { honest: allBut('causal_mask'), statuses: ['error'], reason: /probe found nothing/ },
   hang_in_softmax: { honest: [], budgeted: ['causal_mask'], statuses: ['timeout'], reason: /time limit|did not return|time budget/ },
   control_characters: { honest: allBut('causal_mask'), statuses: ['error'] },
@@ -152,6 +153,7 @@ export function uncontained(setting: Setting): Record<string, string> {
           kill_parent: "the child runs as the grader's user, and no syscall filter keeps its signals to itself: it may signal the grader",
           kill_everyone: "the child runs as the grader's user in no PID namespace, and no syscall filter: kill(-1) reaches the grader and every process of that user",
           kill_by_pid: "the child runs as the grader's user in no PID namespace, and no syscall filter: it may signal the grader and its other children by pid",
+          signal_parent: "the child runs as the grader's user, and no syscall filter keeps its signals to itself: it may stop the launcher that starts its classmates' children",
         }),
         probe_siblings: 'no mount namespace covers the batch\'s folders: realpath and existsSync, which neither the permission model nor a syscall filter checks, tell what exists',
       };
@@ -159,7 +161,7 @@ export function uncontained(setting: Setting): Record<string, string> {
 }
 
 /** Attacks that would kill the grader's own process in this setting: graded nowhere but said to be uncontained. */
-export const KILLS_THE_GRADER = (): Partial<Record<Setting, readonly string[]>> => (filterInForce() ? {} : { 'same-user': ['kill_parent', 'kill_everyone', 'kill_by_pid'] });
+export const KILLS_THE_GRADER = (): Partial<Record<Setting, readonly string[]>> => (filterInForce() ? {} : { 'same-user': ['kill_parent', 'kill_everyone', 'kill_by_pid', 'signal_parent'] });
 
 /**
  * The expectation of each attack in `setting`; an uncontained attack is only held to earning

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FunctionLedger } from '../../lib/grading/faults';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { processTree } from '../../lib/sandbox/childClock';
+import { launcherPid } from '../../lib/sandbox/launcher';
 import type { ChildSession, SessionOutcome } from '../../lib/sandbox/session';
 import type { GradedFunction } from '../../tests/cases';
 import { gradeOptions, sessionFor } from './harness';
@@ -38,8 +39,8 @@ function callOf(session: ChildSession, fn: GradedFunction): Promise<SessionOutco
 }
 const softmaxCall = (session: ChildSession) => callOf(session, 'softmax');
 
-/** Every process this test process started: the contained children and their wrappers. */
-const children = () => processTree(process.pid).filter((pid) => pid !== process.pid);
+/** Every process this test process started: the contained children and their wrappers, not the launcher that started them. */
+const children = () => processTree(process.pid).filter((pid) => pid !== process.pid && pid !== launcherPid());
 
 function signal(pids: number[], sig: NodeJS.Signals): void {
   for (const pid of pids) {
