@@ -17,6 +17,8 @@ const flags = parseFlags(process.argv.slice(2), { busy: 'boolean' }, 'npm run be
 
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-suite-'));
+  // mkdtemp makes it 700: children that run as other users could not reach the clone's runtime, as they can a CI checkout.
+  fs.chmodSync(work, 0o755);
   const { dir, commit } = freshClone(work);
   const runs: SuiteRun[] = [];
   for (const busy of flags.busy ? [false, true] : [false]) {

@@ -35,6 +35,8 @@ const sizes = quick
 const shownOut = flags.out ?? 'docs/benchmarks.md';
 const out = flags.out ? path.resolve(flags.out) : path.join(PROJECT_ROOT, 'docs', 'benchmarks.md');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+// mkdtemp makes it 700: the --suite clone's contained children, other users, must be able to enter it.
+fs.chmodSync(work, 0o755);
 
 async function main(): Promise<void> {
   const loadStart = os.loadavg()[0];

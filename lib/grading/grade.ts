@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { take, type Taken } from '../batch/provenance';
 import { IntakeError, type Submission } from '../intake/intake';
+import { GraderError } from '../errors';
 import { buildChildRuntime } from '../sandbox/build';
+import { closedToOthers } from '../sandbox/runtimeReach';
 import { childCommand, containmentReport, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
@@ -84,6 +86,14 @@ export async function checkChildStarts(child: ChildCommand): Promise<void> {
   try {
     // The transpiling worker starts meanwhile: the first submissions then wait on neither.
     await Promise.all([session.started(), warmTranspiler()]);
+  } catch (err) {
+    // A child that runs as another user cannot reach a runtime behind a folder closed to others: say which.
+    const closed = child.setting && child.setting !== 'same-user' ? closedToOthers(buildChildRuntime().root) : undefined;
+    if (!closed) throw err;
+    throw new GraderError(
+      `contained children run as another user than the grader (${child.setting}) and may not enter ${closed.folder} (mode ${closed.mode}), ` +
+        `on the way to the child runtime: let other users enter it (chmod o+x ${closed.folder}) or grade from a project in folders they may enter`,
+    );
   } finally {
     session.kill();
   }

@@ -283,7 +283,9 @@ export class ChildSession {
       channel.destroy();
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       // Before the runtime said ready no student code had run: the grader's own start-up failed.
-      const before = this.capture.peek().trim().split('\n').slice(-3).join(' ').slice(0, 400);
+      // Node's own report of a start that failed ends in its stack and version: its error line says what happened.
+      const said = this.capture.peek().split('\n').map((line) => line.trim()).filter(Boolean);
+      const before = (said.find((line) => /^(\w*Error|Error \[\w+\]):/.test(line)) ?? said.slice(-3).join(' ')).slice(0, 400);
       failed(new GraderError(`a contained child ${how} before its runtime started${before ? `: ${before}` : ''}`));
       if (!current()) return;
       this.running = undefined;
