@@ -5,7 +5,6 @@
  * submissions: for trying the bench, not for figures to keep. --suite also times `.ci/run` in a fresh
  * clone, on its own and beside two busy loops (about twice the suite's time; npm run bench:suite).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,7 @@ import { machine } from '../lib/bench/measure';
 import { measureNumpy } from '../lib/bench/numpy';
 import { measureSimilarity } from '../lib/bench/similarity';
 import { SECTION as AUDIT_SECTION } from '../lib/bench/audit/report';
-import { freshClone, SUITE_HEADING, suiteSection, timeCiRun, type SuiteRun } from '../lib/bench/suite';
+import { measureSuite, SUITE_HEADING, suiteSection } from '../lib/bench/suite';
 import { benchmarksMarkdown } from '../lib/bench/report';
 import { measureStudentLoop } from '../lib/bench/studentLoop';
 import { BENCH_SHAPE, measureTensor } from '../lib/bench/tensor';
@@ -35,8 +34,6 @@ const sizes = quick
 const shownOut = flags.out ?? 'docs/benchmarks.md';
 const out = flags.out ? path.resolve(flags.out) : path.join(PROJECT_ROOT, 'docs', 'benchmarks.md');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-// mkdtemp makes it 700: the --suite clone's contained children, other users, must be able to enter it.
-fs.chmodSync(work, 0o755);
 
 async function main(): Promise<void> {
   const loadStart = os.loadavg()[0];
@@ -59,13 +56,7 @@ async function main(): Promise<void> {
   const similarity = await measureSimilarity(similar, sizes.similar);
   const suite: string[] = [];
   if (flags.suite) {
-    const { dir, commit } = freshClone(work);
-    const runs: SuiteRun[] = [];
-    for (const busy of [false, true]) {
-      console.log(`bench: .ci/run in a fresh clone, ${busy ? 'beside two busy loops' : 'on its own'}…`);
-      spawnSync('git', ['clean', '-qfdx'], { cwd: dir });
-      runs.push(await timeCiRun(dir, path.join(work, busy ? 'busy.log' : 'quiet.log'), busy));
-    }
+    const { runs, commit } = await measureSuite(work, true, (line) => console.log(`bench: ${line}`));
     suite.push(...suiteSection(runs, `(Commit ${commit}, in this run.)`));
   }
   const markdown = benchmarksMarkdown({

@@ -32,7 +32,9 @@ function busyLoops(): ChildProcess[] {
 }
 
 /** A fresh clone of the checked-out commit (what CI starts from): nothing installed, nothing built. */
-export function freshClone(into: string): { dir: string; commit: string } {
+function freshClone(into: string): { dir: string; commit: string } {
+  // mkdtemp makes folders 700: children that run as other users could not reach the clone's runtime, as they reach a CI checkout.
+  fs.chmodSync(into, 0o755);
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).stdout.trim();
   const dir = path.join(into, 'clone');
   const clone = spawnSync('git', ['clone', '-q', PROJECT_ROOT, dir], { encoding: 'utf8' });
@@ -40,8 +42,27 @@ export function freshClone(into: string): { dir: string; commit: string } {
   return { dir, commit };
 }
 
+/**
+ * `.ci/run` in a fresh clone of this commit made in `work`, on its own and, with `busyToo`, again
+ * beside two busy loops; each run's output is kept in `work` (quiet.log, busy.log).
+ */
+export async function measureSuite(work: string, busyToo: boolean, say: (line: string) => void): Promise<{ runs: SuiteRun[]; commit: string }> {
+  const { dir, commit } = freshClone(work);
+  const runs: SuiteRun[] = [];
+  for (const busy of busyToo ? [false, true] : [false]) {
+    const log = path.join(work, busy ? 'busy.log' : 'quiet.log');
+    say(`.ci/run ${busy ? 'beside two busy loops' : 'on its own'} (output in ${log})…`);
+    // Each run starts from the same fresh clone: what the one before left (node_modules, caches) is removed.
+    spawnSync('git', ['clean', '-qfdx'], { cwd: dir });
+    const run = await timeCiRun(dir, log, busy);
+    say(`  ${run.tally}, ${(run.wallSeconds / 60).toFixed(1)} min`);
+    runs.push(run);
+  }
+  return { runs, commit };
+}
+
 /** `.ci/run` in `clone`, its output copied to `log`. */
-export async function timeCiRun(clone: string, log: string, busy: boolean): Promise<SuiteRun> {
+async function timeCiRun(clone: string, log: string, busy: boolean): Promise<SuiteRun> {
   const loops = busy ? busyLoops() : [];
   const loadAtStart = os.loadavg()[0];
   const start = Date.now();
