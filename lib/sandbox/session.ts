@@ -267,12 +267,7 @@ export class ChildSession {
     child.on('error', (err) => {
       failed(new GraderError(`could not start a contained child: ${err.message}`));
       // After it started, an 'error' is its launcher's loss (launcher.ts): the call it was running gets no verdict.
-      if (!current()) return;
-      const pending = this.pending;
-      this.kill();
-      this.pending = undefined;
-      if (pending?.timer) clearTimeout(pending.timer);
-      pending?.fail(err instanceof GraderError ? err : new GraderError(err.message));
+      if (current()) this.abandon(err instanceof GraderError ? err : new GraderError(err.message));
     });
     child.on('exit', (code, signal) => {
       clearTimeout(startTimer);
@@ -335,6 +330,15 @@ export class ChildSession {
     pending.settle(outcome);
   }
 
+  /** Ends the pending call, if any, with no verdict (the harness failed, not the submission), and the child with it. */
+  private abandon(err: GraderError): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (pending?.timer) clearTimeout(pending.timer);
+    this.kill();
+    pending?.fail(err);
+  }
+
   /**
    * Sends a message and waits for its answer, up to the case limit or what is left of its
    * function's share of the budget, whichever ends first, both in the time the call is charged
@@ -363,9 +367,7 @@ export class ChildSession {
         if (spent < limit && clock.wall() >= STARVED_FACTOR * this.options.timeoutMs) {
           // Neither spinning nor sleeping: the child waited for a CPU all along. The grader cannot
           // time it fairly on this machine, so it grades no verdict: a grader failure, regraded next run.
-          this.pending = undefined;
-          this.kill();
-          reject(new GraderError(`the machine was too loaded to time a call: its process waited ${Math.round(clock.wall() / 1000)} s, mostly for a CPU, and was charged ${Math.round(spent)} ms; grade it again on a machine less busy`));
+          this.abandon(new GraderError(`the machine was too loaded to time a call: its process waited ${Math.round(clock.wall() / 1000)} s, mostly for a CPU, and was charged ${Math.round(spent)} ms; grade it again on a machine less busy`));
           return;
         }
         if (spent < limit) {
