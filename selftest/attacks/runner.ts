@@ -2,7 +2,6 @@
  * Not an attack: grades in a process of its own, so that an attack that kills its grader's process
  * kills this one and not vitest. Prints the outcome as JSON on stdout.
  *
- *   ts-node selftest/attacks/runner.ts grade <folder> <name> <timeoutMs> <memoryBytes>
  *   ts-node selftest/attacks/runner.ts batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs] [carry]
  *
  * `carry`: with --carry-forward, on every case, hidden ones included.
@@ -10,14 +9,13 @@
 import { gradeBatch } from '../../lib/grading/batch';
 import { loadCaseFixtures, prepareChild } from '../../lib/grading/grade';
 import { GRADED_CASES } from '../../tests/cases';
-import { grade, gradeOptions } from '../grader/harness';
+import { gradeOptions } from '../grader/harness';
 
-const USAGE = 'usage: runner.ts grade <folder> <name> <timeoutMs> <memoryBytes> | batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs] [carry]';
+const USAGE = 'usage: runner.ts batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs] [carry]';
 
 async function main(): Promise<unknown> {
   const [mode, first, second, timeout, memory, jobs, budget, carry] = process.argv.slice(2);
   const overrides = { timeoutMs: Number(timeout), child: prepareChild(Number(memory)), ...(budget ? { budgetMs: Number(budget) } : {}) };
-  if (mode === 'grade') return grade(first, second, overrides);
   // With the pages, as `npm run grade -- --submissions` does: the probes for heatmaps meet every attack too.
   if (mode === 'batch') {
     const carried = carry === 'carry' ? { carryForward: true, cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) } : {};
