@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The harness's own tests (`npm run selftest`), kept apart from the students' graded suite.
@@ -7,36 +8,64 @@ import { defineConfig } from 'vitest/config';
  * run several at a time (vitest's default, cores − 1, is one file at a time on a 2-core runner).
  * Files share nothing: every one works in folders of its own (mkdtemp), each grading process
  * takes uids from a block of its own pid (lib/sandbox/uidPool.ts), and a file looks for processes
- * from its own pid down. Three things are shared, and decide the groups below, run one after the
- * other:
- * - the machine's world-writable folders and the project: selftest/attacks.test.ts runs the
- *   attacks that leave files once without containment (to show they are real) and both it and
- *   selftest/attacks/settings.test.ts count and remove what was left since they began, so those
- *   two never run at the same time;
+ * from its own pid down. Two things are shared, and decide the second group, run after the first:
+ * - the machine's world-writable folders: the attack files (selftest/attacks.test.ts,
+ *   selftest/attacks/settings.test.ts) check that no contained child left anything there since
+ *   they began, and selftest/attacks/bare.test.ts runs attacks uncontained, which do leave files;
  * - the scheduler: chargedTime.test.ts pins a child to a CPU and sets its weight to starve it on
  *   purpose; beside the rest of the suite the share it gives the child would be the suite's to
- *   decide, so it runs last, alone.
- * The settings are graded beside verdicts.test.ts, the other long file, which runs no attack.
+ *   decide.
+ * Those two run last, one after the other.
  */
-const LEFTOVER_CHECK = 'selftest/attacks/settings.test.ts';
-const BESIDE_IT = 'selftest/grader/verdicts.test.ts';
-const ALONE = 'selftest/grader/chargedTime.test.ts';
+const LAST = ['selftest/attacks/bare.test.ts', 'selftest/grader/chargedTime.test.ts'];
+/**
+ * The longest files, longest first (wall time of each with three files at a time, in a run of the
+ * whole suite): started first, they do not keep the run going alone at its end. A file not listed
+ * keeps vitest's own order (larger files first on a fresh clone).
+ */
+const LONGEST = [
+  'selftest/grader/verdicts.test.ts',
+  'selftest/attacks/settings.test.ts',
+  'selftest/attacks.test.ts',
+  'selftest/diagnosis.test.ts',
+  'selftest/release.test.ts',
+  'selftest/diagnosisAudit.test.ts',
+  'selftest/gradescope.test.ts',
+  'selftest/grader/cli.test.ts',
+  'selftest/grader/carryForward.test.ts',
+  'selftest/courseWorkflow.test.ts',
+  'selftest/catalogue.test.ts',
+  'selftest/grader/faults.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const at = LONGEST.findIndex((name) => spec.moduleId.endsWith(`/${name}`));
+      return at < 0 ? LONGEST.length : at;
+    };
+    const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
+    // Array.prototype.sort is stable: files of one rank keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => group(a) - group(b) || rank(a) - rank(b));
+  }
+}
+
 /**
  * A hang guard, not a speed check: with three files at a time, beside a CI runner's other tenants,
  * the longest tests (a type check of the project, a course graded and merged) took 80 s on a
  * machine at load 15, two thirds of the 120 s this was.
  */
 const shared = { testTimeout: 300_000, hookTimeout: 300_000 };
-const group = (name: string, order: number, include: string[], exclude: string[] = [], maxWorkers = 3) => ({
+const group = (name: string, order: number, include: string[], exclude: string[], maxWorkers: number) => ({
   test: { ...shared, name, include, exclude: ['**/node_modules/**', ...exclude], maxWorkers, sequence: { groupOrder: order } },
 });
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
-      group('parallel', 0, ['lib/**/*.test.ts', 'selftest/**/*.test.ts'], [LEFTOVER_CHECK, BESIDE_IT, ALONE]),
-      group('settings', 1, [LEFTOVER_CHECK, BESIDE_IT]),
-      group('alone', 2, [ALONE], [], 1),
+      group('parallel', 0, ['lib/**/*.test.ts', 'selftest/**/*.test.ts'], LAST, 3),
+      group('last', 1, LAST, [], 1),
     ],
   },
 });

@@ -14,7 +14,8 @@
  * containment does not leave the project broken.
  *
  * The expectations are those of the containment setting this machine gives the grader
- * (attacks/expectations.ts); attacks/settings.test.ts grades the same attacks in the other settings.
+ * (attacks/expectations.ts); attacks/settings.test.ts grades the same attacks in the other settings,
+ * and attacks/bare.test.ts shows them real: uncontained, they get through.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -345,17 +346,6 @@ describe('--carry-forward: its attacks in one batch, on every case, beside hones
   it('the reference keeps full marks; nothing reached the sockets or was left on the machine', () => {
     expect(result('good')?.score, batch.failure).toBe(GRADED_CASES.reduce((sum, c) => sum + c.points, 0));
     expect([...probes.reached(), ...leftOnTheMachine(started)]).toEqual([]);
-  });
-});
-
-describe('without containment (a bare node child) the same checks fail: the attacks are real', () => {
-  const bare = path.join(root, 'bare');
-  // print_environment is left out: the session gives every child an empty environment, bare or not.
-  const harmless = ['read_expected_from_disk', 'reference_at_runtime', 'spawn_process', 'open_socket', 'unix_socket', 'leave_files'].filter((n) => n in EXPECTED && !EXPECTED[n].mayPass);
-  it.concurrent.for(harmless)('%s', async (name, { expect }) => {
-    const child = { file: process.execPath, args: [buildChildRuntime().entry], missing: [] };
-    const result = await grade(submission(name, bare), name, { ...options, child });
-    expect([...problems(result, EXPECTED[name]), ...(SIDE_EFFECTS[name]?.() ?? [])]).not.toEqual([]);
   });
 });
 

@@ -1,28 +1,36 @@
 /**
- * The graded suite (vitest.config.mts) run once over many submissions: one vitest project per
- * submission, each with ATTENTION_SUBMISSION set as `ATTENTION_SUBMISSION=dir npm test` sets it,
- * and a report per project in the JSON reporter's own shape. One vitest start for a whole set of
- * submissions instead of one each (selftest/suiteRuns.ts).
+ * The graded suite (vitest.config.mts) run once over many submissions, in one project: for each
+ * submission a test file of its own (written by suiteRuns.ts) sets ATTENTION_SUBMISSION to its
+ * folder, as `ATTENTION_SUBMISSION=dir npm test` sets it, then imports the graded suite's files.
+ * Every file runs isolated, with a module graph of its own (the graded suite's and the
+ * submission's modules evaluated afresh), and in a worker of its own, whose environment is its
+ * own. Each submission's report has the JSON reporter's shape for a run of its own.
+ *
+ * One project rather than one per submission: a project costs vitest a configuration, a server and
+ * its own transforms, about 0.6 s of CPU each, which a hundred submissions paid a hundred times.
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import type { Reporter, TestModule } from 'vitest/node';
+import graded from '../vitest.config.mjs';
 import type { SuiteReport } from './suiteRuns.js';
 
-/** Written by suiteRuns.ts: the submissions (project name to folder) and where the reports go. */
-const { submissions, report } = JSON.parse(fs.readFileSync(process.env.ATTENTION_SELFTEST_RUNS!, 'utf8')) as {
-  submissions: Record<string, string>;
+/** Written by suiteRuns.ts: each submission's test file (absolute) to its name, where the files are, and where the reports go. */
+const { files, dir, report } = JSON.parse(fs.readFileSync(process.env.ATTENTION_SELFTEST_RUNS!, 'utf8')) as {
+  files: Record<string, string>;
+  dir: string;
   report: string;
 };
 
-/** Each project's modules as the JSON reporter writes a whole run's (the fields the self-tests read). */
-class PerProject implements Reporter {
+/** Each submission's module as the JSON reporter writes a whole run's (the fields the self-tests read). */
+class PerSubmission implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const runs: Record<string, SuiteReport> = {};
-    for (const name of Object.keys(submissions)) runs[name] = { success: false, numFailedTestSuites: 0, testResults: [] };
+    for (const name of Object.values(files)) runs[name] = { success: false, numFailedTestSuites: 0, testResults: [] };
     for (const module of modules) {
-      const run = runs[module.project.name];
+      const run = runs[files[module.moduleId]];
+      if (!run) continue;
       const tests = [...module.children.allTests()];
       const failed = module.state() === 'failed' || tests.some((t) => t.result().state === 'failed');
       if (module.state() === 'failed') run.numFailedTestSuites++;
@@ -46,12 +54,9 @@ class PerProject implements Reporter {
   }
 }
 
-const graded = fileURLToPath(new URL('../vitest.config.mts', import.meta.url));
-
+// The graded suite's configuration as it is (its plugin, aliases, pool, timeouts), but for which files it runs.
 export default defineConfig({
+  ...graded,
   root: fileURLToPath(new URL('..', import.meta.url)),
-  test: {
-    reporters: [new PerProject()],
-    projects: Object.entries(submissions).map(([name, dir]) => ({ extends: graded, test: { name, env: { ATTENTION_SUBMISSION: dir } } })),
-  },
+  test: { ...graded.test, dir, include: ['*.test.ts'], isolate: true, reporters: [new PerSubmission()] },
 });

@@ -1,14 +1,20 @@
 /**
- * `npm test` on many submissions in one vitest start: each submission is a project of its own,
- * with ATTENTION_SUBMISSION set for it as `ATTENTION_SUBMISSION=dir npm test` sets it
- * (selftest/suiteRuns.config.mts). Each submission's report has the shape of the JSON reporter's
- * for a run of its own, so a test reads it as it read that run's. One start costs about what one
- * run did; a vitest per submission cost a start each (selftest/grader/verdicts.test.ts ran ~100).
+ * `npm test` on many submissions in one vitest start: each submission is a test file of its own,
+ * which sets ATTENTION_SUBMISSION as `ATTENTION_SUBMISSION=dir npm test` sets it and imports the
+ * graded suite (selftest/suiteRuns.config.mts). Each submission's report has the shape of the JSON
+ * reporter's for a run of its own, so a test reads it as it read that run's. A vitest per
+ * submission cost a start each (selftest/grader/verdicts.test.ts ran ~100).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../lib/paths';
+
+/** The graded suite's files, as vitest.config.mts includes them: every .test.ts under tests/. */
+function gradedSuiteFiles(): string[] {
+  const tests = path.join(PROJECT_ROOT, 'tests');
+  return fs.readdirSync(tests, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(tests, f));
+}
 
 /** A submission's run as vitest's JSON reporter reports a whole run. */
 export interface SuiteReport {
@@ -26,7 +32,20 @@ export interface SuiteReport {
 export function runSuiteOn(submissions: Record<string, string>, work: string, label: string): Promise<Record<string, SuiteReport>> {
   const report = path.join(work, `${label}.runs.json`);
   const spec = path.join(work, `${label}.runs-spec.json`);
-  fs.writeFileSync(spec, JSON.stringify({ submissions, report }));
+  const dir = path.join(work, `${label}.runs`);
+  fs.mkdirSync(dir, { recursive: true });
+  const suite = gradedSuiteFiles();
+  // Numbered, not named: a submission's name need not make a file name.
+  const files = Object.fromEntries(Object.entries(submissions).map(([name, folder], i) => {
+    const file = path.join(dir, `s${i}.test.ts`);
+    fs.writeFileSync(file, [
+      `process.env.ATTENTION_SUBMISSION = ${JSON.stringify(folder)};`,
+      ...suite.map((f) => `await import(${JSON.stringify(f)});`),
+      '',
+    ].join('\n'));
+    return [file, name];
+  }));
+  fs.writeFileSync(spec, JSON.stringify({ files, dir, report }));
   const vitest = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
   const { ATTENTION_SUBMISSION: _, ...env } = process.env;
   const child = spawn(process.execPath, [vitest, 'run', '--config', path.join(PROJECT_ROOT, 'selftest', 'suiteRuns.config.mts')], {
