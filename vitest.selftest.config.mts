@@ -34,7 +34,6 @@ const LONGEST = [
   'selftest/grader/cli.test.ts',
   'selftest/grader/carryForward.test.ts',
   'selftest/courseWorkflow.test.ts',
-  'selftest/catalogue.test.ts',
   'selftest/grader/faults.test.ts',
 ];
 

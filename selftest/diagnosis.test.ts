@@ -1,8 +1,9 @@
 /**
- * Failing tests name the mistake: every bug of the catalogue is diagnosed as its own mistake on at
- * least one of its failing cases and never as another; correct solutions match no mistake. Checked
- * in process for speed, then once through the real grader (a child runs the code) and once through
- * a real `vitest run` of the graded suite.
+ * The mistake catalogue (selftest/catalogue/) graded in process, each entry once, and what its
+ * results must show: correct solutions written other ways get full marks and match no mistake;
+ * each bug loses points on its own function only, and is diagnosed as its own mistake on at least
+ * one of its failing cases and never as another. Then some through the real grader (a child runs
+ * the code) and once through a real `vitest run` of the graded suite.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,7 +22,7 @@ import type { Tensor } from '../lib/tensor';
 import * as reference from '../reference';
 import { GRADED_CASES } from '../tests/cases';
 import { BUGS, CORRECT, ownMistake, type CatalogueEntry } from './catalogue';
-import { gradeInProcess } from './gradeInProcess';
+import { gradeInProcess, type CaseResult } from './gradeInProcess';
 import { grade } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
 
@@ -31,6 +32,43 @@ const bug = (name: string): CatalogueEntry => BUGS.find((b) => b.name === name)!
 const messageOf = (id: string) => MISTAKES.find((m) => m.id === id)!.message;
 /** A diagnosis names several mistakes when their outputs coincide on the case ("a|b"), or when several show at once ("a+b"). */
 const names = (mistake: string | undefined, id: string) => mistake?.split(/[|+]/).includes(id) ?? false;
+
+/**
+ * Each entry graded in process once, on every case, for every test below that reads its results: a
+ * module keeps its state between calls (one of the bugs is that state), so a second grading of the
+ * same module would not be the first.
+ */
+const graded = new Map<string, Promise<CaseResult[]>>();
+function gradedInProcess(entry: CatalogueEntry): Promise<CaseResult[]> {
+  if (!graded.has(entry.name)) graded.set(entry.name, load(entry.file).then((impl) => gradeInProcess(impl, entry.name)));
+  return graded.get(entry.name)!;
+}
+
+describe('correct solutions written other ways get full marks (visible and hidden cases)', () => {
+  it.each(CORRECT.map((e) => [e.name, e] as const))('%s', async (_, entry) => {
+    const failed = (await gradedInProcess(entry)).filter((r) => !r.passed);
+    expect(failed.map((r) => `${r.graded.name}: ${r.message}`)).toEqual([]);
+  });
+});
+
+describe('each bug fails a test of its own function and no other', () => {
+  it.each(BUGS.map((e) => [e.name, e] as const))('%s', async (_, entry) => {
+    const results = await gradedInProcess(entry);
+    const failedVisible = results.filter((r) => !r.passed && !r.graded.hidden);
+    expect(failedVisible.length, `${entry.name} passes every visible test`).toBeGreaterThan(0);
+    const unrelated = results.filter((r) => !r.passed && r.graded.fn !== entry.breaks && !(entry.breaksMultiHead && r.graded.fn === 'multihead_self_attention'));
+    expect(unrelated.map((r) => `${r.graded.name}: ${r.message}`)).toEqual([]);
+  });
+});
+
+describe('returning the probabilities instead of P V', () => {
+  it('loses the points of both probability cases, visible and hidden', async () => {
+    const results = await gradedInProcess(bug('returns_probabilities'));
+    const probability = results.filter((r) => r.graded.checks.includes('rows_sum_to_one'));
+    expect(probability.map((r) => r.graded.name)).toEqual(['test_scaled_dot_product_attention_probabilities', 'test_4d_scaled_dot_product_attention_hidden']);
+    expect(probability.filter((r) => r.passed)).toEqual([]);
+  });
+});
 
 describe('the catalogue of mistakes', () => {
   it('every bug names a known mistake, and every known mistake has a bug that shows it', () => {
@@ -51,7 +89,7 @@ const mayBeSaid = (entry: CatalogueEntry, r: { graded: { fn: Parameters<typeof o
 
 describe('each bug is diagnosed as its own mistake, and says nothing else', () => {
   it.each(BUGS.filter((e) => !e.undiagnosed).map((e) => [e.name, e] as const))('%s', async (_, entry) => {
-    const results = await gradeInProcess(await load(entry.file), entry.name);
+    const results = await gradedInProcess(entry);
     const asItself = results.filter((r) => !r.passed && r.diagnosis?.mistake === ownMistake(entry, r.graded.fn));
     expect(asItself.length, `${entry.name} is never diagnosed as ${entry.mistake}`).toBeGreaterThan(0);
     // An observation is a claim too: one not listed as true of this bug is as wrong as another cause.
@@ -67,7 +105,7 @@ describe('a bug no probe confirms yet is named as no other bug', () => {
   // What a probe measured (an observation, a generic finding such as a constant factor) may be said.
   const specific = (id: string) => id.split(/[|+]/).some((part) => !MISTAKES.find((m) => m.id === part)?.generic);
   it.each(BUGS.filter((e) => e.undiagnosed).map((e) => [e.name, e] as const))('%s', async (_, entry) => {
-    const results = await gradeInProcess(await load(entry.file), entry.name);
+    const results = await gradedInProcess(entry);
     expect(results.filter((r) => !r.passed).length, `${entry.name} passes every test`).toBeGreaterThan(0);
     const named = results.filter((r) => r.diagnosis && specific(r.diagnosis.mistake));
     expect(named.map((r) => `${r.graded.name}: ${r.diagnosis!.mistake}`)).toEqual([]);
@@ -101,7 +139,7 @@ describe('the evidence says which weights the probe transposed', () => {
     ['projection_not_transposed', 'With all four weights transposed'],
     ['output_projection_not_transposed', 'With only oProj transposed'],
   ])('%s', async (name, evidence) => {
-    const results = await gradeInProcess(await load(bug(name).file), name);
+    const results = await gradedInProcess(bug(name));
     const named = results.filter((r) => r.diagnosis?.mistake === 'projection_not_transposed');
     expect(named.length).toBeGreaterThan(0);
     expect(named.filter((r) => !r.diagnosis!.message.includes(evidence)).map((r) => r.graded.name)).toEqual([]);
@@ -111,7 +149,7 @@ describe('the evidence says which weights the probe transposed', () => {
 describe('correct solutions match no mistake', () => {
   it.each(CORRECT.map((e) => [e.name, e] as const))('%s', async (_, entry) => {
     const impl = await load(entry.file);
-    const results = await gradeInProcess(impl, entry.name);
+    const results = await gradedInProcess(entry);
     // They pass, so nothing asks for a diagnosis: ask anyway, with their outputs, probes and all.
     const context = inProcessContext(probeOf(impl, entry.name), bindAdapters(impl, entry.name));
     const matched = [];
