@@ -20,14 +20,30 @@ export function snapshotInputs(inputs: Readonly<Record<string, TensorView>>): Re
   return out;
 }
 
+/**
+ * Whether two arrays of one typed-array kind hold the same bytes, compared natively where Node is:
+ * the same bytes are the same values, so most calls (which change nothing) skip the loop below,
+ * which in a child's short life runs mostly unoptimised. Taken at load, before student code runs.
+ */
+const compareBytes = typeof Buffer === 'function' ? Buffer.compare : undefined;
+function sameBytes(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (!compareBytes || !ArrayBuffer.isView(a) || !ArrayBuffer.isView(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  return compareBytes(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), new Uint8Array(b.buffer, b.byteOffset, b.byteLength)) === 0;
+}
+
 /** Where an input first differs from its snapshot, as a flat index; -1 when it does not. A new shape counts as index 0. */
 export function firstChange(before: TensorView, after: TensorView): number {
   if (after.shape.length !== before.shape.length || Array.from(before.shape).some((n, i) => after.shape[i] !== n)) return 0;
-  if (after.data.length !== before.data.length) return 0;
-  for (let i = 0; i < before.data.length; i++) {
-    const [a, b] = [before.data[i], after.data[i]];
-    // NaN stays NaN: not a change; -0 where 0 was is one (a write, whatever the value compares as).
-    if (!Object.is(a, b)) return i;
+  const { data: was } = before;
+  const { data: is } = after;
+  if (is.length !== was.length) return 0;
+  if (sameBytes(was, is)) return -1;
+  for (let i = 0; i < was.length; i++) {
+    const a = was[i];
+    const b = is[i];
+    // Object.is(a, b), without a call per element: NaN stays NaN (not a change); -0 where 0 was is
+    // one (a write, whatever the value compares as).
+    if (a !== b ? a === a || b === b : a === 0 && 1 / a !== 1 / b) return i;
   }
   return -1;
 }
