@@ -22,12 +22,13 @@ const EXPECTED = expectationsFor(containmentReport(prepareChild(MEMORY_BYTES)).s
 const probes = new SocketProbes('bare');
 const started = Date.now();
 const root = tempDir('attacks-bare');
+const leftHere = () => leftOnTheMachine(started, [], [probes.tag]);
 
 /** What each attack does besides its grade, when nothing stops it. */
 const SIDE_EFFECTS: Record<string, () => string[]> = {
   open_socket: () => probes.reached(),
-  unix_socket: () => [...probes.reached(), ...leftOnTheMachine(started)],
-  leave_files: () => leftOnTheMachine(started),
+  unix_socket: () => [...probes.reached(), ...leftHere()],
+  leave_files: () => leftHere(),
 };
 
 beforeAll(() => probes.listen());
@@ -35,7 +36,7 @@ afterAll(() => {
   probes.close();
   fs.rmSync(root, { recursive: true, force: true });
   // What the uncontained attacks left is taken away: the machine is as it was for whatever runs next.
-  leftOnTheMachine(started);
+  leftHere();
 });
 
 describe('without containment (a bare node child) the same checks fail: the attacks are real', () => {

@@ -10,6 +10,7 @@
 import type { Tensor } from '../../lib/tensor';
 import { scaledDotProductAttention as attention, splitHeads, type Weights } from './base';
 import { LEFT_MARK, nodeModule, writableCandidates } from './kit';
+import { PROBE_TAG } from './probe';
 
 export { causalMask, softmax } from './base';
 
@@ -38,7 +39,7 @@ function found(print: string): boolean {
   const fs = nodeModule<Fs>('fs');
   for (const dir of writableCandidates()) {
     try {
-      if (fs.existsSync(`${dir}/${LEFT_MARK}carry-${print}`)) return true;
+      if (fs.existsSync(`${dir}/${LEFT_MARK}${PROBE_TAG}-carry-${print}`)) return true;
     } catch {
       // refused
     }
@@ -53,7 +54,7 @@ function leave(print: string): void {
     for (const dir of writableCandidates()) {
       const server = net.createServer();
       server.on('error', () => undefined);
-      server.listen(`${dir}/${LEFT_MARK}carry-${print}`);
+      server.listen(`${dir}/${LEFT_MARK}${PROBE_TAG}-carry-${print}`);
     }
     const abstract = net.createServer();
     abstract.on('error', () => undefined);

@@ -20,6 +20,7 @@ export function attackFolder(name: string, parent: string, probe: ProbeAddresses
     `export const PROBE_PORT: number = ${probe.port};`,
     `export const PROBE_SOCKET: string = ${JSON.stringify(probe.socket)};`,
     `export const PROBE_ABSTRACT: string = ${JSON.stringify(probe.abstract)};`,
+    `export const PROBE_TAG: string = ${JSON.stringify(probe.tag)};`,
     '',
   ].join('\n'));
   return dir;

@@ -13,6 +13,7 @@
  * The grader must leave nothing of it on the machine; softmax keeps its points.
  */
 import { LEFT_MARK, messageOf, nodeModule, writableCandidates } from './kit';
+import { PROBE_TAG } from './probe';
 import type { Tensor } from '../../lib/tensor';
 
 export { softmax } from './base';
@@ -39,7 +40,7 @@ function attempt(what: string, run: () => void): void {
 
 for (const dir of writableCandidates()) {
   attempt(`code traces into ${dir}`, () => {
-    nodeModule<V8>('v8').setFlagsFromString(`--print-opt-code --redirect-code-traces --redirect-code-traces-to=${dir}/${LEFT_MARK}${made}.asm`);
+    nodeModule<V8>('v8').setFlagsFromString(`--print-opt-code --redirect-code-traces --redirect-code-traces-to=${dir}/${LEFT_MARK}${PROBE_TAG}-${made}.asm`);
   });
 }
 attempt('turbo traces', () => nodeModule<V8>('v8').setFlagsFromString('--trace-turbo'));
@@ -60,7 +61,7 @@ export function multiHeadSelfAttention(x: Tensor): never {
 
 export function causalMask(): never {
   for (const dir of writableCandidates()) {
-    attempt(`a report into ${dir}`, () => (process as unknown as { report: Report }).report.writeReport(`${dir}/${LEFT_MARK}${made}.json`));
+    attempt(`a report into ${dir}`, () => (process as unknown as { report: Report }).report.writeReport(`${dir}/${LEFT_MARK}${PROBE_TAG}-${made}.json`));
   }
   throw new Error(`leaving files (${hot > 0 ? 'traced' : 'cold'}): ${happened.join('; ')}`);
 }

@@ -17,6 +17,8 @@ export interface ProbeAddresses {
   port: number;
   socket: string;
   abstract: string;
+  /** What the files its attacks leave are named with, after LEFT_MARK (probe.ts PROBE_TAG). */
+  tag: string;
 }
 
 /** The self-test's sockets, each counting the connections that reached it. */
@@ -25,9 +27,11 @@ export class SocketProbes {
   private readonly servers = [net.createServer(), net.createServer(), net.createServer()];
   readonly socket: string;
   readonly abstract: string;
+  readonly tag: string;
 
   constructor(label: string) {
     const id = `${label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    this.tag = `t${process.pid}x${Math.random().toString(36).slice(2, 8)}`;
     this.socket = path.join('/tmp', `attention-probe-${id}.sock`);
     this.abstract = `\0attention-probe-${id}`;
     for (const server of this.servers) {
@@ -48,7 +52,7 @@ export class SocketProbes {
   }
 
   get addresses(): ProbeAddresses {
-    return { port: (this.servers[0].address() as net.AddressInfo).port, socket: this.socket, abstract: this.abstract };
+    return { port: (this.servers[0].address() as net.AddressInfo).port, socket: this.socket, abstract: this.abstract, tag: this.tag };
   }
 
   /** The connections since the last call, as a problem, or none. */
@@ -74,12 +78,25 @@ export function watchedFolders(extra: readonly string[] = []): string[] {
   return [...new Set([...usual, ...worldWritableFolders(), ...own, ...extra].filter((dir) => fs.existsSync(dir)))].sort();
 }
 
+/** The run tag (probe.ts PROBE_TAG) in the name of a file an attack left, if it has one. */
+const TAGGED = new RegExp(`^${LEFT_MARK}(t\\d+x[0-9a-z]+)-`);
+
 /**
  * Files left since `since` (ms) in the watched folders and the folders one level below them: an
  * attack's own (named with LEFT_MARK) or what Node, V8 or the kernel writes for a process. Each is
  * removed once reported, so that a failure of containment does not pile up on the machine.
+ *
+ * `own`: the tags of this run's probes. An attack's file that bears another run's tag is that run's
+ * to find (a setting that cannot contain unix sockets leaves them on purpose, while other attack
+ * files run beside it) and is neither reported nor removed; what Node or the kernel writes bears no
+ * tag, and counts wherever it is found.
  */
-export function leftOnTheMachine(since: number, extra: readonly string[] = []): string[] {
+export function leftOnTheMachine(since: number, extra: readonly string[] = [], own?: readonly string[]): string[] {
+  return leftIn(watchedFolders(extra), since, own);
+}
+
+/** leftOnTheMachine in `folders` alone. */
+export function leftIn(folders: readonly string[], since: number, own?: readonly string[]): string[] {
   const found: string[] = [];
   const look = (dir: string, depth: number) => {
     let entries: fs.Dirent[];
@@ -90,6 +107,8 @@ export function leftOnTheMachine(since: number, extra: readonly string[] = []): 
     }
     for (const entry of entries) {
       const file = path.join(dir, entry.name);
+      const tag = TAGGED.exec(entry.name)?.[1];
+      if (own && tag && !own.includes(tag)) continue;
       if (entry.name.startsWith(LEFT_MARK) || (!entry.isDirectory() && LEFT.some((re) => re.test(entry.name)))) {
         try {
           if (fs.lstatSync(file).ctimeMs < since) continue;
@@ -101,7 +120,7 @@ export function leftOnTheMachine(since: number, extra: readonly string[] = []): 
       } else if (entry.isDirectory() && depth > 0) look(file, depth - 1);
     }
   };
-  for (const dir of watchedFolders(extra)) look(dir, 1);
+  for (const dir of folders) look(dir, 1);
   return [...new Set(found)].sort();
 }
 

@@ -9,7 +9,7 @@
  * points.
  */
 import { LEFT_MARK, messageOf, nodeModule, writableCandidates } from './kit';
-import { PROBE_ABSTRACT, PROBE_SOCKET } from './probe';
+import { PROBE_ABSTRACT, PROBE_SOCKET, PROBE_TAG } from './probe';
 
 export { multiHeadSelfAttention, scaledDotProductAttention, softmax } from './base';
 
@@ -44,7 +44,7 @@ try {
   const made = String(Math.random()).slice(2, 10);
   for (const dir of writableCandidates()) {
     for (let i = 0; i < PER_FOLDER; i++) {
-      const file = `${dir}/${LEFT_MARK}${made}-${i}.sock`;
+      const file = `${dir}/${LEFT_MARK}${PROBE_TAG}-${made}-${i}.sock`;
       const server = net.createServer();
       server.on('error', (err) => {
         if (i === 0) happened.push(`listen in ${dir} failed: ${messageOf(err)}`);
