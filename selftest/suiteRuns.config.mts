@@ -1,13 +1,16 @@
 /**
  * The graded suite (vitest.config.mts) run once over many submissions, in one project: for each
- * submission a test file of its own (written by suiteRuns.ts) sets ATTENTION_SUBMISSION to its
- * folder, as `ATTENTION_SUBMISSION=dir npm test` sets it, then imports the graded suite's files.
- * Every file runs isolated, with a module graph of its own (the graded suite's and the
- * submission's modules evaluated afresh), and in a worker of its own, whose environment is its
- * own. Each submission's report has the JSON reporter's shape for a run of its own.
+ * submission a test file of its own (written by suiteRuns.ts) resets the module registry, sets
+ * ATTENTION_SUBMISSION to its folder, as `ATTENTION_SUBMISSION=dir npm test` sets it, then imports
+ * the graded suite's files: every module (the graded suite's, the adapters', the submission's, the
+ * harness's) is evaluated afresh for each submission, so no module state carries from one to the
+ * next. Each submission's report has the JSON reporter's shape for a run of its own.
  *
- * One project rather than one per submission: a project costs vitest a configuration, a server and
- * its own transforms, about 0.6 s of CPU each, which a hundred submissions paid a hundred times.
+ * One project rather than one per submission (a project costs vitest a configuration, a server and
+ * its own transforms, about 0.6 s of CPU each), and files not isolated in workers of their own: a
+ * fresh worker compiles every module again, about 0.45 s of CPU a submission, where one worker's
+ * V8 keeps the compiled code. What is shared is the worker's globals: the catalogue's mistakes
+ * change none, and a submission that did would make the two paths disagree, which fails loudly.
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -58,5 +61,5 @@ class PerSubmission implements Reporter {
 export default defineConfig({
   ...graded,
   root: fileURLToPath(new URL('..', import.meta.url)),
-  test: { ...graded.test, dir, include: ['*.test.ts'], isolate: true, reporters: [new PerSubmission()] },
+  test: { ...graded.test, dir, include: ['*.test.ts'], isolate: false, reporters: [new PerSubmission()] },
 });

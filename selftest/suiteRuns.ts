@@ -39,6 +39,10 @@ export function runSuiteOn(submissions: Record<string, string>, work: string, la
   const files = Object.fromEntries(Object.entries(submissions).map(([name, folder], i) => {
     const file = path.join(dir, `s${i}.test.ts`);
     fs.writeFileSync(file, [
+      "import { vi } from 'vitest';",
+      // The graded suite, the adapters, the submission and the harness's modules evaluated afresh
+      // for this submission: no module state of the one before it.
+      'vi.resetModules();',
       `process.env.ATTENTION_SUBMISSION = ${JSON.stringify(folder)};`,
       ...suite.map((f) => `await import(${JSON.stringify(f)});`),
       '',
