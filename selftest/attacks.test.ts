@@ -117,14 +117,16 @@ const probes = new SocketProbes('attacks');
 const started = Date.now();
 /** The folders anyone may write, and their modes: none may change. */
 const modes = folderModes();
+/** What a child left since the attacks began, but what the attack files that run beside this one left on purpose. */
+const leftHere = () => leftOnTheMachine(started, [], [probes.tag]);
 
 /** What each attack may have changed besides its grade; an attack this setting cannot contain is expected to get through. */
 const SIDE_EFFECTS: Record<string, () => string[]> = {
   overwrite_fixtures: fixtureChanges,
   forge_results: forgedFiles,
   open_socket: () => (EXPECTED.open_socket?.mayPass ? (probes.reached(), []) : probes.reached()),
-  unix_socket: () => [...(EXPECTED.unix_socket?.mayPass ? (probes.reached(), []) : probes.reached()), ...leftOnTheMachine(started)],
-  leave_files: () => leftOnTheMachine(started),
+  unix_socket: () => [...(EXPECTED.unix_socket?.mayPass ? (probes.reached(), []) : probes.reached()), ...leftHere()],
+  leave_files: () => leftHere(),
 };
 
 // ── Submissions on disk, and grading in a process of its own ──
@@ -345,7 +347,7 @@ describe('--carry-forward: its attacks in one batch, on every case, beside hones
 
   it('the reference keeps full marks; nothing reached the sockets or was left on the machine', () => {
     expect(result('good')?.score, batch.failure).toBe(GRADED_CASES.reduce((sum, c) => sum + c.points, 0));
-    expect([...probes.reached(), ...leftOnTheMachine(started)]).toEqual([]);
+    expect([...probes.reached(), ...leftHere()]).toEqual([]);
   });
 });
 
@@ -362,7 +364,7 @@ describe('afterwards', () => {
   });
 
   it('no child left anything on the machine: no socket file, heap snapshot, report, trace or core in any folder anyone may write, the project or the grader\'s cache; every such folder keeps its mode', () => {
-    expect(leftOnTheMachine(started)).toEqual([]);
+    expect(leftHere()).toEqual([]);
     expect(modesChanged(modes)).toEqual([]);
   });
 });
