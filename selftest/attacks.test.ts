@@ -8,8 +8,9 @@
  * the self-test's TCP port, no environment variable reaches a student, printed output stays capped.
  *
  * An attack that changes files others read (the fixtures), or that must reach the memory cap
- * before the timeout, is graded alone; one that kills its grader's process is graded in a process
- * of its own (attacks/runner.ts), and so is the batch.
+ * before the timeout, is graded again alone. The batches run in a process of their own
+ * (attacks/runner.ts), in a PID namespace of their own: an attack that kills its grader's process
+ * kills that one, not vitest.
  * Whatever an attack manages to change is put back after it is reported, so that a failure of
  * containment does not leave the project broken.
  *

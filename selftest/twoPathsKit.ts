@@ -18,7 +18,7 @@ export interface Tested {
 
 /**
  * Each visible test's ending in a real `vitest run` of the graded suite (npm test) on each of
- * `folders` (name to folder): one run over them all, a project each (suiteRuns.ts), started by
+ * `folders` (name to folder): one run over them all, a test file each (suiteRuns.ts), started by
  * the first test to ask and shared by the rest.
  */
 export function sharedVitestRun(folders: Record<string, string>, label: string): (name: string) => Promise<Record<string, Tested>> {
