@@ -30,8 +30,8 @@ export class SocketProbes {
   readonly tag: string;
 
   constructor(label: string) {
-    const id = `${label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     this.tag = `t${process.pid}x${Math.random().toString(36).slice(2, 8)}`;
+    const id = `${label}-${this.tag}`;
     this.socket = path.join('/tmp', `attention-probe-${id}.sock`);
     this.abstract = `\0attention-probe-${id}`;
     for (const server of this.servers) {
