@@ -21,11 +21,12 @@ const UNPRIVILEGED = 65534;
  * folder named before the first `--` with an empty read-only tmpfs, binds /dev/null over each
  * socket named before the second, mounts an empty read-only tmpfs of the child's own on the folder
  * named next and changes into it, then becomes the rest of the command. Exit code 97 (before the
- * runtime starts) tells the grader that its own set-up failed.
+ * runtime starts) tells the grader that its own set-up failed. A folder or socket that another
+ * process removed between the test and the mount is not a failure: there is nothing left to hide.
  */
 const VIEW_THEN_EXEC = [
-  'while [ "$1" != -- ]; do [ -d "$1" ] && { mount -t tmpfs -o ro,size=4k,mode=0755 hidden "$1" || exit 97; }; shift; done; shift',
-  'while [ "$1" != -- ]; do [ -e "$1" ] && { mount --bind /dev/null "$1" || exit 97; }; shift; done; shift',
+  'while [ "$1" != -- ]; do [ -d "$1" ] && { mount -t tmpfs -o ro,size=4k,mode=0755 hidden "$1" || [ ! -e "$1" ] || exit 97; }; shift; done; shift',
+  'while [ "$1" != -- ]; do [ -e "$1" ] && { mount --bind /dev/null "$1" || [ ! -e "$1" ] || exit 97; }; shift; done; shift',
   'mount -t tmpfs -o ro,size=4k,mode=0555 cwd "$1" && cd "$1" || exit 97; shift',
   'exec "$@"',
 ].join('\n');
