@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { GraderError } from '../errors';
+import { PROJECT_ROOT } from '../paths';
 import { launch, type ContainedProcess } from './launcher';
 import { findTools } from './probeLayers';
 
@@ -53,9 +55,11 @@ it('every byte a child writes reaches the grader, when it exits before the grade
 
 it('Ctrl-C and SIGTERM to the process group leave the launcher and its children running', async () => {
   const first = launch('/bin/sh', ['-c', 'read line <&3; echo "$line"'], { detached: false });
+  const firstExit = exited(first);
   const launcher = parentOf(await spawned(first));
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const) process.kill(launcher, signal);
   const second = launch('/bin/echo', ['still here'], { detached: false });
+  const secondExit = exited(second);
   // The default action of each would have ended the launcher at once: this start would fail.
   const [out] = await readAll(second);
   expect(out).toBe('still here\n');
@@ -63,6 +67,9 @@ it('Ctrl-C and SIGTERM to the process group leave the launcher and its children 
   const output = readAll(first);
   first.stdio[3].end('answered\n');
   expect((await output)[0]).toBe('answered\n');
+  // Both gone before the next test kills the launcher: their pipes can end before the launcher
+  // reports the exit, and a child it still ran would get that test's failure, with nobody listening.
+  expect(await Promise.all([firstExit, secondExit])).toEqual([[0, null], [0, null]]);
 });
 
 it("a launcher that dies takes its children with it, and what they ran ends as the harness's failure", async () => {
@@ -89,4 +96,24 @@ it("a launcher that dies takes its children with it, and what they ran ends as t
   // The next start gets a launcher of its own.
   const next = launch('/bin/echo', ['again'], { detached: false });
   expect((await readAll(next))[0]).toBe('again\n');
+});
+
+it('a lost launcher fails every child it ran, though one of them has nobody listening for its error', () => {
+  // The listener-less child's error is thrown, as a ChildProcess's is; once, that throw kept the
+  // children after it from ever hearing theirs, and a grading waited on them for ever.
+  const script = `
+    const { launch } = require('./lib/sandbox/launcher');
+    process.on('uncaughtException', (e) => console.log('uncaught: ' + e.message));
+    launch('/bin/sleep', ['300'], { detached: false });
+    const heard = launch('/bin/sleep', ['300'], { detached: false });
+    heard.once('error', (e) => { console.log('heard: ' + e.message); process.exit(0); });
+    heard.once('spawn', () => {
+      const stat = require('node:fs').readFileSync('/proc/' + heard.pid + '/stat', 'utf8');
+      process.kill(Number(stat.split(') ')[1].split(' ')[1]), 'SIGKILL');
+    });
+    setTimeout(() => { console.log('never heard'); process.exit(1); }, 120000);`;
+  const run = spawnSync(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  const lost = 'the process that starts contained children was killed by SIGKILL: not graded, the next run grades it again';
+  expect(run.stdout.trim().split('\n')).toEqual([`uncaught: ${lost}`, `heard: ${lost}`]);
+  expect(run.status).toBe(0);
 });

@@ -152,8 +152,11 @@ class Launcher {
       this.gone = true;
       // Its children died with it (each has a parent-death signal): no verdict on what they ran.
       const err = new GraderError(`the process that starts contained children ${how}: not graded, the next run grades it again`);
-      for (const child of this.children.values()) child.fail(err);
+      const children = [...this.children.values()];
       this.children.clear();
+      // Each told in a tick of its own: a child nobody listens to throws its 'error' (as a
+      // ChildProcess does), and that must not keep the children after it from hearing theirs.
+      for (const child of children) process.nextTick(() => child.fail(err));
     };
     this.process.on('exit', (code, signal) => lost(signal ? `was killed by ${signal}` : `exited with code ${code}`));
     this.process.on('error', (err) => lost(`could not start (${err.message})`));
