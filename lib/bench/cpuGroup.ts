@@ -7,6 +7,7 @@
  * shell counted 1118 s of CPU kept the machine busy for 1596 s, with nothing else running.
  * A control group counts every process in it, and a process stays in its parent's group.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -71,8 +72,19 @@ export function makeCpuGroup(name: string): CpuGroup | { why: string } {
     return { why: `no control group can be made in ${found.parent} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   }
   const procs = path.join(dir, 'cgroup.procs');
+  const joinCommand = `echo $$ > '${procs}'`;
+  // Made is not joinable (cgroup v2 refuses a process where its rules forbid one): a shell tries first.
+  const tried = spawnSync('/bin/sh', ['-c', joinCommand], { encoding: 'utf8' });
+  if (tried.status !== 0) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // Left for the system to clean: an empty group holds nothing.
+    }
+    return { why: `no process may join a control group made in ${found.parent} (${tried.stderr.trim() || `exit ${tried.status}`})` };
+  }
   return {
-    joinCommand: `echo $$ > '${procs}'`,
+    joinCommand,
     seconds: () => found.read(dir),
     remove: () => {
       // A leftover (a process the run left behind) would keep the group from being removed.

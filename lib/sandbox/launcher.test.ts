@@ -103,14 +103,21 @@ it('a lost launcher fails every child it ran, though one of them has nobody list
   // children after it from ever hearing theirs, and a grading waited on them for ever.
   const script = `
     const { launch } = require('./lib/sandbox/launcher');
+    // Tied to the launcher as contained commands are, so that neither sleep outlives it.
+    const sleep = [${JSON.stringify(findTools().setpriv)}, ['--pdeathsig', 'SIGKILL', '--', 'sleep', '300'], { detached: false }];
     process.on('uncaughtException', (e) => console.log('uncaught: ' + e.message));
-    launch('/bin/sleep', ['300'], { detached: false });
-    const heard = launch('/bin/sleep', ['300'], { detached: false });
+    const children = [launch(...sleep), launch(...sleep)];
+    const heard = children[1];
     heard.once('error', (e) => { console.log('heard: ' + e.message); process.exit(0); });
-    heard.once('spawn', () => {
-      const stat = require('node:fs').readFileSync('/proc/' + heard.pid + '/stat', 'utf8');
+    const fs = require('node:fs');
+    const command = (pid) => { try { return fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0')[0]; } catch { return ''; } };
+    // Killed once each setpriv has set its parent-death signal and become sleep (orphan.test.ts).
+    const kill = () => {
+      if (!children.every((c) => c.pid && command(c.pid) === 'sleep')) return setTimeout(kill, 20);
+      const stat = fs.readFileSync('/proc/' + heard.pid + '/stat', 'utf8');
       process.kill(Number(stat.split(') ')[1].split(' ')[1]), 'SIGKILL');
-    });
+    };
+    kill();
     setTimeout(() => { console.log('never heard'); process.exit(1); }, 120000);`;
   const run = spawnSync(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
   const lost = 'the process that starts contained children was killed by SIGKILL: not graded, the next run grades it again';
