@@ -73,7 +73,7 @@ export function makeCpuGroup(name: string): CpuGroup | { why: string } {
   }
   const procs = path.join(dir, 'cgroup.procs');
   const joinCommand = `echo $$ > '${procs}'`;
-  // Made is not joinable (cgroup v2 refuses a process where its rules forbid one): a shell tries first.
+  // A group that could be made may still refuse a process (cgroup v2's rules): a shell tries to join it first.
   const tried = spawnSync('/bin/sh', ['-c', joinCommand], { encoding: 'utf8' });
   if (tried.status !== 0) {
     try {
