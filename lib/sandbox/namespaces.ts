@@ -24,7 +24,7 @@ const UNPRIVILEGED = 65534;
  * runtime starts) tells the grader that its own set-up failed. A folder or socket that another
  * process removed between the test and the mount is not a failure: there is nothing left to hide.
  */
-const VIEW_THEN_EXEC = [
+export const VIEW_THEN_EXEC = [
   'while [ "$1" != -- ]; do [ -d "$1" ] && { mount -t tmpfs -o ro,size=4k,mode=0755 hidden "$1" || [ ! -e "$1" ] || exit 97; }; shift; done; shift',
   'while [ "$1" != -- ]; do [ -e "$1" ] && { mount --bind /dev/null "$1" || [ ! -e "$1" ] || exit 97; }; shift; done; shift',
   'mount -t tmpfs -o ro,size=4k,mode=0555 cwd "$1" && cd "$1" || exit 97; shift',
