@@ -29,8 +29,8 @@ interface Mount {
 function mounts(): Mount[] {
   return fs.readFileSync('/proc/mounts', 'utf8').trim().split('\n').map((line) => {
     const [, dir, type, options] = line.split(' ');
-    // /proc/mounts writes a space in a path as \040.
-    return { dir: dir.replace(/\\040/g, ' '), type, options: options.split(',') };
+    // /proc/mounts writes a space, tab, newline or backslash in a path as an octal escape (as childView.ts's mountPoints decodes them).
+    return { dir: dir.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8))), type, options: options.split(',') };
   });
 }
 
