@@ -112,6 +112,8 @@ if (notOnActive) {
   if (notOnActive.skipped) tally.skipped += notOnActive.skipped;
   else tally.failed++;
 }
+// Built before the tests, under the Node they run on: every grading process's type check starts from it.
+step("the type check's snapshot", [bin('ts-node', 'dist/bin.js'), 'scripts/typecheck-snapshot.ts']);
 count(step('typecheck (tsc)', [bin('typescript', 'bin/tsc'), '-p', '.']));
 count(step('typecheck student/ (tsc)', [bin('typescript', 'bin/tsc'), '-p', 'student']));
 count(step('fixtures --check', [bin('ts-node', 'dist/bin.js'), 'scripts/fixtures.ts', '--check']));

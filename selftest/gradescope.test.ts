@@ -101,7 +101,7 @@ describe('the bundle', () => {
     expect([...new Set(names().map((n) => n.split('/')[0]))].sort()).toEqual(TOP_LEVEL);
     expect(names().filter((n) => /^(reference|selftest|\.ci|docs|student)\//.test(n) || n.endsWith('.test.ts') && !n.startsWith('tests/')))
       .toEqual([]);
-    expect(names().filter((n) => n.startsWith('scripts/')).sort()).toEqual(['scripts/autograde.ts', 'scripts/cachedTranspiler.js', 'scripts/grade.ts']);
+    expect(names().filter((n) => n.startsWith('scripts/')).sort()).toEqual(['scripts/autograde.ts', 'scripts/cachedTranspiler.js', 'scripts/grade.ts', 'scripts/typecheck-snapshot.ts']);
     const manifest = fs.readFileSync(path.join(PROJECT_ROOT, 'fixtures', 'manifest.json'));
     expect(entries.find((e) => e.name === 'fixtures/manifest.json')!.data.equals(manifest)).toBe(true);
     const listed = Object.entries((JSON.parse(manifest.toString('utf8')) as Manifest).fixtures).flatMap(([key, entry]) =>
@@ -123,6 +123,9 @@ describe('the bundle', () => {
     // The tarball is checked against the sha256 nodejs.org publishes for exactly that file.
     expect(setup).toContain('curl -fsSL "https://nodejs.org/dist/${NODE_VERSION}/SHASUMS256.txt" | grep " ${tarball}$" | sha256sum -c -');
     expect(setup).toMatch(/^npm ci --omit=optional$/m);
+    // Then the type check's snapshot, built in the image for every submission's check (lib/typecheck/snapshot.ts), by a script the bundle holds.
+    expect(setup.trim().split('\n').pop()).toBe('node node_modules/ts-node/dist/bin.js scripts/typecheck-snapshot.ts');
+    expect(names()).toContain('scripts/typecheck-snapshot.ts');
   });
 
   it('setup.sh installs a release of a supported LTS line only (Node 20 reached end of life)', () => {

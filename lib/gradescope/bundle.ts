@@ -25,7 +25,7 @@ export class BundleError extends Error {
 }
 
 /** The autograder's own files, added even if the handout leaves them out. */
-const AUTOGRADER_FILES = ['scripts/autograde.ts', 'lib/gradescope/autograde.ts', 'lib/gradescope/errorResults.ts'];
+const AUTOGRADER_FILES = ['scripts/autograde.ts', 'lib/gradescope/autograde.ts', 'lib/gradescope/errorResults.ts', 'scripts/typecheck-snapshot.ts'];
 // The student's `npm run typecheck` (the autograder checks types through lib/typecheck/ itself).
 const DROPPED = [/^student\//, /^README\.md$/, /^\.github\//, /^docs\//, /^scripts\/typecheck\.ts$/];
 const EXECUTABLE = new Set(['setup.sh', 'run_autograder']);

@@ -36,7 +36,7 @@ export const STUDENT_RULES: ts.CompilerOptions = { noUnusedLocals: false };
 /** Errors a grader's note lists per submission at most; the rest are counted (`npm run typecheck` lists them all). */
 const SHOWN = 20;
 
-function compilerOptions(): ts.CompilerOptions {
+export function compilerOptions(): ts.CompilerOptions {
   const file = path.join(PROJECT_ROOT, 'tsconfig.json');
   const parsed = ts.getParsedCommandLineOfConfigFile(file, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
   if (!parsed) throw new Error(`${file}: cannot be read`);
@@ -96,6 +96,41 @@ export function keepsToItself(submission: CheckedSubmission): boolean {
  */
 type Shared = Map<string, ts.SourceFile | undefined>;
 
+interface TypeCheckSnapshot {
+  ts: typeof ts;
+  optionsJson: string;
+  readableJson: string;
+  files: Map<string, ts.SourceFile>;
+}
+
+/** What the type check's snapshot is built for (snapshot.ts): these options, and a compiler that reads only what this one may. */
+export function snapshotSettings(options = compilerOptions()): { optionsJson: string; readableJson: string } {
+  return { optionsJson: JSON.stringify(options), readableJson: JSON.stringify(READABLE) };
+}
+
+/**
+ * The declaration files a process started from the type check's snapshot (snapshot.ts) holds
+ * parsed and bound, each only if it may stand for what parsing it now would give: the snapshot's
+ * TypeScript is the one this module runs, it was built under these very options and read only what
+ * this module's compiler may read, and the file's text is the text on disk now. Empty in a process not started from the snapshot.
+ */
+export function preparsedFiles(options: ts.CompilerOptions): Shared {
+  const shared: Shared = new Map();
+  const snapshot = (globalThis as { __attentionTypeCheckSnapshot?: TypeCheckSnapshot }).__attentionTypeCheckSnapshot;
+  const settings = snapshotSettings(options);
+  if (!snapshot || snapshot.ts !== ts || snapshot.optionsJson !== settings.optionsJson || snapshot.readableJson !== settings.readableJson) return shared;
+  for (const [file, source] of snapshot.files) {
+    let text: string | undefined;
+    try {
+      text = ts.sys.readFile(file);
+    } catch {
+      text = undefined;
+    }
+    if (text === source.text && readable(file)) shared.set(file, source);
+  }
+  return shared;
+}
+
 /**
  * One program over the placed submissions. Imports from a submission's file resolve within its
  * own folder or to the harness, so no submission's file can name another's.
@@ -146,7 +181,7 @@ export interface Checker {
  */
 export function checkEach(submissions: readonly CheckedSubmission[], checker: Checker, alone = false, shown = SHOWN): void {
   const options = compilerOptions();
-  const shared: Shared = new Map();
+  const shared = preparsedFiles(options);
   const harness = Object.keys(HARNESS_MODULES).map(harnessFile);
   const placed = submissions.map(place);
   let together: Placed[] = [];

@@ -14,6 +14,7 @@ import type { Submission } from '../intake/intake';
 import { PROJECT_ROOT } from '../paths';
 import { cpuMs } from '../sandbox/childClock';
 import type { CheckedSubmission } from './check';
+import { SNAPSHOT_PRELOAD, usableSnapshot } from './snapshot';
 
 export type TypeNotes = (name: string) => Promise<string[]>;
 
@@ -73,12 +74,15 @@ function checkingProcess(
   alone: boolean,
   answer: (name: string, errors: string[]) => void,
   limits: { submissionMs: number; setupMs: number },
-): Promise<{ stopped?: { at?: string; why: string } }> {
+  snapshot: string | undefined,
+): Promise<{ stopped?: { at?: string; why: string }; silent: boolean }> {
+  const fromSnapshot = snapshot ? ['--snapshot-blob', snapshot, '-r', SNAPSHOT_PRELOAD] : [];
   const child = spawn(
     process.execPath,
-    [`--max-old-space-size=${HEAP_MB}`, '-r', require.resolve('ts-node/register/transpile-only'), path.join(__dirname, 'main.ts')],
+    [`--max-old-space-size=${HEAP_MB}`, ...fromSnapshot, '-r', require.resolve('ts-node/register/transpile-only'), path.join(__dirname, 'main.ts')],
     { stdio: ['pipe', 'pipe', 'ignore'] },
   );
+  let silent = true;
   LIVE.add(child);
   let step: Step | undefined;
   let stopped: { at?: string; why: string } | undefined;
@@ -88,6 +92,7 @@ function checkingProcess(
   let pending = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
+    silent = false;
     pending += chunk;
     let newline: number;
     while ((newline = pending.indexOf('\n')) >= 0) {
@@ -124,7 +129,7 @@ function checkingProcess(
       clearInterval(timer);
       if (!stopped && step) stopped = { at: step.name, why: `failed (${signal ?? `exit code ${code}`})` };
       if (!stopped && code !== 0) stopped = { why: `failed (${signal ?? `exit code ${code}`})` };
-      resolve({ stopped });
+      resolve({ stopped, silent });
     });
   });
 }
@@ -137,20 +142,27 @@ async function checkAll(
   submissions: readonly CheckedSubmission[],
   answer: (name: string, answer: Answer) => void,
   limits: { submissionMs: number; setupMs: number },
+  blob: string | undefined,
 ): Promise<void> {
   const done = new Set<string>();
   let left = [...submissions];
   let alone = false;
+  let snapshot = blob;
   const generation = stops;
   while (left.length) {
-    const { stopped } = await checkingProcess(left, alone, (name, errors) => {
+    const { stopped, silent } = await checkingProcess(left, alone, (name, errors) => {
       done.add(name);
       answer(name, errors);
-    }, limits);
+    }, limits, snapshot);
     if (stops !== generation) return;
     left = left.filter((s) => !done.has(s.name));
     if (!stopped) break;
     const at = stopped.at;
+    if (snapshot && silent) {
+      // Started from the snapshot and died before a word (a blob this Node cannot load): as before, without it.
+      snapshot = undefined;
+      continue;
+    }
     if (at === undefined) {
       // The shared program could not be set up: a program per submission, whose set-up is each one's own.
       if (alone) break;
@@ -185,12 +197,14 @@ export const isErrors = (value: unknown): value is string[] => Array.isArray(val
 /**
  * Starts checking now; each submission's note, when asked for, as soon as its own check has ended.
  * With a cache (salted with typeCheckSalt), a submission checked in an earlier run has its answer
- * at once, and each finished check is kept.
+ * at once, and each finished check is kept. `snapshot`: the blob the checking processes start from
+ * (snapshot.ts), the one built for this Node and TypeScript when there is one.
  */
 export function startTypeCheck(
   submissions: readonly CheckedSubmission[],
   limits = TYPE_CHECK_LIMITS,
   cache?: WorkCache,
+  snapshot = usableSnapshot(),
 ): TypeNotes {
   const waiting = new Map<string, { promise: Promise<Answer>; resolve: (a: Answer) => void }>();
   for (const { name } of submissions) {
@@ -209,7 +223,7 @@ export function startTypeCheck(
       // Only a check that ended is kept: one that was stopped or died is tried again next run.
       if (Array.isArray(a) && byName.has(name)) cache?.set(byName.get(name), a);
       waiting.get(name)?.resolve(a);
-    }, limits);
+    }, limits, snapshot);
   }
   return async (name) => {
     const entry = waiting.get(name);

@@ -1,0 +1,94 @@
+/**
+ * A startup snapshot for the grader's checking processes (run.ts): Node's `--snapshot-blob` with
+ * TypeScript loaded and the ES library's and Node's declaration files parsed and bound
+ * (snapshotBuild.js). A checking process spent about 2.4 s of CPU on a submission, most of it
+ * loading TypeScript and parsing those 2.8 MB of declarations, the same in every process; started
+ * from the snapshot it spends about 1 s (docs/benchmarks.md).
+ *
+ * Correct by construction, not by naming: a parsed file is used only when its text is the text on
+ * disk now and the compiler options are the check's own (check.ts, preparsedFiles), and only from
+ * the very TypeScript module the check runs (snapshotPreload.js makes it `typescript`). The blob's
+ * name only keeps a stale one from being used: it is named by the Node binary (a snapshot loads in
+ * the Node that built it and no other), the project's folder, the builder, TypeScript, the
+ * declaration packages and tsconfig.json.
+ *
+ * The blob is built ahead (ensureTypeCheckSnapshot: `npm run selftest` builds it before its tests;
+ * a grader never builds it on its own, so that no run pays for a build it cannot use) and kept in
+ * node_modules/.cache/typecheck-snapshot/ (emptied by `npm ci`). Without one, or when a process
+ * started from it fails before it says anything, checks run as before (run.ts).
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../paths';
+
+const CACHE = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'typecheck-snapshot');
+export const SNAPSHOT_PRELOAD = path.join(__dirname, 'snapshotPreload.js');
+const BUILDER = path.join(__dirname, 'snapshotBuild.js');
+
+/** The blob's path for this Node, TypeScript, declaration packages and tsconfig.json (it may not exist). */
+export function snapshotBlobPath(): string {
+  const hash = createHash('sha256').update(`${process.version}\0${process.arch}\0${process.execPath}\0${PROJECT_ROOT}\0`);
+  try {
+    const binary = fs.statSync(process.execPath);
+    hash.update(`${binary.size}\0${binary.mtimeMs}\0`);
+  } catch {
+    // An execPath that cannot be read: the version names the binary.
+  }
+  const modules = path.join(PROJECT_ROOT, 'node_modules');
+  const files = [BUILDER, path.join(PROJECT_ROOT, 'tsconfig.json'), path.join(modules, 'typescript', 'package.json')];
+  try {
+    for (const pkg of fs.readdirSync(path.join(modules, '@types')).sort()) files.push(path.join(modules, '@types', pkg, 'package.json'));
+  } catch {
+    // No declaration packages: named without them.
+  }
+  for (const file of files) {
+    try {
+      hash.update(path.relative(PROJECT_ROOT, file)).update('\0').update(fs.readFileSync(file)).update('\0');
+    } catch {
+      hash.update('missing\0');
+    }
+  }
+  return path.join(CACHE, `${process.version}-${hash.digest('hex').slice(0, 16)}.blob`);
+}
+
+/** The blob to start a checking process from, when there is one. */
+export function usableSnapshot(): string | undefined {
+  const blob = snapshotBlobPath();
+  return fs.existsSync(blob) ? blob : undefined;
+}
+
+/**
+ * Builds the blob for `settings` (check.ts's snapshotSettings: the compiler options and the folders
+ * the compiler may read) unless it exists: about 2 s. Returns its path, or why there is none (the
+ * checks then run as before).
+ */
+export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readableJson: string }): { blob: string } | { why: string } {
+  const blob = snapshotBlobPath();
+  if (fs.existsSync(blob)) return { blob };
+  const partial = `${blob}.${process.pid}.partial`;
+  try {
+    fs.mkdirSync(CACHE, { recursive: true });
+    const built = spawnSync(process.execPath, ['--snapshot-blob', partial, '--build-snapshot', BUILDER], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, ATTENTION_SNAPSHOT_TYPESCRIPT: require.resolve('typescript'), ATTENTION_SNAPSHOT_OPTIONS: settings.optionsJson, ATTENTION_SNAPSHOT_READABLE: settings.readableJson },
+      timeout: 120_000,
+    });
+    if (built.status !== 0 || !fs.existsSync(partial)) {
+      return { why: `building it failed (${built.error?.message ?? built.signal ?? `exit code ${built.status}`}): ${(built.stderr ?? '').trim().split('\n').slice(-1)[0] ?? ''}` };
+    }
+    // Whole or not at all: a process that starts from it never sees half a blob.
+    fs.renameSync(partial, blob);
+    // This Node's blobs built before (another TypeScript, other declarations): about 45 MB each, never used again.
+    for (const old of fs.readdirSync(CACHE)) {
+      if (old.startsWith(`${process.version}-`) && old.endsWith('.blob') && path.join(CACHE, old) !== blob) fs.rmSync(path.join(CACHE, old), { force: true });
+    }
+    return { blob };
+  } catch (err) {
+    return { why: `it cannot be written in ${path.relative(PROJECT_ROOT, CACHE)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  } finally {
+    fs.rmSync(partial, { force: true });
+  }
+}

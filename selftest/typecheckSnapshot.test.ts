@@ -1,0 +1,111 @@
+/**
+ * The type check's startup snapshot (lib/typecheck/snapshot.ts) changes what a check costs, never
+ * what it says: a process started from it uses the declaration files it parsed only when they are
+ * what parsing now would give, and its notes on every submission of the mistake catalogue, and on
+ * variants of them broken in the ways type errors come (a wrong type, a Node global, a change to
+ * the global scope, a triple-slash reference), are the notes of a process started without it. A
+ * blob this Node cannot load costs nothing but time.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../lib/paths';
+import type { CheckedSubmission } from '../lib/typecheck/check';
+import { snapshotSettings } from '../lib/typecheck/check';
+import { startTypeCheck, TYPE_CHECK_LIMITS } from '../lib/typecheck/run';
+import { ensureTypeCheckSnapshot, SNAPSHOT_PRELOAD } from '../lib/typecheck/snapshot';
+import { BUGS, CORRECT } from './catalogue';
+import { tempDir } from './grader/materialize';
+
+const work = tempDir('typecheck-snapshot');
+const HELPERS = ['base.ts', 'loops.ts', 'scores_helper.ts', 'exp_helper.ts', 'softmax_helper_exp.ts'];
+const helpers = Object.fromEntries(HELPERS.map((file) => [file, fs.readFileSync(path.join(__dirname, 'catalogue', 'bugs', file), 'utf8')]));
+
+/** Ways a submission's types go wrong, each added to a catalogue entry's index.ts. */
+const BREAKS = [
+  "\nexport const wrong: number = 'a string';\n",
+  "\nexport const bytes = Buffer.from('x').lenght + process.env.HOME!.length;\n",
+  '\ndeclare global {\n  interface Math { attention(): number }\n}\nexport const viaMath: string = Math.attention();\n',
+  '/// <reference types="node" />\nexport const fromNode: number = process.memoryUsage();\n',
+  '\nexport function softmaxTwice(x: import("../../../lib/tensor").Tensor) { return x.softmax(-1).softmax(); }\n',
+];
+
+function submissions(): CheckedSubmission[] {
+  const entries = [...CORRECT, ...BUGS];
+  const all = entries.map((entry) => ({
+    name: entry.name, label: entry.name, entry: 'index.ts', files: { ...helpers, 'index.ts': fs.readFileSync(entry.file, 'utf8') },
+  }));
+  // Every break, each on a different entry of the catalogue.
+  BREAKS.forEach((broken, i) => {
+    const entry = entries[(i * 17) % entries.length];
+    const text = fs.readFileSync(entry.file, 'utf8');
+    all.push({ name: `${entry.name}_broken${i}`, label: `${entry.name}_broken${i}`, entry: 'index.ts', files: { ...helpers, 'index.ts': broken.startsWith('///') ? broken + text : text + broken } });
+  });
+  return all;
+}
+
+async function notesOf(checked: readonly CheckedSubmission[], blob: string | undefined): Promise<Record<string, string[]>> {
+  const notes = startTypeCheck(checked, TYPE_CHECK_LIMITS, undefined, blob);
+  return Object.fromEntries(await Promise.all(checked.map(async (s) => [s.name, await notes(s.name)] as const)));
+}
+
+let blob: string;
+beforeAll(() => {
+  const made = ensureTypeCheckSnapshot(snapshotSettings());
+  if (!('blob' in made)) throw new Error(`no snapshot: ${made.why}`);
+  blob = made.blob;
+}, 300_000);
+
+describe('the type check started from its snapshot', () => {
+  it('uses the parsed declaration files of the same TypeScript, none whose text changed, none under other options', () => {
+    const probe = path.join(work, 'probe.js');
+    fs.writeFileSync(probe, `
+const ts = require(${JSON.stringify(require.resolve('typescript'))});
+const { compilerOptions, preparsedFiles } = require(${JSON.stringify(path.join(PROJECT_ROOT, 'lib', 'typecheck', 'check.ts'))});
+const snapshot = globalThis.__attentionTypeCheckSnapshot;
+const options = compilerOptions();
+const used = preparsedFiles(options);
+const es5 = [...snapshot.files.keys()].find((f) => f.endsWith('lib.es5.d.ts'));
+const read = ts.sys.readFile;
+ts.sys.readFile = (file, encoding) => (file === es5 ? read(file, encoding) + '\\n' : read(file, encoding));
+const changed = preparsedFiles(options);
+ts.sys.readFile = read;
+console.log(JSON.stringify({
+  same: snapshot.ts === ts, held: snapshot.files.size, used: used.size, node: [...used.keys()].some((f) => f.endsWith('@types/node/fs.d.ts')),
+  changedKept: changed.has(es5), changedSize: changed.size, otherOptions: preparsedFiles({ ...options, strict: false }).size,
+}));
+`);
+    const run = spawnSync(process.execPath, ['--snapshot-blob', blob, '-r', SNAPSHOT_PRELOAD, '-r', require.resolve('ts-node/register/transpile-only'), probe], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const seen = JSON.parse(run.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+    expect(seen.same).toBe(true);
+    expect(seen.held).toBeGreaterThan(100);
+    expect(seen.used).toBe(seen.held);
+    expect(seen.node).toBe(true);
+    expect(seen.changedKept).toBe(false);
+    expect(seen.changedSize).toBe((seen.held as number) - 1);
+    expect(seen.otherOptions).toBe(0);
+  });
+
+  it('gives every submission of the catalogue, and broken variants of them, the notes a check without it gives', async () => {
+    const checked = submissions();
+    const [withSnapshot, without] = await Promise.all([notesOf(checked, blob), notesOf(checked, undefined)]);
+    expect(withSnapshot).toEqual(without);
+    // The breaks are found: the comparison is not of empty notes only.
+    for (let i = 0; i < BREAKS.length; i++) {
+      const name = checked.find((s) => s.name.endsWith(`_broken${i}`))!.name;
+      expect(withSnapshot[name].join('\n'), name).toMatch(/Type errors \(no points/);
+    }
+    expect(withSnapshot[checked.find((s) => s.name.endsWith('_broken2'))!.name].join('\n')).toMatch(/changes the types of the global scope/);
+  }, 300_000);
+
+  it('a blob this Node cannot load: the checks run without it, with the same notes', async () => {
+    const broken = path.join(work, 'not-a-snapshot.blob');
+    fs.writeFileSync(broken, Buffer.alloc(4096, 7));
+    const checked = submissions().slice(-BREAKS.length);
+    const [fromBroken, without] = await Promise.all([notesOf(checked, broken), notesOf(checked, undefined)]);
+    expect(fromBroken).toEqual(without);
+    expect(Object.values(fromBroken).flat().join('\n')).not.toMatch(/not checked/);
+  }, 300_000);
+});
