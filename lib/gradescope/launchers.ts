@@ -36,8 +36,9 @@ tar -xJf "\${tarball}" -C /usr/local --strip-components=1 --no-same-owner
 rm "\${tarball}"
 node --version
 npm ci --omit=optional
-# The snapshot each submission's type check starts from (lib/typecheck/snapshot.ts); never fails.
-node node_modules/ts-node/dist/bin.js scripts/typecheck-snapshot.ts
+# The snapshot each submission's type check starts from (lib/typecheck/snapshot.ts): without it the
+# checks are slower, not different, so it never fails the image.
+node node_modules/ts-node/dist/bin.js scripts/typecheck-snapshot.ts || echo "setup.sh: no type check snapshot; the checks run without it"
 `;
 }
 

@@ -112,7 +112,8 @@ export function snapshotSettings(options = compilerOptions()): { optionsJson: st
  * The declaration files a process started from the type check's snapshot (snapshot.ts) holds
  * parsed and bound, each only if it may stand for what parsing it now would give: the snapshot's
  * TypeScript is the one this module runs, it was built under these very options and read only what
- * this module's compiler may read, and the file's text is the text on disk now. Empty in a process not started from the snapshot.
+ * this module's compiler may read, and the file's text is the text on disk now. Empty in a process
+ * not started from the snapshot.
  */
 export function preparsedFiles(options: ts.CompilerOptions): Shared {
   const shared: Shared = new Map();

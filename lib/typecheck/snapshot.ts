@@ -50,7 +50,16 @@ export function snapshotBlobPath(): string {
       hash.update('missing\0');
     }
   }
-  return path.join(CACHE, `${process.version}-${hash.digest('hex').slice(0, 16)}.blob`);
+  return path.join(CACHE, `${blobPrefix()}${hash.digest('hex').slice(0, 16)}.blob`);
+}
+
+/**
+ * What every blob of this Node and this project's folder is named with: the ones a new build
+ * replaces. A node_modules linked into another folder (a handout tried beside the project) shares
+ * the cache, and its blobs are not this folder's to remove.
+ */
+function blobPrefix(): string {
+  return `${process.version}-${createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 8)}-`;
 }
 
 /** The blob to start a checking process from, when there is one. */
@@ -81,9 +90,9 @@ export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readabl
     }
     // Whole or not at all: a process that starts from it never sees half a blob.
     fs.renameSync(partial, blob);
-    // This Node's blobs built before (another TypeScript, other declarations): about 45 MB each, never used again.
+    // Blobs this Node built here before (another TypeScript, other declarations): about 45 MB each, never used again.
     for (const old of fs.readdirSync(CACHE)) {
-      if (old.startsWith(`${process.version}-`) && old.endsWith('.blob') && path.join(CACHE, old) !== blob) fs.rmSync(path.join(CACHE, old), { force: true });
+      if (old.startsWith(blobPrefix()) && old.endsWith('.blob') && path.join(CACHE, old) !== blob) fs.rmSync(path.join(CACHE, old), { force: true });
     }
     return { blob };
   } catch (err) {
