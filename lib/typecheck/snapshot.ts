@@ -27,7 +27,7 @@ const CACHE = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'typecheck-snaps
 export const SNAPSHOT_PRELOAD = path.join(__dirname, 'snapshotPreload.js');
 const BUILDER = path.join(__dirname, 'snapshotBuild.js');
 
-/** The blob's path for this Node, TypeScript, declaration packages and tsconfig.json (it may not exist). */
+/** The blob's path for this Node, this project's folder, TypeScript, declaration packages and tsconfig.json (it may not exist). */
 export function snapshotBlobPath(): string {
   const hash = createHash('sha256').update(`${process.version}\0${process.arch}\0${process.execPath}\0${PROJECT_ROOT}\0`);
   try {
@@ -70,8 +70,8 @@ export function usableSnapshot(): string | undefined {
 
 /**
  * Builds the blob for `settings` (check.ts's snapshotSettings: the compiler options and the folders
- * the compiler may read) unless it exists: about 2 s. Returns its path, or why there is none (the
- * checks then run as before).
+ * the compiler may read) unless it exists: a few seconds (5 s of wall time on a 2-core machine at
+ * rest). Returns its path, or why there is none (the checks then run as before).
  */
 export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readableJson: string }): { blob: string } | { why: string } {
   const blob = snapshotBlobPath();
