@@ -9,12 +9,12 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../lib/paths';
 import type { CheckedSubmission } from '../lib/typecheck/check';
 import { snapshotSettings } from '../lib/typecheck/check';
 import { startTypeCheck, TYPE_CHECK_LIMITS } from '../lib/typecheck/run';
-import { ensureTypeCheckSnapshot, SNAPSHOT_PRELOAD } from '../lib/typecheck/snapshot';
+import { blobPrefix, ensureTypeCheckSnapshot, snapshotBlobPath, SNAPSHOT_PRELOAD } from '../lib/typecheck/snapshot';
 import { BUGS, CORRECT } from './catalogue';
 import { tempDir } from './grader/materialize';
 
@@ -56,6 +56,8 @@ beforeAll(() => {
   if (!('blob' in made)) throw new Error(`no snapshot: ${made.why}`);
   blob = made.blob;
 }, 300_000);
+// A scratch blob is 45 MB.
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 describe('the type check started from its snapshot', () => {
   it('uses the parsed declaration files of the same TypeScript, none whose text changed, none under other options', () => {
@@ -107,5 +109,20 @@ console.log(JSON.stringify({
     const [fromBroken, without] = await Promise.all([notesOf(checked, broken), notesOf(checked, undefined)]);
     expect(fromBroken).toEqual(without);
     expect(Object.values(fromBroken).flat().join('\n')).not.toMatch(/not checked/);
+  }, 300_000);
+
+  it("a build replaces this Node's older blobs of this folder, and no other folder's (a linked node_modules shares the cache)", () => {
+    const cache = path.join(work, 'cache');
+    fs.mkdirSync(cache);
+    const older = path.join(cache, `${blobPrefix()}0000000000000000.blob`);
+    const elsewhere = path.join(cache, `${process.version}-ffffffff-0000000000000000.blob`);
+    const otherNode = path.join(cache, 'v0.0.0-00000000-0000000000000000.blob');
+    for (const file of [older, elsewhere, otherNode]) fs.writeFileSync(file, 'a blob of before');
+    const made = ensureTypeCheckSnapshot(snapshotSettings(), cache);
+    expect(made).toEqual({ blob: snapshotBlobPath(cache) });
+    expect(fs.readdirSync(cache).sort()).toEqual([path.basename(snapshotBlobPath(cache)), path.basename(elsewhere), path.basename(otherNode)].sort());
+    // Built whole: a process starts from it and says what a check says.
+    const run = spawnSync(process.execPath, ['--snapshot-blob', snapshotBlobPath(cache), '-e', 'console.log(globalThis.__attentionTypeCheckSnapshot.files.size)'], { encoding: 'utf8' });
+    expect(Number(run.stdout.trim())).toBeGreaterThan(100);
   }, 300_000);
 });

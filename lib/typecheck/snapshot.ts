@@ -28,7 +28,7 @@ export const SNAPSHOT_PRELOAD = path.join(__dirname, 'snapshotPreload.js');
 const BUILDER = path.join(__dirname, 'snapshotBuild.js');
 
 /** The blob's path for this Node, this project's folder, TypeScript, declaration packages and tsconfig.json (it may not exist). */
-export function snapshotBlobPath(): string {
+export function snapshotBlobPath(cache = CACHE): string {
   const hash = createHash('sha256').update(`${process.version}\0${process.arch}\0${process.execPath}\0${PROJECT_ROOT}\0`);
   try {
     const binary = fs.statSync(process.execPath);
@@ -50,7 +50,7 @@ export function snapshotBlobPath(): string {
       hash.update('missing\0');
     }
   }
-  return path.join(CACHE, `${blobPrefix()}${hash.digest('hex').slice(0, 16)}.blob`);
+  return path.join(cache, `${blobPrefix()}${hash.digest('hex').slice(0, 16)}.blob`);
 }
 
 /**
@@ -58,7 +58,7 @@ export function snapshotBlobPath(): string {
  * replaces. A node_modules linked into another folder (a handout tried beside the project) shares
  * the cache, and its blobs are not this folder's to remove.
  */
-function blobPrefix(): string {
+export function blobPrefix(): string {
   return `${process.version}-${createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 8)}-`;
 }
 
@@ -73,12 +73,12 @@ export function usableSnapshot(): string | undefined {
  * the compiler may read) unless it exists: a few seconds (5 s of wall time on a 2-core machine at
  * rest). Returns its path, or why there is none (the checks then run as before).
  */
-export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readableJson: string }): { blob: string } | { why: string } {
-  const blob = snapshotBlobPath();
+export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readableJson: string }, cache = CACHE): { blob: string } | { why: string } {
+  const blob = snapshotBlobPath(cache);
   if (fs.existsSync(blob)) return { blob };
   const partial = `${blob}.${process.pid}.partial`;
   try {
-    fs.mkdirSync(CACHE, { recursive: true });
+    fs.mkdirSync(cache, { recursive: true });
     const built = spawnSync(process.execPath, ['--snapshot-blob', partial, '--build-snapshot', BUILDER], {
       cwd: PROJECT_ROOT,
       encoding: 'utf8',
@@ -91,12 +91,12 @@ export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readabl
     // Whole or not at all: a process that starts from it never sees half a blob.
     fs.renameSync(partial, blob);
     // Blobs this Node built here before (another TypeScript, other declarations): about 45 MB each, never used again.
-    for (const old of fs.readdirSync(CACHE)) {
-      if (old.startsWith(blobPrefix()) && old.endsWith('.blob') && path.join(CACHE, old) !== blob) fs.rmSync(path.join(CACHE, old), { force: true });
+    for (const old of fs.readdirSync(cache)) {
+      if (old.startsWith(blobPrefix()) && old.endsWith('.blob') && path.join(cache, old) !== blob) fs.rmSync(path.join(cache, old), { force: true });
     }
     return { blob };
   } catch (err) {
-    return { why: `it cannot be written in ${path.relative(PROJECT_ROOT, CACHE)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+    return { why: `it cannot be written in ${path.relative(PROJECT_ROOT, cache)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   } finally {
     fs.rmSync(partial, { force: true });
   }
