@@ -16,11 +16,10 @@ import { snapshotSettings } from '../lib/typecheck/check';
 import { startTypeCheck, TYPE_CHECK_LIMITS } from '../lib/typecheck/run';
 import { blobPrefix, ensureTypeCheckSnapshot, snapshotBlobPath, SNAPSHOT_PRELOAD } from '../lib/typecheck/snapshot';
 import { BUGS, CORRECT } from './catalogue';
-import { tempDir } from './grader/materialize';
+import { HELPERS, tempDir } from './grader/materialize';
 
 const work = tempDir('typecheck-snapshot');
-const HELPERS = ['base.ts', 'loops.ts', 'scores_helper.ts', 'exp_helper.ts', 'softmax_helper_exp.ts'];
-const helpers = Object.fromEntries(HELPERS.map((file) => [file, fs.readFileSync(path.join(__dirname, 'catalogue', 'bugs', file), 'utf8')]));
+const helpers = Object.fromEntries(HELPERS.map((file) => [path.basename(file), fs.readFileSync(file, 'utf8')]));
 
 /** Ways a submission's types go wrong, each added to a catalogue entry's index.ts. */
 const BREAKS = [
@@ -119,7 +118,7 @@ console.log(JSON.stringify({
     const otherNode = path.join(cache, 'v0.0.0-00000000-0000000000000000.blob');
     for (const file of [older, elsewhere, otherNode]) fs.writeFileSync(file, 'a blob of before');
     const made = ensureTypeCheckSnapshot(snapshotSettings(), cache);
-    expect(made).toEqual({ blob: snapshotBlobPath(cache) });
+    expect(made).toEqual({ blob: snapshotBlobPath(cache), built: true });
     expect(fs.readdirSync(cache).sort()).toEqual([path.basename(snapshotBlobPath(cache)), path.basename(elsewhere), path.basename(otherNode)].sort());
     // Built whole: a process starts from it and says what a check says.
     const run = spawnSync(process.execPath, ['--snapshot-blob', snapshotBlobPath(cache), '-e', 'console.log(globalThis.__attentionTypeCheckSnapshot.files.size)'], { encoding: 'utf8' });

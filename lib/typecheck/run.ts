@@ -14,7 +14,7 @@ import type { Submission } from '../intake/intake';
 import { PROJECT_ROOT } from '../paths';
 import { cpuMs } from '../sandbox/childClock';
 import type { CheckedSubmission } from './check';
-import { SNAPSHOT_PRELOAD, usableSnapshot } from './snapshot';
+import { compilerFiles, hashFiles, SNAPSHOT_PRELOAD, usableSnapshot } from './snapshot';
 
 export type TypeNotes = (name: string) => Promise<string[]>;
 
@@ -183,12 +183,10 @@ async function checkAll(
  */
 export function typeCheckSalt(): string {
   const hash = createHash('sha256');
-  const root = path.join(PROJECT_ROOT, 'node_modules');
-  const files = [path.join(PROJECT_ROOT, 'tsconfig.json'), path.join(root, 'typescript', 'package.json')];
-  for (const pkg of fs.readdirSync(path.join(root, '@types')).sort()) files.push(path.join(root, '@types', pkg, 'package.json'));
+  const files = compilerFiles();
   const lib = path.join(PROJECT_ROOT, 'lib');
   for (const file of (fs.readdirSync(lib, { recursive: true }) as string[]).sort()) if (file.endsWith('.ts')) files.push(path.join(lib, file));
-  for (const file of files) hash.update(path.relative(PROJECT_ROOT, file)).update('\0').update(fs.readFileSync(file)).update('\0');
+  hashFiles(hash, files);
   return hash.digest('hex');
 }
 

@@ -18,7 +18,7 @@
  * started from it fails before it says anything, checks run as before (run.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
@@ -36,21 +36,26 @@ export function snapshotBlobPath(cache = CACHE): string {
   } catch {
     // An execPath that cannot be read: the version names the binary.
   }
-  const modules = path.join(PROJECT_ROOT, 'node_modules');
-  const files = [BUILDER, path.join(PROJECT_ROOT, 'tsconfig.json'), path.join(modules, 'typescript', 'package.json')];
   try {
-    for (const pkg of fs.readdirSync(path.join(modules, '@types')).sort()) files.push(path.join(modules, '@types', pkg, 'package.json'));
+    hashFiles(hash, [BUILDER, ...compilerFiles()]);
   } catch {
-    // No declaration packages: named without them.
-  }
-  for (const file of files) {
-    try {
-      hash.update(path.relative(PROJECT_ROOT, file)).update('\0').update(fs.readFileSync(file)).update('\0');
-    } catch {
-      hash.update('missing\0');
-    }
+    // A file gone (no declaration packages): a name no build matches, so the check runs without a snapshot.
+    hash.update('missing\0');
   }
   return path.join(cache, `${blobPrefix()}${hash.digest('hex').slice(0, 16)}.blob`);
+}
+
+/** The files besides lib/ that decide what a type check says: tsconfig.json, TypeScript's and the declaration packages' versions. */
+export function compilerFiles(): string[] {
+  const modules = path.join(PROJECT_ROOT, 'node_modules');
+  const files = [path.join(PROJECT_ROOT, 'tsconfig.json'), path.join(modules, 'typescript', 'package.json')];
+  for (const pkg of fs.readdirSync(path.join(modules, '@types')).sort()) files.push(path.join(modules, '@types', pkg, 'package.json'));
+  return files;
+}
+
+/** Each file's project-relative name and bytes into `hash`. */
+export function hashFiles(hash: Hash, files: readonly string[]): void {
+  for (const file of files) hash.update(path.relative(PROJECT_ROOT, file)).update('\0').update(fs.readFileSync(file)).update('\0');
 }
 
 /**
@@ -73,9 +78,9 @@ export function usableSnapshot(): string | undefined {
  * the compiler may read) unless it exists: a few seconds (5 s of wall time on a 2-core machine at
  * rest). Returns its path, or why there is none (the checks then run as before).
  */
-export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readableJson: string }, cache = CACHE): { blob: string } | { why: string } {
+export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readableJson: string }, cache = CACHE): { blob: string; built: boolean } | { why: string } {
   const blob = snapshotBlobPath(cache);
-  if (fs.existsSync(blob)) return { blob };
+  if (fs.existsSync(blob)) return { blob, built: false };
   const partial = `${blob}.${process.pid}.partial`;
   try {
     fs.mkdirSync(cache, { recursive: true });
@@ -94,7 +99,7 @@ export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readabl
     for (const old of fs.readdirSync(cache)) {
       if (old.startsWith(blobPrefix()) && old.endsWith('.blob') && path.join(cache, old) !== blob) fs.rmSync(path.join(cache, old), { force: true });
     }
-    return { blob };
+    return { blob, built: true };
   } catch (err) {
     return { why: `it cannot be written in ${path.relative(PROJECT_ROOT, cache)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   } finally {

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const HELPERS = ['base.ts', 'loops.ts', 'scores_helper.ts', 'exp_helper.ts', 'softmax_helper_exp.ts'].map((file) => path.join(__dirname, '..', 'catalogue', 'bugs', file));
+/** The catalogue's shared helper files, each copied beside a materialized submission's index.ts. */
+export const HELPERS = ['base.ts', 'loops.ts', 'scores_helper.ts', 'exp_helper.ts', 'softmax_helper_exp.ts'].map((file) => path.join(__dirname, '..', 'catalogue', 'bugs', file));
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
