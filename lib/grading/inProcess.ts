@@ -81,33 +81,46 @@ export class InProcessSession {
     this.runner = rawRunner(impl as Record<string, unknown>, file);
   }
 
+  /**
+   * One call as the child answers one request (lib/sandbox/childMain.ts answer): the call and the
+   * reading of its return, which may run student code (getters), under one limit and charged to its
+   * function as one, as the grader times the whole request. One limit also means one V8 watchdog
+   * per call: each costs a thread (about 0.2 ms of CPU), and the diagnosis's probes make thousands.
+   */
   call(fn: GradedFunction, inputs: CaseInputs): InProcessOutcome {
     const share = this.ledger ? this.ledger.left(fn) : Infinity;
     if (share <= 0) return { kind: 'timeout', budget: true, output: '', flooded: false };
     const limit = Math.min(share, this.timeoutMs);
-    const given = copyInputs(inputs);
     const capture = new PrintCapture(this.outputCap);
     const started = performance.now();
-    let raw: unknown;
     try {
-      raw = capturing(capture, () => withinLimit(fn, () => invokeCase(fn, given, this.runner), limit));
+      return capturing(capture, () => withinLimit(fn, () => this.answer(fn, inputs, capture), limit));
     } catch (err) {
+      // Only the watchdog gets here: answer() turns whatever student code throws into an outcome.
+      if (!(err instanceof HangError)) throw err;
       const flooded = capture.flooded;
-      const output = capture.take();
-      if (err instanceof HangError) return { kind: 'timeout', budget: limit < this.timeoutMs, output, flooded };
-      return { kind: 'threw', error: err, unreadable: false, output, changed: changedInputs(inputs, given), flooded };
+      return { kind: 'timeout', budget: limit < this.timeoutMs, output: capture.take(), flooded };
     } finally {
       this.ledger?.charge(fn, performance.now() - started);
     }
+  }
+
+  private answer(fn: GradedFunction, inputs: CaseInputs, capture: PrintCapture): InProcessOutcome {
+    const given = copyInputs(inputs);
+    let raw: unknown;
+    try {
+      raw = invokeCase(fn, given, this.runner);
+    } catch (err) {
+      const flooded = capture.flooded;
+      return { kind: 'threw', error: err, unreadable: false, output: capture.take(), changed: changedInputs(inputs, given), flooded };
+    }
     const changed = changedInputs(inputs, given);
     const flooded = capture.flooded;
-    // Reading the return may run student code (getters): captured and limited like the call.
     try {
-      const value = capturing(capture, () => withinLimit(fn, () => normaliseReturn(fn, raw, expectedShape(fn, inputs)), this.timeoutMs));
+      const value = normaliseReturn(fn, raw, expectedShape(fn, inputs));
       return { kind: 'value', value, output: capture.take(), changed, flooded };
     } catch (err) {
-      const unreadable = err instanceof ResultError;
-      return { kind: 'threw', error: err, unreadable, output: capture.take(), changed, flooded };
+      return { kind: 'threw', error: err, unreadable: err instanceof ResultError, output: capture.take(), changed, flooded };
     }
   }
 }

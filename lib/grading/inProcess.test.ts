@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { Tensor } from '../tensor';
+import { FunctionLedger } from './faults';
+import { InProcessSession } from './inProcess';
+
+/** Spins until `ms` of wall time have passed: however loaded the machine, at least that long. */
+function spin(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}
+
+const x = () => ({ params: { dim: -1 }, inputs: { x: new Tensor(new Float64Array([0, 0]), [2]) } });
+const LIMIT_MS = 300;
+
+/** A softmax whose answer is slow to compute and then slow to read (a getter), `ms` each. */
+function slowTwice(ms: number) {
+  return {
+    softmax(input: Tensor): unknown {
+      spin(ms);
+      return {
+        shape: input.shape,
+        get data() {
+          spin(ms);
+          return new Float64Array([0.5, 0.5]);
+        },
+      };
+    },
+  };
+}
+
+describe('a call in this process is one request, as the grader times its child', () => {
+  it('reading the return counts against the same limit as the call: two thirds of it each is a timeout', () => {
+    const outcome = new InProcessSession(slowTwice((2 * LIMIT_MS) / 3), 'slow/index.ts', undefined, LIMIT_MS).call('softmax', x());
+    expect(outcome.kind).toBe('timeout');
+  });
+
+  it('a getter that never returns is a timeout, not an error of the student', () => {
+    const impl = {
+      softmax: () => ({
+        shape: [2],
+        get data(): never {
+          for (;;);
+        },
+      }),
+    };
+    const outcome = new InProcessSession(impl, 'hang/index.ts', undefined, LIMIT_MS).call('softmax', x());
+    expect(outcome).toMatchObject({ kind: 'timeout', budget: false });
+  });
+
+  it('the function is charged for the call and the reading of its return', () => {
+    const ledger = new FunctionLedger(60_000, ['softmax']);
+    const outcome = new InProcessSession(slowTwice(40), 'slow/index.ts', ledger, 10_000).call('softmax', x());
+    expect(outcome.kind).toBe('value');
+    expect(ledger.shareMs - ledger.left('softmax')).toBeGreaterThanOrEqual(80);
+  });
+
+  it('what the call threw, what its return could not give, and a value, as before', () => {
+    const session = (softmax: (t: Tensor) => unknown) => new InProcessSession({ softmax }, 'x/index.ts', undefined, LIMIT_MS);
+    expect(session(() => { throw new RangeError('no'); }).call('softmax', x())).toMatchObject({ kind: 'threw', unreadable: false, error: { name: 'RangeError' } });
+    expect(session(() => 'text').call('softmax', x())).toMatchObject({ kind: 'threw', unreadable: true });
+    const value = session((t) => new Tensor(new Float64Array([0.5, 0.5]), t.shape)).call('softmax', x());
+    expect(value.kind).toBe('value');
+  });
+});
