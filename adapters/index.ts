@@ -84,15 +84,19 @@ function member<K extends keyof Submission>(impl: Partial<Submission>, name: K, 
 const own = (t: Tensor | undefined) => t?.clone();
 const ownWeights = (w: AttentionWeights): AttentionWeights => ({ qProj: w.qProj.clone(), kProj: w.kProj.clone(), vProj: w.vProj.clone(), oProj: w.oProj.clone() });
 
-/** Adapters over an already loaded implementation; `file` names it in messages. Each call gets its own copy of the tensors. */
-export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts'): Adapters {
+/**
+ * Adapters over an already loaded implementation; `file` names it in messages. Each call gets its
+ * own copy of the tensors, and its return is read under the call's own limit: reading it may run
+ * student code (a getter), which must not hang npm test either.
+ */
+export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts', limitMs = PER_TEST_LIMIT_MS): Adapters {
   return {
-    runSoftmax: (x, dim) => readResult('softmax', withinLimit('softmax', () => member(impl, 'softmax', file)(x.clone(), dim))),
+    runSoftmax: (x, dim) => withinLimit('softmax', () => readResult('softmax', member(impl, 'softmax', file)(x.clone(), dim)), limitMs),
     runScaledDotProductAttention: (Q, K, V, mask) =>
-      readResult('scaled_dot_product_attention', withinLimit('scaled_dot_product_attention', () => member(impl, 'scaledDotProductAttention', file)(Q.clone(), K.clone(), V.clone(), own(mask))), mask),
-    runCausalMask: (seqLen) => readResult('causal_mask', withinLimit('causal_mask', () => member(impl, 'causalMask', file)(seqLen))),
+      withinLimit('scaled_dot_product_attention', () => readResult('scaled_dot_product_attention', member(impl, 'scaledDotProductAttention', file)(Q.clone(), K.clone(), V.clone(), own(mask)), mask), limitMs),
+    runCausalMask: (seqLen) => withinLimit('causal_mask', () => readResult('causal_mask', member(impl, 'causalMask', file)(seqLen)), limitMs),
     runMultiHeadSelfAttention: (x, weights, numHeads, mask) =>
-      readResult('multihead_self_attention', withinLimit('multihead_self_attention', () => member(impl, 'multiHeadSelfAttention', file)(x.clone(), ownWeights(weights), numHeads, own(mask)))),
+      withinLimit('multihead_self_attention', () => readResult('multihead_self_attention', member(impl, 'multiHeadSelfAttention', file)(x.clone(), ownWeights(weights), numHeads, own(mask))), limitMs),
   };
 }
 

@@ -1,6 +1,7 @@
 /** The adapters read what a submission returns, or refuse it with a message a student can act on. */
 import { describe, expect, it } from 'vitest';
 import { bindAdapters, type Submission } from '../adapters';
+import { HangError } from '../adapters/withinLimit';
 import { Tensor } from '../lib/tensor';
 
 const x = Tensor.randn([2, 3], 1);
@@ -46,5 +47,11 @@ describe('adapters', () => {
     expect(() => bindAdapters({}, 'student/index.ts').runCausalMask(2)).toThrow(
       'student/index.ts does not export a function named causalMask',
     );
+  });
+
+  it('read the return under the call\'s limit: a getter that never returns is a hang, not a stuck npm test', () => {
+    const endless = { shape: [2, 3], get data(): never { for (;;); } };
+    const run = bindAdapters({ softmax: () => endless } as Partial<Submission>, 'student/index.ts', 200).runSoftmax;
+    expect(() => run(x, -1)).toThrow(HangError);
   });
 });
