@@ -16,6 +16,7 @@ import { askingOnce, valueAnswer } from '../lib/grading/probeCalls';
 import type { Tensor } from '../lib/tensor';
 import type { GradedFunction } from '../tests/cases';
 import { checkChosen, loadError, type Checked } from './load';
+import { watchedLoad } from './loadWatchdog';
 import { withinLimit } from './withinLimit';
 import { PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { EXPORT_NAMES, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
@@ -101,7 +102,6 @@ export function bindAdapters(impl: Partial<Submission>, file = 'student/index.ts
 }
 
 /**
-/**
  * The diagnosis's way to call an implementation again (lib/diagnosis/probe.ts), in this process,
  * as the grader's probes call its child (lib/grading/probeCalls.ts): each call on its own copy of
  * the inputs, its return read as the child reads it, with NaN kept, and the answer says which
@@ -136,13 +136,13 @@ async function load(): Promise<Loaded> {
   const checked = checkChosen();
   let graded: Partial<Submission>;
   try {
-    graded = (await import(checked.entryFile)) as Partial<Submission>;
+    graded = await watchedLoad(() => import(checked.entryFile) as Promise<Partial<Submission>>, checked.entryName);
   } catch (err) {
     throw loadError(err);
   }
   // Every file of the folder resolves with this query too (vitest.config.mts): a second instance of each.
   let probes: Promise<Partial<Submission>> | undefined;
-  return { checked, graded, probes: () => (probes ??= import(`${checked.entryFile}?probe`) as Promise<Partial<Submission>>) };
+  return { checked, graded, probes: () => (probes ??= watchedLoad(() => import(`${checked.entryFile}?probe`) as Promise<Partial<Submission>>, checked.entryName)) };
 }
 
 /** The chosen submission, checked and loaded once; rejects with a LoadFailure in the grader's words. */

@@ -3,13 +3,15 @@
  * against the stubs (everything fails, as not implemented), plus the `-t scaled_dot_product`
  * filter students use.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../lib/paths';
-import { didNotReturn, notRunAfterHang, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
+import { didNotLoad, didNotReturn, notRunAfterHang, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
+import { stoppedWords } from '../adapters/loadWatchdog';
+import { grade } from './grader/harness';
 import { visibleCases } from '../tests/cases';
 import { materialize } from './grader/materialize';
 
@@ -63,3 +65,35 @@ describe('the graded suite (npm test)', () => {
     expect(ran.length).toBeGreaterThanOrEqual(6);
   });
 });
+
+/** `npm test` on `dir` as a student runs it: how it ended and what it printed. A run still going after `guardMs` is stopped (`guarded`). */
+function studentRun(dir: string, guardMs: number): Promise<{ code: number | null; guarded: boolean; output: string }> {
+  const vitest = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+  return new Promise((resolve) => {
+    execFile(process.execPath, [vitest, 'run'], { cwd: PROJECT_ROOT, env: { ...process.env, ATTENTION_SUBMISSION: dir }, timeout: guardMs, encoding: 'utf8' }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, guarded: Boolean(err?.killed), output: `${stdout}\n${stderr}` });
+    });
+  });
+}
+
+/** Far beyond the 4 × 10 s a top level that waits may take: a run still going then never ends. */
+const GUARD_MS = 240_000;
+
+describe('a file whose top level never finishes: npm test stops in the grader\'s words instead of hanging', () => {
+  // The test's thread is stuck in the file's top level, so vitest cannot report: npm test says the
+  // grader's reason on stderr and exits with an error (adapters/loadWatchdog.ts).
+  it.concurrent.each([
+    ['spins', 'hang_at_import'],
+    ['waits', 'sleep_at_import'],
+  ])('one that %s (%s)', async (_, name) => {
+    const dir = materialize(path.join(__dirname, 'grader', 'misbehaving', `${name}.ts`), fs.mkdtempSync(path.join(os.tmpdir(), 'suite-')));
+    const run = await studentRun(dir, GUARD_MS);
+    expect(run.guarded, run.output).toBe(false);
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain(stoppedWords(`${name}/index.ts`, PER_TEST_LIMIT_MS).trim());
+    // The grader (a shorter limit, so that this test does not wait 10 s more) says the same of every case.
+    const graded = await grade(dir, name, { timeoutMs: 700 });
+    expect(new Set(graded.cases.map((c) => `${c.status}: ${c.reason}`))).toEqual(new Set([`timeout: ${didNotLoad(700)}`]));
+  }, GUARD_MS + 60_000);
+});
+

@@ -21,6 +21,11 @@ export function didNotReturn(fn: GradedFunction, timeoutMs: number, flooded = fa
   return flooded ? `${words} ${floodWords()}` : words;
 }
 
+/** A submission whose import did not finish within the per-test limit (its top level loops or waits). */
+export function didNotLoad(timeoutMs: number): string {
+  return `the submission did not finish loading within ${seconds(timeoutMs)}, the time limit per test: an endless loop when it is imported?`;
+}
+
 /** What ends a function's tests at once: each would cost as much again. */
 export type Fault =
   | { kind: 'hang'; timeoutMs: number }

@@ -12,7 +12,7 @@ import type { PreparedSubmission } from '../sandbox/transpile';
 import type { GradedCase } from '../../tests/cases';
 import { judgeValue, unreadable } from './judge';
 import type { FunctionLedger } from './faults';
-import { didNotReturn } from './hangWords';
+import { didNotLoad, didNotReturn } from './hangWords';
 import type { LoadedFixture } from '../model/fixtures';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from '../model/result';
 
@@ -55,7 +55,7 @@ export interface Limits {
 
 function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, graded: GradedCase, { timeoutMs, ledger }: Limits): CaseVerdict {
   if (!outcome.budget && outcome.duringLoad) {
-    return { status: 'timeout', reason: `the submission did not finish loading within ${timeoutMs / 1000} s, the time limit per test: an endless loop when it is imported?`, details: '' };
+    return { status: 'timeout', reason: didNotLoad(timeoutMs), details: '' };
   }
   if (!outcome.budget) return { status: 'timeout', reason: didNotReturn(graded.fn, timeoutMs, outcome.flooded), details: '' };
   return { status: 'timeout', reason: ledger.spentWords(graded.fn, true), details: '' };
