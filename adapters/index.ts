@@ -114,8 +114,8 @@ export function probeOf(impl: Partial<Submission>, file = 'student/index.ts', li
     if (outcome.kind === 'timeout') return { kind: 'none', why: 'the function did not finish within the time limit' };
     const changed = outcome.changed.length ? { changed: outcome.changed } : {};
     if (outcome.kind === 'value') return { ...valueAnswer(fn, outcome.value, expectedShape(fn, inputs)), ...changed };
-    const { error } = outcome;
-    return error instanceof Error ? { kind: 'threw', name: error.name, message: error.message, ...changed } : { kind: 'threw', name: 'thrown value', message: String(error), ...changed };
+    // As the child describes it, read under the call's limit: the thrown value's getters may loop.
+    return { kind: 'threw', name: outcome.described.name, message: outcome.described.message, ...changed };
   });
 }
 

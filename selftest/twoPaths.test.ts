@@ -52,6 +52,13 @@ const CASES: Case[] = [
   // Keyed by shape, its cache meets the case called again with the same shapes and new values.
   { name: 'mhsa_cache_by_shape', fails: ['test_multihead_self_attention_called_again'] },
   { name: 'big_answer', fails: attentionNames, reason: /^expected shape \[[\d,]+\], got \[50000000\]$/ },
+  // An Error whose message never returns: both paths read it once, under the call's limit.
+  {
+    name: 'thrown_getters',
+    fails: visibleCases('causal_mask').map((c) => c.name),
+    reason: /^`causalMask` did not return within 10 s|^not run: `causalMask` did not return within 10 s/,
+    limit: PER_TEST_LIMIT_MS,
+  },
   { name: 'prints_forever', fails: visibleCases('softmax').map((c) => c.name), reason: /did not return within 10 s.*a flood of output|not run: `softmax` did not return within 10 s/, limit: PER_TEST_LIMIT_MS },
 ];
 

@@ -12,7 +12,6 @@ import path from 'node:path';
 import { test } from 'vitest';
 import * as adapters from '../adapters';
 import { explain, type Outcome } from '../lib/diagnosis/diagnose';
-import { NotImplementedError } from '../lib/errors';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from '../lib/grading/faults';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
 import { didNotReturn, inputsChangedNote, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
@@ -20,6 +19,7 @@ import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
 import { runOrder } from '../lib/model/invoke';
 import { judgeValue } from '../lib/grading/judge';
 import { readManifest, type Manifest } from '../lib/model/manifest';
+import type { ErrorInfo } from '../lib/sandbox/protocol';
 import { visibleCases, type GradedCase } from './cases';
 
 /** A failed check: the message is the whole story, so no harness stack frames are shown. */
@@ -45,22 +45,12 @@ async function diagnosis() {
 }
 
 /**
- * As the grader shows a stack (studentStack in lib/grading/verdict.ts): the message, then only the
- * frames in the submission's own folder; the tensor module's, the adapters' and vitest's are not
- * the student's to read.
+ * As the grader shows a stack (studentStack in lib/grading/verdict.ts): only the frames in the
+ * submission's own folder; the tensor module's, the adapters' and vitest's are not the student's to read.
  */
-function ownFramesOnly(err: unknown, root: string): void {
-  if (!(err instanceof Error) || Object.isFrozen(err) || typeof err.stack !== 'string') return;
+function ownFrames(stack: string, root: string): string[] {
   const folder = root + path.sep;
-  const lines = err.stack.split('\n');
-  const firstFrame = lines.findIndex((line) => /^\s+at /.test(line));
-  if (firstFrame < 0) return;
-  const own = lines.slice(firstFrame).filter((line) => line.includes(folder) || line.includes(`file://${folder}`));
-  try {
-    err.stack = [...lines.slice(0, firstFrame), ...own].join('\n');
-  } catch {
-    // a stack the student's code made read-only stays as it is
-  }
+  return stack.split('\n').filter((line) => /^\s+at /.test(line) && (line.includes(folder) || line.includes(`file://${folder}`)));
 }
 
 /** What the diagnosis found about a failure, as the grader's diagnosis would say it; '' for none. */
@@ -69,14 +59,19 @@ async function noteOn(graded: GradedCase, fixture: LoadedFixture, evidence: Outc
   return (await explain(graded, fixture, evidence, await diagnosis())).note;
 }
 
-/** What the code threw, with what the diagnosis found appended (a stub's message says it all). */
-async function thrown(err: unknown, graded: GradedCase, fixture: LoadedFixture, root: string): Promise<unknown> {
-  if (err instanceof Error && !Object.isFrozen(err) && !(err instanceof NotImplementedError)) {
-    const note = await noteOn(graded, fixture, { kind: 'threw', name: err.name, message: err.message });
-    if (note) err.message += `\n${note}`;
-  }
-  // V8 writes the stack when it is first read: after the diagnosis joined the message.
-  ownFramesOnly(err, root);
+/**
+ * What the code threw, as vitest shows it, with what the diagnosis found appended (a stub's message
+ * says it all): an Error of this suite's own, made of what the call's description says (name,
+ * message, the student's frames), read under the call's limit as the grader's child reads it
+ * (lib/sandbox/errorInfo.ts). The thrown value itself never reaches vitest, which would read its
+ * getters again with no limit: one that never returned left npm test hung for good.
+ */
+async function thrown(described: ErrorInfo, graded: GradedCase, fixture: LoadedFixture, root: string): Promise<Error> {
+  const note = described.notImplemented ? '' : await noteOn(graded, fixture, { kind: 'threw', name: described.name, message: described.message });
+  const message = [described.message, note].filter(Boolean).join('\n');
+  const err = new Error(message);
+  err.name = described.name;
+  err.stack = [`${described.name}: ${message}`, ...ownFrames(described.stack, root)].join('\n');
   return err;
 }
 
@@ -107,8 +102,8 @@ for (const graded of runOrder(visibleCases())) {
       throw new GradeFailure(outcome.budget ? ledger.spentWords(graded.fn, true) : didNotReturn(graded.fn, PER_TEST_LIMIT_MS, outcome.flooded));
     }
     if (outcome.kind === 'threw') {
-      if (!outcome.unreadable) throw await thrown(outcome.error, graded, fixture, checked.root);
-      const message = (outcome.error as Error).message;
+      if (!outcome.unreadable) throw await thrown(outcome.described, graded, fixture, checked.root);
+      const { message } = outcome.described;
       const note = await noteOn(graded, fixture, { kind: 'unreadable', name: 'ResultError', message });
       throw new GradeFailure([message, note].filter(Boolean).join('\n'));
     }

@@ -61,4 +61,12 @@ describe('a call in this process is one request, as the grader times its child',
     const value = session((t) => new Tensor(new Float64Array([0.5, 0.5]), t.shape)).call('softmax', x());
     expect(value.kind).toBe('value');
   });
+
+  it('what it threw is described under the same limit: an Error whose message never returns is a timeout', () => {
+    const err = new Error('hidden');
+    Object.defineProperty(err, 'message', { get(): never { for (;;); } });
+    const outcome = new InProcessSession({ softmax: () => { throw err; } }, 'x/index.ts', undefined, LIMIT_MS).call('softmax', x());
+    expect(outcome.kind).toBe('timeout');
+  });
 });
+

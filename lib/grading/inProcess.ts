@@ -11,7 +11,8 @@ import { EXPORT_NAMES, normaliseReturn, notExported, type ShapeOnly } from '../.
 import type { ProbeContext, Probe } from '../diagnosis/probe';
 import { ResultError } from '../errors';
 import { PrintCapture, redirectConsole } from '../sandbox/printed';
-import type { InputChange } from '../sandbox/protocol';
+import { describeError } from '../sandbox/errorInfo';
+import type { ErrorInfo, InputChange } from '../sandbox/protocol';
 import { Tensor } from '../tensor';
 import { visibleCases, type GradedFunction } from '../../tests/cases';
 import { evaluateCase } from './evaluate';
@@ -26,8 +27,12 @@ export const OUTPUT_CAP = 4096;
 /** What one call did, as the grader's child reports it (lib/sandbox/session.ts CallOutcome). */
 export type InProcessOutcome =
   | { kind: 'value'; value: Tensor | ShapeOnly; output: string; changed: InputChange[]; flooded: boolean }
-  /** `error`: what it threw, or the ResultError that says why its return is unreadable (`unreadable`). */
-  | { kind: 'threw'; error: unknown; unreadable: boolean; output: string; changed: InputChange[]; flooded: boolean }
+  /**
+   * `error`: what it threw, or the ResultError that says why its return is unreadable (`unreadable`);
+   * `described`: what may be read of it, read under the call's limit as the grader's child reads it
+   * (errorInfo.ts). Read nothing else of `error`: its getters may loop, and no limit holds then.
+   */
+  | { kind: 'threw'; error: unknown; described: ErrorInfo; unreadable: boolean; output: string; changed: InputChange[]; flooded: boolean }
   /** `budget`: its function's share of the budget ran out, rather than the per-test limit. */
   | { kind: 'timeout'; budget: boolean; output: string; flooded: boolean };
 
@@ -112,7 +117,7 @@ export class InProcessSession {
       raw = invokeCase(fn, given, this.runner);
     } catch (err) {
       const flooded = capture.flooded;
-      return { kind: 'threw', error: err, unreadable: false, output: capture.take(), changed: changedInputs(inputs, given), flooded };
+      return { kind: 'threw', error: err, described: describeError(err), unreadable: false, output: capture.take(), changed: changedInputs(inputs, given), flooded };
     }
     const changed = changedInputs(inputs, given);
     const flooded = capture.flooded;
@@ -120,7 +125,7 @@ export class InProcessSession {
       const value = normaliseReturn(fn, raw, expectedShape(fn, inputs));
       return { kind: 'value', value, output: capture.take(), changed, flooded };
     } catch (err) {
-      return { kind: 'threw', error: err, unreadable: err instanceof ResultError, output: capture.take(), changed, flooded };
+      return { kind: 'threw', error: err, described: describeError(err), unreadable: err instanceof ResultError, output: capture.take(), changed, flooded };
     }
   }
 }
