@@ -115,7 +115,7 @@ export function probeOf(impl: Partial<Submission>, file = 'student/index.ts', li
     const changed = outcome.changed.length ? { changed: outcome.changed } : {};
     if (outcome.kind === 'value') return { ...valueAnswer(fn, outcome.value, expectedShape(fn, inputs)), ...changed };
     // As the child describes it, read under the call's limit: the thrown value's getters may loop.
-    return { kind: 'threw', name: outcome.described.name, message: outcome.described.message, ...changed };
+    return { kind: 'threw', name: outcome.error.name, message: outcome.error.message, ...changed };
   });
 }
 

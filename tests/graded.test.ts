@@ -102,8 +102,8 @@ for (const graded of runOrder(visibleCases())) {
       throw new GradeFailure(outcome.budget ? ledger.spentWords(graded.fn, true) : didNotReturn(graded.fn, PER_TEST_LIMIT_MS, outcome.flooded));
     }
     if (outcome.kind === 'threw') {
-      if (!outcome.unreadable) throw await thrown(outcome.described, graded, fixture, checked.root);
-      const { message } = outcome.described;
+      if (!outcome.unreadable) throw await thrown(outcome.error, graded, fixture, checked.root);
+      const { message } = outcome.error;
       const note = await noteOn(graded, fixture, { kind: 'unreadable', name: 'ResultError', message });
       throw new GradeFailure([message, note].filter(Boolean).join('\n'));
     }

@@ -68,5 +68,14 @@ describe('a call in this process is one request, as the grader times its child',
     const outcome = new InProcessSession({ softmax: () => { throw err; } }, 'x/index.ts', undefined, LIMIT_MS).call('softmax', x());
     expect(outcome.kind).toBe('timeout');
   });
+
+  it('what it threw comes back described, never as the thrown value, whose getters nothing may read after the call', () => {
+    const err = new RangeError('first');
+    const outcome = new InProcessSession({ softmax: () => { throw err; } }, 'x/index.ts', undefined, LIMIT_MS).call('softmax', x());
+    expect(outcome).toMatchObject({ kind: 'threw', error: { name: 'RangeError', message: 'first' } });
+    if (outcome.kind !== 'threw') return;
+    expect(outcome.error).not.toBe(err);
+    expect(Object.values(outcome.error).every((v) => typeof v === 'string' || typeof v === 'boolean')).toBe(true);
+  });
 });
 

@@ -28,11 +28,11 @@ export const OUTPUT_CAP = 4096;
 export type InProcessOutcome =
   | { kind: 'value'; value: Tensor | ShapeOnly; output: string; changed: InputChange[]; flooded: boolean }
   /**
-   * `error`: what it threw, or the ResultError that says why its return is unreadable (`unreadable`);
-   * `described`: what may be read of it, read under the call's limit as the grader's child reads it
-   * (errorInfo.ts). Read nothing else of `error`: its getters may loop, and no limit holds then.
+   * `error`: what it threw, or the ResultError that says why its return is unreadable (`unreadable`),
+   * described under the call's limit as the grader's child describes it (errorInfo.ts). Never the
+   * thrown value itself: its getters are student code, and read later no limit would hold.
    */
-  | { kind: 'threw'; error: unknown; described: ErrorInfo; unreadable: boolean; output: string; changed: InputChange[]; flooded: boolean }
+  | { kind: 'threw'; error: ErrorInfo; unreadable: boolean; output: string; changed: InputChange[]; flooded: boolean }
   /** `budget`: its function's share of the budget ran out, rather than the per-test limit. */
   | { kind: 'timeout'; budget: boolean; output: string; flooded: boolean };
 
@@ -117,7 +117,7 @@ export class InProcessSession {
       raw = invokeCase(fn, given, this.runner);
     } catch (err) {
       const flooded = capture.flooded;
-      return { kind: 'threw', error: err, described: describeError(err), unreadable: false, output: capture.take(), changed: changedInputs(inputs, given), flooded };
+      return { kind: 'threw', error: describeError(err), unreadable: false, output: capture.take(), changed: changedInputs(inputs, given), flooded };
     }
     const changed = changedInputs(inputs, given);
     const flooded = capture.flooded;
@@ -125,7 +125,7 @@ export class InProcessSession {
       const value = normaliseReturn(fn, raw, expectedShape(fn, inputs));
       return { kind: 'value', value, output: capture.take(), changed, flooded };
     } catch (err) {
-      return { kind: 'threw', error: err, described: describeError(err), unreadable: err instanceof ResultError, output: capture.take(), changed, flooded };
+      return { kind: 'threw', error: describeError(err), unreadable: err instanceof ResultError, output: capture.take(), changed, flooded };
     }
   }
 }

@@ -65,7 +65,7 @@ class InProcessSession {
       return { kind: 'timeout' };
     }
     const { output, changed, flooded } = outcome;
-    if (outcome.kind === 'threw') return { kind: 'threw', error: outcome.described, unreadable: outcome.unreadable, output, changed, flooded };
+    if (outcome.kind === 'threw') return { kind: 'threw', error: outcome.error, unreadable: outcome.unreadable, output, changed, flooded };
     const { value } = outcome;
     return { kind: 'value', value: 'data' in value ? { shape: [...value.shape], data: value.data } : { shape: [...value.shape] }, output, changed, flooded };
   }
