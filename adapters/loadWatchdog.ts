@@ -71,17 +71,22 @@ function ownStat(): string {
 
 /** `load()` (an import of the submission) watched: past the limit, npm test stops in the grader's words. */
 export async function watchedLoad<T>(load: () => Promise<T>, entryName: string, limitMs = PER_TEST_LIMIT_MS): Promise<T> {
-  const watcher = new Worker(WATCHER, {
-    eval: true,
-    workerData: { stat: ownStat(), limitMs, wallMs: WALL_FACTOR * limitMs, message: stoppedWords(entryName, limitMs) },
-    stdout: false,
-    stderr: false,
-  });
-  // It never keeps a run alive that has ended.
-  watcher.unref();
+  let watcher: Worker | undefined;
+  try {
+    watcher = new Worker(WATCHER, {
+      eval: true,
+      workerData: { stat: ownStat(), limitMs, wallMs: WALL_FACTOR * limitMs, message: stoppedWords(entryName, limitMs) },
+      stdout: false,
+      stderr: false,
+    });
+    // It never keeps a run alive that has ended.
+    watcher.unref();
+  } catch {
+    // No thread to spare (a limit on threads): the import runs as it did before there was a watcher.
+  }
   try {
     return await load();
   } finally {
-    watcher.postMessage('done');
+    watcher?.postMessage('done');
   }
 }
