@@ -13,6 +13,7 @@ import { unravelIndex } from '../lib/format';
 import { InProcessSession } from '../lib/grading/inProcess';
 import { expectedShape } from '../lib/model/invoke';
 import { askingOnce, valueAnswer } from '../lib/grading/probeCalls';
+import { describeError } from '../lib/sandbox/errorInfo';
 import type { Tensor } from '../lib/tensor';
 import type { GradedFunction } from '../tests/cases';
 import { checkChosen, loadError, type Checked } from './load';
@@ -134,15 +135,19 @@ let chosen: Promise<Loaded> | undefined;
 
 async function load(): Promise<Loaded> {
   const checked = checkChosen();
-  let graded: Partial<Submission>;
-  try {
-    graded = await watchedLoad(() => import(checked.entryFile) as Promise<Partial<Submission>>, checked.entryName);
-  } catch (err) {
-    throw loadError(err);
-  }
+  // What an import threw is described while the import is still watched: its getters are the student's.
+  const imported = (file: string) =>
+    watchedLoad(async () => {
+      try {
+        return (await import(file)) as Partial<Submission>;
+      } catch (err) {
+        throw loadError(describeError(err));
+      }
+    }, checked.entryName);
+  const graded = await imported(checked.entryFile);
   // Every file of the folder resolves with this query too (vitest.config.mts): a second instance of each.
   let probes: Promise<Partial<Submission>> | undefined;
-  return { checked, graded, probes: () => (probes ??= watchedLoad(() => import(`${checked.entryFile}?probe`) as Promise<Partial<Submission>>, checked.entryName)) };
+  return { checked, graded, probes: () => (probes ??= imported(`${checked.entryFile}?probe`)) };
 }
 
 /** The chosen submission, checked and loaded once; rejects with a LoadFailure in the grader's words. */

@@ -12,7 +12,9 @@ import path from 'node:path';
 import { IntakeError, takeSubmission } from '../lib/intake/intake';
 import { locateSubmission } from '../lib/intake/upload';
 import { PROJECT_ROOT } from '../lib/paths';
-import { checkSubmission, failedToLoad, loadVerdict, type LoadCheck } from '../lib/sandbox/loadCheck';
+import { thrownWords } from '../lib/grading/hangWords';
+import { checkSubmission, loadVerdict, type LoadCheck } from '../lib/sandbox/loadCheck';
+import type { ErrorInfo } from '../lib/sandbox/protocol';
 
 /** The submission cannot run; the message is the grader's reason for every test, `status` its status. */
 export class LoadFailure extends Error {
@@ -56,9 +58,11 @@ export function checkChosen(folder = chosenFolder()): Checked {
   return { root, entryFile: path.join(root, submission.entry), entryName: `${submission.label}/${submission.entry}`, check };
 }
 
-/** Why the module threw while it loaded, in the grader's words for the same failure. */
-export function loadError(err: unknown): LoadFailure {
-  // As the grader's child describes what a module threw (lib/sandbox/childMain.ts).
-  const { name, message } = err instanceof Error ? err : { name: 'thrown value', message: `threw ${String(err)} instead of an Error` };
-  return new LoadFailure('error', failedToLoad(`${name}: ${message}`));
+/**
+ * Why the module threw while it loaded, in the grader's words for the same failure, from its
+ * description (lib/sandbox/errorInfo.ts), as the grader's child describes what a module threw: made
+ * while the import is still watched (adapters/loadWatchdog.ts), since reading it runs the student's getters.
+ */
+export function loadError(error: ErrorInfo): LoadFailure {
+  return new LoadFailure('error', thrownWords(error, true));
 }

@@ -58,6 +58,16 @@ describe('the graded suite (npm test)', () => {
     for (const a of rest) expect(a.failureMessages.join('\n')).toContain(notRunAfterHang('causal_mask', PER_TEST_LIMIT_MS, first.title));
   });
 
+  it('a file that throws something not an Error while it loads: every test fails with the grader\'s reason', async () => {
+    const dir = materialize(path.join(__dirname, 'grader', 'misbehaving', 'throws_object_at_import.ts'), fs.mkdtempSync(path.join(os.tmpdir(), 'suite-')));
+    const graded = await grade(dir, 'throws_object_at_import');
+    const reasons = new Set(graded.cases.map((c) => c.reason));
+    expect(reasons).toEqual(new Set(['the submission failed to load: thrown value: threw an object instead of an Error']));
+    const report = runSuite(dir);
+    expect(report.numFailedTests).toBe(visibleCases().length);
+    for (const a of assertions(report)) expect(a.failureMessages.join('\n'), a.title).toContain([...reasons][0]);
+  });
+
   it('-t scaled_dot_product runs exactly the attention cases', () => {
     const report = runSuite('reference', ['-t', 'scaled_dot_product']);
     const ran = assertions(report).filter((a) => a.status === 'passed').map((a) => a.title);

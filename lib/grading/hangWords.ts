@@ -6,7 +6,8 @@
 import { EXPORT_NAMES } from '../../adapters/normalise';
 import { changedInputsWords, INPUTS_CHANGED_FIX } from '../diagnosis/catalogue';
 import { floodWords } from '../sandbox/printed';
-import type { InputChange } from '../sandbox/protocol';
+import { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
+import type { ErrorInfo, InputChange } from '../sandbox/protocol';
 import type { GradedFunction } from '../../tests/cases';
 
 /** Each test's limit, the grader's default `--timeout` and `npm test`'s. */
@@ -24,6 +25,17 @@ export function didNotReturn(fn: GradedFunction, timeoutMs: number, flooded = fa
 /** A submission whose import did not finish within the per-test limit (its top level loops or waits). */
 export function didNotLoad(timeoutMs: number): string {
   return `the submission did not finish loading within ${seconds(timeoutMs)}, the time limit per test: an endless loop when it is imported?`;
+}
+
+/**
+ * What a test says of an error the submission threw (`duringLoad`: while it was imported, so every
+ * test says it), from its description (lib/sandbox/errorInfo.ts). A stub's message says it all.
+ */
+export function thrownWords(error: ErrorInfo, duringLoad: boolean): string {
+  const prefix = duringLoad ? 'the submission failed to load: ' : '';
+  if (error.notImplemented) return `${prefix}${error.message}`;
+  const memory = OUT_OF_MEMORY.test(error.message) ? 'memory limit exceeded: ' : '';
+  return `${prefix}${memory}${error.name}: ${error.message}`;
 }
 
 /** What ends a function's tests at once: each would cost as much again. */

@@ -6,13 +6,13 @@
  */
 import type { Diagnosis, Explanation, Outcome } from '../diagnosis/diagnose';
 import type { ErrorInfo } from '../sandbox/protocol';
-import { OUT_OF_MEMORY, type SessionOutcome } from '../sandbox/session';
+import type { SessionOutcome } from '../sandbox/session';
 import { mapStack } from '../sandbox/sourceMap';
 import type { PreparedSubmission } from '../sandbox/transpile';
 import type { GradedCase } from '../../tests/cases';
 import { judgeValue, unreadable } from './judge';
 import type { FunctionLedger } from './faults';
-import { didNotLoad, didNotReturn } from './hangWords';
+import { didNotLoad, didNotReturn, thrownWords } from './hangWords';
 import type { LoadedFixture } from '../model/fixtures';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from '../model/result';
 
@@ -80,11 +80,9 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
     case 'threw': {
       const { error } = outcome;
       if (outcome.kind === 'threw' && outcome.unreadable) return unreadable(error.message);
-      const prefix = outcome.kind === 'load_failed' ? 'the submission failed to load: ' : '';
-      // A stub's message says it all ("softmax is not implemented yet: edit student/index.ts").
-      if (error.notImplemented) return { status: 'not_implemented', reason: `${prefix}${error.message}`, details: studentStack(error, prepared) };
-      const memory = OUT_OF_MEMORY.test(error.message) ? 'memory limit exceeded: ' : '';
-      const verdict: CaseVerdict = { status: 'error', reason: `${prefix}${memory}${error.name}: ${error.message}`, details: studentStack(error, prepared) };
+      const reason = thrownWords(error, outcome.kind === 'load_failed');
+      if (error.notImplemented) return { status: 'not_implemented', reason, details: studentStack(error, prepared) };
+      const verdict: CaseVerdict = { status: 'error', reason, details: studentStack(error, prepared) };
       if (outcome.kind === 'load_failed' || outcome.duringLoad) return verdict;
       return { ...verdict, evidence: { kind: 'threw', name: error.name, message: error.message } };
     }
