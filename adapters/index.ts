@@ -14,12 +14,13 @@ import { InProcessSession } from '../lib/grading/inProcess';
 import { expectedShape } from '../lib/model/invoke';
 import { askingOnce, valueAnswer } from '../lib/grading/probeCalls';
 import { describeError } from '../lib/sandbox/errorInfo';
+import { trapExit } from '../lib/grading/exitTrap';
 import type { Tensor } from '../lib/tensor';
 import type { GradedFunction } from '../tests/cases';
-import { checkChosen, loadError, type Checked } from './load';
+import { checkChosen, loadError, LoadFailure, type Checked } from './load';
 import { watchedLoad } from './loadWatchdog';
 import { withinLimit } from './withinLimit';
-import { PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
+import { diedWords, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { EXPORT_NAMES, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
 
 export interface AttentionWeights {
@@ -113,6 +114,7 @@ export function probeOf(impl: Partial<Submission>, file = 'student/index.ts', li
   return askingOnce(async (fn, inputs) => {
     const outcome = session.call(fn, inputs);
     if (outcome.kind === 'timeout') return { kind: 'none', why: 'the function did not finish within the time limit' };
+    if (outcome.kind === 'crashed') return { kind: 'none', why: `the process running the submission ${outcome.how}` };
     const changed = outcome.changed.length ? { changed: outcome.changed } : {};
     if (outcome.kind === 'value') return { ...valueAnswer(fn, outcome.value, expectedShape(fn, inputs)), ...changed };
     // As the child describes it, read under the call's limit: the thrown value's getters may loop.
@@ -135,13 +137,20 @@ let chosen: Promise<Loaded> | undefined;
 
 async function load(): Promise<Loaded> {
   const checked = checkChosen();
-  // What an import threw is described while the import is still watched: its getters are the student's.
+  // What an import threw is described while the import is still watched: its getters are the
+  // student's. A process.exit at its top level is the crash the grader reports (exitTrap.ts).
   const imported = (file: string) =>
     watchedLoad(async () => {
+      const exit = trapExit();
       try {
-        return (await import(file)) as Partial<Submission>;
+        const module = (await import(file)) as Partial<Submission>;
+        if (exit.exited) throw new LoadFailure('crashed', diedWords(exit.exited, true));
+        return module;
       } catch (err) {
+        if (exit.exited) throw new LoadFailure('crashed', diedWords(exit.exited, true));
         throw loadError(describeError(err));
+      } finally {
+        exit.release();
       }
     }, checked.entryName);
   const graded = await imported(checked.entryFile);

@@ -19,7 +19,7 @@ import type { ErrorInfo } from '../lib/sandbox/protocol';
 /** The submission cannot run; the message is the grader's reason for every test, `status` its status. */
 export class LoadFailure extends Error {
   override name = 'LoadFailure';
-  constructor(readonly status: 'refused' | 'error', reason: string) {
+  constructor(readonly status: 'refused' | 'error' | 'crashed', reason: string) {
     super(reason);
     this.stack = `${this.name}: ${reason}`;
   }

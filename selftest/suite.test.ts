@@ -58,14 +58,16 @@ describe('the graded suite (npm test)', () => {
     for (const a of rest) expect(a.failureMessages.join('\n')).toContain(notRunAfterHang('causal_mask', PER_TEST_LIMIT_MS, first.title));
   });
 
-  it('a file that throws something not an Error while it loads: every test fails with the grader\'s reason', async () => {
-    const dir = materialize(path.join(__dirname, 'grader', 'misbehaving', 'throws_object_at_import.ts'), fs.mkdtempSync(path.join(os.tmpdir(), 'suite-')));
-    const graded = await grade(dir, 'throws_object_at_import');
-    const reasons = new Set(graded.cases.map((c) => c.reason));
-    expect(reasons).toEqual(new Set(['the submission failed to load: thrown value: threw an object instead of an Error']));
+  it.each([
+    ['throws something not an Error', 'throws_object_at_import', 'the submission failed to load: thrown value: threw an object instead of an Error'],
+    ['calls process.exit', 'exit_at_import', 'the process running the submission died while loading the submission: it exited with code 3 (process.exit, out of memory?)'],
+  ])('a file that %s while it loads: every test fails with the grader\'s reason', async (_, name, words) => {
+    const dir = materialize(path.join(__dirname, 'grader', 'misbehaving', `${name}.ts`), fs.mkdtempSync(path.join(os.tmpdir(), 'suite-')));
+    const graded = await grade(dir, name);
+    expect(new Set(graded.cases.map((c) => c.reason))).toEqual(new Set([words]));
     const report = runSuite(dir);
     expect(report.numFailedTests).toBe(visibleCases().length);
-    for (const a of assertions(report)) expect(a.failureMessages.join('\n'), a.title).toContain([...reasons][0]);
+    for (const a of assertions(report)) expect(a.failureMessages.join('\n'), a.title).toContain(words);
   });
 
   it('-t scaled_dot_product runs exactly the attention cases', () => {

@@ -59,6 +59,11 @@ const CASES: Case[] = [
     reason: /^`causalMask` did not return within 10 s|^not run: `causalMask` did not return within 10 s/,
     limit: PER_TEST_LIMIT_MS,
   },
+  {
+    name: 'exits_in_call',
+    fails: visibleCases('causal_mask').map((c) => c.name),
+    reason: /^the process running the submission died: it exited with code 3 |^not run: the process running `causalMask` ended in test_causal_mask \(it exited with code 3\)/,
+  },
   { name: 'prints_forever', fails: visibleCases('softmax').map((c) => c.name), reason: /did not return within 10 s.*a flood of output|not run: `softmax` did not return within 10 s/, limit: PER_TEST_LIMIT_MS },
 ];
 

@@ -14,7 +14,7 @@ import * as adapters from '../adapters';
 import { explain, type Outcome } from '../lib/diagnosis/diagnose';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from '../lib/grading/faults';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
-import { didNotReturn, inputsChangedNote, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
+import { diedWords, didNotReturn, inputsChangedNote, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
 import { runOrder } from '../lib/model/invoke';
 import { judgeValue } from '../lib/grading/judge';
@@ -90,7 +90,7 @@ for (const graded of runOrder(visibleCases())) {
     if (blocked) throw new GradeFailure(blocked.reason);
     const outcome = session.call(graded.fn, fixture);
     if (outcome.output) console.log(outcome.output);
-    if (outcome.kind !== 'timeout' && outcome.changed.length) {
+    if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length) {
       const note = inputsChangedNote(graded.fn, outcome.changed, graded.name, fixture.inputs);
       console.warn(note);
       // For reporters (the JSON one carries `meta`): the note is no failure, so it is not in the result.
@@ -98,6 +98,7 @@ for (const graded of runOrder(visibleCases())) {
     }
     const fault = faultOf(outcome, PER_TEST_LIMIT_MS);
     if (fault) ledger.fault(graded.fn, fault, graded.name);
+    if (outcome.kind === 'crashed') throw new GradeFailure(diedWords(outcome.how, false));
     if (outcome.kind === 'timeout') {
       throw new GradeFailure(outcome.budget ? ledger.spentWords(graded.fn, true) : didNotReturn(graded.fn, PER_TEST_LIMIT_MS, outcome.flooded));
     }

@@ -38,6 +38,11 @@ export function thrownWords(error: ErrorInfo, duringLoad: boolean): string {
   return `${prefix}${memory}${error.name}: ${error.message}`;
 }
 
+/** The process running the submission ended (`how`: "exited with code 3", "was killed by SIGKILL"…), during a call or while it was loaded. */
+export function diedWords(how: string, duringLoad: boolean): string {
+  return `the process running the submission died${duringLoad ? ' while loading the submission' : ''}: it ${how} (process.exit, out of memory?)`;
+}
+
 /** What ends a function's tests at once: each would cost as much again. */
 export type Fault =
   | { kind: 'hang'; timeoutMs: number }

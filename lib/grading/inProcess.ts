@@ -16,6 +16,7 @@ import type { ErrorInfo, InputChange } from '../sandbox/protocol';
 import { Tensor } from '../tensor';
 import { visibleCases, type GradedFunction } from '../../tests/cases';
 import { evaluateCase } from './evaluate';
+import { trapExit } from './exitTrap';
 import type { FunctionLedger } from './faults';
 import { loadFixture } from '../model/fixtures';
 import { PER_TEST_LIMIT_MS } from './hangWords';
@@ -34,7 +35,9 @@ export type InProcessOutcome =
    */
   | { kind: 'threw'; error: ErrorInfo; unreadable: boolean; output: string; changed: InputChange[]; flooded: boolean }
   /** `budget`: its function's share of the budget ran out, rather than the per-test limit. */
-  | { kind: 'timeout'; budget: boolean; output: string; flooded: boolean };
+  | { kind: 'timeout'; budget: boolean; output: string; flooded: boolean }
+  /** It called process.exit (exitTrap.ts): the grader's child would have died, `how` as the grader says it ("exited with code 3"). */
+  | { kind: 'crashed'; how: string; output: string; flooded: boolean };
 
 /** The four functions of a loaded implementation as the child calls them: missing ones throw the child's words. */
 function rawRunner(impl: Record<string, unknown>, file: string): CaseRunner<unknown> {
@@ -98,14 +101,19 @@ export class InProcessSession {
     const limit = Math.min(share, this.timeoutMs);
     const capture = new PrintCapture(this.outputCap);
     const started = performance.now();
+    const exit = trapExit();
     try {
-      return capturing(capture, () => withinLimit(fn, () => this.answer(fn, inputs, capture), limit));
+      const outcome = capturing(capture, () => withinLimit(fn, () => this.answer(fn, inputs, capture), limit));
+      // Whatever the code did after process.exit (it may catch what the trap threw), the child was gone.
+      return exit.exited ? { kind: 'crashed', how: exit.exited, output: outcome.output, flooded: outcome.flooded } : outcome;
     } catch (err) {
       // Only the watchdog gets here: answer() turns whatever student code throws into an outcome.
       if (!(err instanceof HangError)) throw err;
       const flooded = capture.flooded;
+      if (exit.exited) return { kind: 'crashed', how: exit.exited, output: capture.take(), flooded };
       return { kind: 'timeout', budget: limit < this.timeoutMs, output: capture.take(), flooded };
     } finally {
+      exit.release();
       this.ledger?.charge(fn, performance.now() - started);
     }
   }

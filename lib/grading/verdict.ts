@@ -12,7 +12,7 @@ import type { PreparedSubmission } from '../sandbox/transpile';
 import type { GradedCase } from '../../tests/cases';
 import { judgeValue, unreadable } from './judge';
 import type { FunctionLedger } from './faults';
-import { didNotLoad, didNotReturn, thrownWords } from './hangWords';
+import { didNotLoad, diedWords, didNotReturn, thrownWords } from './hangWords';
 import type { LoadedFixture } from '../model/fixtures';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from '../model/result';
 
@@ -75,7 +75,7 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
       // The grader's own words: what the child did is known, so no guess at a cause.
       return { status: 'error', reason: `the grader refused what the process running the submission sent${during} and stopped it: it ${outcome.how}`, details: '' };
     case 'crashed':
-      return { status: 'crashed', reason: `the process running the submission died${during}: it ${outcome.how} (process.exit, out of memory?)`, details: '' };
+      return { status: 'crashed', reason: diedWords(outcome.how, Boolean(outcome.duringLoad)), details: '' };
     case 'load_failed':
     case 'threw': {
       const { error } = outcome;

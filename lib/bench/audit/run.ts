@@ -64,6 +64,10 @@ class InProcessSession {
       this.restart();
       return { kind: 'timeout' };
     }
+    if (outcome.kind === 'crashed') {
+      this.restart();
+      return { kind: 'crashed', how: outcome.how };
+    }
     const { output, changed, flooded } = outcome;
     if (outcome.kind === 'threw') return { kind: 'threw', error: outcome.error, unreadable: outcome.unreadable, output, changed, flooded };
     const { value } = outcome;
