@@ -142,16 +142,18 @@ async function load(): Promise<Loaded> {
   const imported = (file: string) =>
     watchedLoad(async () => {
       const exit = trapExit();
+      let loaded: { module: Partial<Submission> } | { failure: LoadFailure };
       try {
-        const module = (await import(file)) as Partial<Submission>;
-        if (exit.exited) throw new LoadFailure('crashed', diedWords(exit.exited, true));
-        return module;
+        loaded = { module: (await import(file)) as Partial<Submission> };
       } catch (err) {
-        if (exit.exited) throw new LoadFailure('crashed', diedWords(exit.exited, true));
-        throw loadError(describeError(err));
+        loaded = { failure: loadError(describeError(err)) };
       } finally {
         exit.release();
       }
+      // Whatever followed process.exit (what the trap threw, caught or not), the grader's child was gone.
+      if (exit.exited) throw new LoadFailure('crashed', diedWords(exit.exited, true));
+      if ('failure' in loaded) throw loaded.failure;
+      return loaded.module;
     }, checked.entryName);
   const graded = await imported(checked.entryFile);
   // Every file of the folder resolves with this query too (vitest.config.mts): a second instance of each.
