@@ -11,7 +11,7 @@ import { EXPORT_NAMES, normaliseReturn, notExported, type ShapeOnly } from '../.
 import type { ProbeContext, Probe } from '../diagnosis/probe';
 import { ResultError } from '../errors';
 import { PrintCapture, redirectConsole } from '../sandbox/printed';
-import { describeError } from '../sandbox/errorInfo';
+import { describeError, isA } from '../sandbox/errorInfo';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
 import { Tensor } from '../tensor';
 import { visibleCases, type GradedFunction } from '../../tests/cases';
@@ -133,7 +133,7 @@ export class InProcessSession {
       const value = normaliseReturn(fn, raw, expectedShape(fn, inputs));
       return { kind: 'value', value, output: capture.take(), changed, flooded };
     } catch (err) {
-      return { kind: 'threw', error: describeError(err), unreadable: err instanceof ResultError, output: capture.take(), changed, flooded };
+      return { kind: 'threw', error: describeError(err), unreadable: isA(err, ResultError), output: capture.take(), changed, flooded };
     }
   }
 }
