@@ -9,13 +9,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bindAdapters, probeOf, readResult, type Submission } from '../adapters';
+import { probeOf, readResult, type Submission } from '../adapters';
 import { isObservation, MISTAKES } from '../lib/diagnosis/catalogue';
 import { diagnose } from '../lib/diagnosis/diagnose';
 import { withinTolerance } from '../lib/diagnosis/probe';
 import { parseNonFinite } from '../lib/diagnosis/signatures';
 import { FixtureError } from '../lib/errors';
-import { inProcessContext } from '../lib/grading/inProcess';
+import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
 import { loadFixture } from '../lib/model/fixtures';
 import { PROJECT_ROOT } from '../lib/paths';
 import type { Tensor } from '../lib/tensor';
@@ -151,7 +151,7 @@ describe('correct solutions match no mistake', () => {
     const impl = await load(entry.file);
     const results = await gradedInProcess(entry);
     // They pass, so nothing asks for a diagnosis: ask anyway, with their outputs, probes and all.
-    const context = inProcessContext(probeOf(impl, entry.name), bindAdapters(impl, entry.name));
+    const context = inProcessContext(probeOf(impl, entry.name), new InProcessSession(impl, entry.name));
     const matched = [];
     for (const r of results) {
       if (r.output) matched.push([r.graded.name, await diagnose(r.graded, r.fixture, { kind: 'output', output: r.output }, context)]);
@@ -176,7 +176,7 @@ describe('a probe keeps the dtype of what it changes', () => {
     const fixture = { ...base, inputs, expected, probabilities: () => undefined, mistakes: () => new Map<string, Tensor>() };
     const output = impl.scaledDotProductAttention!(inputs.q, inputs.k, inputs.v) as Tensor;
     expect(withinTolerance(output, expected, graded.tolerance)).toBe(false);
-    const context = inProcessContext(probeOf(impl, name), bindAdapters(impl, name));
+    const context = inProcessContext(probeOf(impl, name), new InProcessSession(impl, name));
     const diagnosis = await diagnose(graded, fixture, { kind: 'output', output }, context);
     // What the probes saw may be said; no cause may be named.
     expect(diagnosis === undefined || isObservation(diagnosis.mistake), diagnosis?.mistake).toBe(true);

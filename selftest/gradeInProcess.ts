@@ -8,7 +8,7 @@ import { explain, type Diagnosis } from '../lib/diagnosis/diagnose';
 import { NotImplementedError, ResultError } from '../lib/errors';
 import { evaluateCase } from '../lib/grading/evaluate';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
-import { inProcessContext } from '../lib/grading/inProcess';
+import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
 import { invokeCase } from '../lib/model/invoke';
 import type { Tensor } from '../lib/tensor';
 import { GRADED_CASES, type GradedCase } from '../tests/cases';
@@ -29,7 +29,7 @@ export async function gradeInProcess(
   impl: Partial<Submission>, label: string, cases = GRADED_CASES, fixtureOf: (graded: GradedCase) => LoadedFixture = (graded) => loadFixture(graded.fixture),
 ): Promise<CaseResult[]> {
   const adapters = bindAdapters(impl, label);
-  const context = inProcessContext(probeOf(impl, label), adapters);
+  const context = inProcessContext(probeOf(impl, label), new InProcessSession(impl, label));
   const results: CaseResult[] = [];
   for (const graded of cases) results.push(await gradeCase(graded));
   return results;

@@ -70,6 +70,19 @@ describe('the graded suite (npm test)', () => {
     for (const a of assertions(report)) expect(a.failureMessages.join('\n'), a.title).toContain(words);
   });
 
+  it("-t multihead on an attention that throws what cannot be read: the diagnosis runs the attention tests itself, reads their errors as the grader does, and says what the grader says", async () => {
+    const name = 'attention_throws_getters';
+    const dir = materialize(path.join(__dirname, 'grader', 'misbehaving', `${name}.ts`), fs.mkdtempSync(path.join(os.tmpdir(), 'suite-')));
+    const fromGrader = (await grade(dir, name)).cases.filter((c) => c.fn === 'multihead_self_attention');
+    const ran = assertions(runSuite(dir, ['-t', 'multihead'])).filter((a) => a.status !== 'skipped');
+    expect(ran.map((a) => a.title).sort()).toEqual(fromGrader.map((c) => c.name).sort());
+    for (const a of ran) {
+      const diagnosis = fromGrader.find((c) => c.name === a.title)!.diagnosis?.message;
+      expect(diagnosis, a.title).toMatch(/fails its own tests/);
+      expect(/^Diagnosis: (.*)$/m.exec(a.failureMessages.join('\n'))?.[1], a.title).toBe(diagnosis);
+    }
+  });
+
   it('-t scaled_dot_product runs exactly the attention cases', () => {
     const report = runSuite('reference', ['-t', 'scaled_dot_product']);
     const ran = assertions(report).filter((a) => a.status === 'passed').map((a) => a.title);

@@ -41,7 +41,7 @@ async function diagnosis() {
   const { probes, checked } = await adapters.loadedSubmission();
   const all = visibleCases('scaled_dot_product_attention');
   const known = () => (all.every((c) => attention.has(c.name)) ? all.filter((c) => !attention.get(c.name)).map((c) => c.name) : undefined);
-  return inProcessContext(adapters.probe, adapters.bindAdapters(await probes(), checked.entryName), known);
+  return inProcessContext(adapters.probe, new InProcessSession(await probes(), checked.entryName), known);
 }
 
 /**

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Tensor } from '../tensor';
 import { FunctionLedger } from './faults';
-import { InProcessSession } from './inProcess';
+import * as reference from '../../reference';
+import { visibleCases } from '../../tests/cases';
+import type { Probe } from '../diagnosis/probe';
+import { InProcessSession, inProcessContext } from './inProcess';
 
 /** Spins until `ms` of wall time have passed: however loaded the machine, at least that long. */
 function spin(ms: number): void {
@@ -79,3 +82,27 @@ describe('a call in this process is one request, as the grader times its child',
   });
 });
 
+
+describe("the diagnosis's own run of the attention tests (npm test -- -t multihead)", () => {
+  const probeless: Probe = async () => ({ kind: 'none', why: 'no probes here' });
+  const attentionCases = visibleCases('scaled_dot_product_attention').map((c) => c.name);
+  const failuresOf = (scaledDotProductAttention: (...args: unknown[]) => unknown) =>
+    inProcessContext(probeless, new InProcessSession({ scaledDotProductAttention }, 'x/index.ts', undefined, LIMIT_MS)).attentionFailures();
+
+  it('the reference fails none of them', async () => {
+    expect(await failuresOf(reference.scaledDotProductAttention as (...args: unknown[]) => unknown)).toEqual([]);
+  });
+
+  it("an Error whose name never returns: one time limit, then every test failed, as in the grader after a hang", async () => {
+    const err = new Error('hidden');
+    let calls = 0;
+    Object.defineProperty(err, 'name', { get(): never { for (;;); } });
+    expect(await failuresOf(() => { calls++; throw err; })).toEqual(attentionCases);
+    expect(calls).toBe(1);
+  });
+
+  it('process.exit: every test failed, and this process goes on', async () => {
+    expect(await failuresOf(() => process.exit(3))).toEqual(attentionCases);
+    expect(process.exitCode ?? 0).toBe(0);
+  });
+});

@@ -13,9 +13,9 @@ import { ResultError } from '../errors';
 import { PrintCapture, redirectConsole } from '../sandbox/printed';
 import { describeError, isA } from '../sandbox/errorInfo';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
-import { Tensor } from '../tensor';
+import type { Tensor } from '../tensor';
 import { visibleCases, type GradedFunction } from '../../tests/cases';
-import { evaluateCase } from './evaluate';
+import { judgeValue } from './judge';
 import { trapExit } from './exitTrap';
 import type { FunctionLedger } from './faults';
 import { loadFixture } from '../model/fixtures';
@@ -140,27 +140,26 @@ export class InProcessSession {
 
 /**
  * The diagnosis's context in this process. `known`: the failing visible attention tests when every
- * one of them has run (as the grader knows them from its verdicts); otherwise they are run on `run`,
- * the submission's instance kept for probes.
+ * one of them has run (as the grader knows them from its verdicts); otherwise they are run through
+ * `session`, on the submission's instance kept for probes, and judged as the graded tests judge
+ * them. Through a session, as every other call of student code here: what a call throws is
+ * described under its limit and a process.exit is trapped, so neither a thrown value's getters nor
+ * an exit can hang or end npm test (`npm test -- -t multihead` runs this).
  */
-export function inProcessContext(probe: Probe, run: CaseRunner<Tensor | Promise<Tensor>>, known: () => string[] | undefined = () => undefined): ProbeContext {
+export function inProcessContext(probe: Probe, session: InProcessSession, known: () => string[] | undefined = () => undefined): ProbeContext {
   let failures: Promise<string[]> | undefined;
   const attentionFailures = async () => {
     const seen = known();
     if (seen) return seen;
     const failed: string[] = [];
-    let hung = false;
+    let stopped = false;
     for (const graded of visibleCases('scaled_dot_product_attention')) {
-      // After a hang, as in the grader, the function's other cases fail without a call (each would cost a limit).
-      if (!hung) {
+      // After a hang or a crash, as in the grader, the function's other cases fail without a call (each would cost a limit).
+      if (!stopped) {
         const fixture = loadFixture(graded.fixture);
-        try {
-          const copies = Object.fromEntries(Object.entries(fixture.inputs).map(([name, t]) => [name, new Tensor(t.data.slice(), t.shape)]));
-          if (evaluateCase(graded, await invokeCase(graded.fn, { params: fixture.params, inputs: copies }, run), fixture).passed) continue;
-        } catch (err) {
-          // It threw, hung or returned something unreadable: failed as well.
-          hung = (err as Error | undefined)?.name === 'HangError';
-        }
+        const outcome = session.call(graded.fn, fixture);
+        if (outcome.kind === 'value' && judgeValue(graded, outcome.value, fixture).status === 'passed') continue;
+        stopped = outcome.kind === 'timeout' || outcome.kind === 'crashed';
       }
       failed.push(graded.name);
     }
