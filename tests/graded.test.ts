@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { test } from 'vitest';
 import * as adapters from '../adapters';
-import { explain, type Outcome } from '../lib/diagnosis/diagnose';
+import type { Outcome } from '../lib/diagnosis/diagnose';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from '../lib/grading/faults';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
 import { diedWords, didNotReturn, inputsChangedNote, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
@@ -53,9 +53,15 @@ function ownFrames(stack: string, root: string): string[] {
   return stack.split('\n').filter((line) => /^\s+at /.test(line) && (line.includes(folder) || line.includes(`file://${folder}`)));
 }
 
-/** What the diagnosis found about a failure, as the grader's diagnosis would say it; '' for none. */
+/**
+ * What the diagnosis found about a failure, as the grader's diagnosis would say it; '' for none.
+ * The diagnosis's modules load at the first failure that asks: a run where everything passes (the
+ * student loop, once the work is done) does not load them. Named `.js`, as TypeScript asks of an
+ * import() under node16 resolution; vite finds the .ts.
+ */
 async function noteOn(graded: GradedCase, fixture: LoadedFixture, evidence: Outcome | undefined): Promise<string> {
   if (!evidence) return '';
+  const { explain } = await import('../lib/diagnosis/diagnose.js');
   return (await explain(graded, fixture, evidence, await diagnosis())).note;
 }
 
