@@ -5,6 +5,7 @@
  */
 import { EXPORT_NAMES } from '../../adapters/normalise';
 import { changedInputsWords, INPUTS_CHANGED_FIX } from '../diagnosis/catalogue';
+import { failedToLoad } from '../sandbox/loadCheck';
 import { floodWords } from '../sandbox/printed';
 import { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
@@ -32,10 +33,9 @@ export function didNotLoad(timeoutMs: number): string {
  * test says it), from its description (lib/sandbox/errorInfo.ts). A stub's message says it all.
  */
 export function thrownWords(error: ErrorInfo, duringLoad: boolean): string {
-  const prefix = duringLoad ? 'the submission failed to load: ' : '';
-  if (error.notImplemented) return `${prefix}${error.message}`;
   const memory = OUT_OF_MEMORY.test(error.message) ? 'memory limit exceeded: ' : '';
-  return `${prefix}${memory}${error.name}: ${error.message}`;
+  const words = error.notImplemented ? error.message : `${memory}${error.name}: ${error.message}`;
+  return duringLoad ? failedToLoad(words) : words;
 }
 
 /** The process running the submission ended (`how`: "exited with code 3", "was killed by SIGKILL"…), during a call or while it was loaded. */
