@@ -12,7 +12,7 @@ import type { Probe } from '../lib/diagnosis/probe';
 import { unravelIndex } from '../lib/format';
 import { InProcessSession } from '../lib/grading/inProcess';
 import { expectedShape } from '../lib/model/invoke';
-import { askingOnce, valueAnswer } from '../lib/grading/probeCalls';
+import { askingOnce, noAnswer, valueAnswer } from '../lib/grading/probeCalls';
 import { describeError } from '../lib/sandbox/errorInfo';
 import { trapExit } from '../lib/grading/exitTrap';
 import type { Tensor } from '../lib/tensor';
@@ -113,8 +113,7 @@ export function probeOf(impl: Partial<Submission>, file = 'student/index.ts', li
   const session = new InProcessSession(impl, file, undefined, limitMs);
   return askingOnce(async (fn, inputs) => {
     const outcome = session.call(fn, inputs);
-    if (outcome.kind === 'timeout') return { kind: 'none', why: 'the function did not finish within the time limit' };
-    if (outcome.kind === 'crashed') return { kind: 'none', why: `the process running the submission ${outcome.how}` };
+    if (outcome.kind === 'timeout' || outcome.kind === 'crashed') return noAnswer(outcome);
     const changed = outcome.changed.length ? { changed: outcome.changed } : {};
     if (outcome.kind === 'value') return { ...valueAnswer(fn, outcome.value, expectedShape(fn, inputs)), ...changed };
     // As the child describes it, read under the call's limit: the thrown value's getters may loop.

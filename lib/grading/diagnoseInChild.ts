@@ -6,7 +6,7 @@
 import { explain } from '../diagnosis/diagnose';
 import type { Probe, ProbeAnswer, ProbeContext } from '../diagnosis/probe';
 import { expectedShape, type CaseInputs } from '../model/invoke';
-import { askingOnce, valueAnswer } from './probeCalls';
+import { askingOnce, noAnswer, valueAnswer } from './probeCalls';
 import type { ChildSession } from '../sandbox/session';
 import type { GradedCase, GradedFunction } from '../../tests/cases';
 import type { LoadedFixture } from '../model/fixtures';
@@ -35,11 +35,7 @@ export function childProbe(session: ChildSession): Probe {
       return { ...answer, ...changed };
     }
     if (outcome.kind === 'threw') return { kind: 'threw', name: outcome.error.name, message: outcome.error.message, ...changed };
-    return {
-      kind: 'none',
-      why: outcome.kind === 'timeout' ? 'the function did not finish within the time limit'
-        : outcome.kind === 'crashed' || outcome.kind === 'refused' ? `the process running the submission ${outcome.how}` : 'the submission failed to load',
-    };
+    return noAnswer(outcome);
   }, answers);
 }
 

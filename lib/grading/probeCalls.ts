@@ -42,6 +42,16 @@ export function askingOnce(ask: (fn: GradedFunction, inputs: CaseInputs) => Prom
 }
 
 /**
+ * A probe's answer when the call gave none, in the same words in both paths: it did not finish in
+ * time, the process running it ended (`how`, as the grader says it), or the submission did not load.
+ */
+export function noAnswer(outcome: { kind: 'timeout' } | { kind: 'crashed' | 'refused'; how: string } | { kind: 'load_failed' }): ProbeAnswer {
+  const why = outcome.kind === 'timeout' ? 'the function did not finish within the time limit'
+    : outcome.kind === 'load_failed' ? 'the submission failed to load' : `the process running the submission ${outcome.how}`;
+  return { kind: 'none', why };
+}
+
+/**
  * A probe's answer from what the call returned: its values, or, when only its shape was read (a
  * larger shape than the one promised, invoke.ts judgedByShape), an unreadable return saying so.
  */
