@@ -12,6 +12,7 @@ import path from 'node:path';
 import { test } from 'vitest';
 import * as adapters from '../adapters';
 import type { Outcome } from '../lib/diagnosis/diagnose';
+import type { ProbeContext } from '../lib/diagnosis/probe';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from '../lib/grading/faults';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
 import { diedWords, didNotReturn, inputsChangedNote, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
@@ -37,11 +38,15 @@ let session: InProcessSession | undefined;
 /** The visible attention tests that ran, and whether each passed: a multi-head diagnosis asks. */
 const attention = new Map<string, boolean>();
 
-async function diagnosis() {
+let context: ProbeContext | undefined;
+
+/** One diagnosis context per run: its own run of the attention tests, when it needs one, is made once for every test that asks. */
+async function diagnosis(): Promise<ProbeContext> {
+  if (context) return context;
   const { probes, checked } = await adapters.loadedSubmission();
   const all = visibleCases('scaled_dot_product_attention');
   const known = () => (all.every((c) => attention.has(c.name)) ? all.filter((c) => !attention.get(c.name)).map((c) => c.name) : undefined);
-  return inProcessContext(adapters.probe, new InProcessSession(await probes(), checked.entryName), known);
+  return (context ??= inProcessContext(adapters.probe, new InProcessSession(await probes(), checked.entryName), known));
 }
 
 /**
