@@ -4,7 +4,7 @@
  * the project's README to them. Each table sits between two comment lines that name it.
  */
 import { formatPoints } from './report/words';
-import type { GradedCase, GradedFunction } from '../tests/cases';
+import type { GradedCase, GradedFunction } from './assignment/cases';
 
 const FUNCTIONS: readonly [GradedFunction, string, string][] = [
   ['softmax', '`softmax(x, dim)`', 'softmax along `dim`, stable for large inputs'],

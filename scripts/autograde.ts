@@ -5,11 +5,12 @@
  * Exits 0 whenever results.json was written.
  */
 import { autograde } from '../lib/gradescope/autograde';
+import { ASSIGNMENT } from '../tests/assignment';
 
 const root = process.env.AUTOGRADER_ROOT || '/autograder';
 
 // exit() rather than waiting: a child left over from a failed run must not keep Gradescope waiting.
-autograde(root).then(
+autograde(ASSIGNMENT, root).then(
   () => process.exit(0),
   (err: unknown) => {
     // Not even the error result could be written: run_autograder's bundled copy stands in.

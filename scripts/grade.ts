@@ -26,6 +26,7 @@ import { withLatePenalty } from '../lib/late/policy';
 import { matchTimes, readTimesFile, TimesError, type SubmissionTime } from '../lib/late/times';
 import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
 import type { Variants } from '../lib/model/variants';
+import { loadAssignment } from '../lib/assignment/load';
 
 // In the student handout (no reference/, no hidden fixtures, no similarity check) the flags that
 // need instructor files, or only make sense for a course, are neither listed nor accepted: --help
@@ -92,7 +93,8 @@ function usage(problem: string): never {
 for (const flag of INSTRUCTOR_FLAGS) {
   if (FOR_INSTRUCTORS(flag) && flags[flag]) usage(`--${flag} is for instructors: this handout has no reference solution, hidden tests or similarity check (grade your own work with npm run grade)`);
 }
-const chosen = gradeOptionValues(flags);
+const assignment = loadAssignment();
+const chosen = gradeOptionValues(flags, assignment);
 if (typeof chosen === 'string') usage(chosen);
 if (flags.times && !chosen.latePolicy) usage('--times gives the submission times a late policy needs: pass --late-policy too');
 
@@ -157,6 +159,7 @@ async function main(chosen: OptionValues): Promise<void> {
   const memoryBytes = chosen.memoryBytes!;
   const options: GradeOptions & OptionValues = {
     ...chosen,
+    assignment,
     fixtures: loadCaseFixtures(chosen.cases),
     child: prepareChild(memoryBytes, hiddenFolders()),
     outputCap: 4096,

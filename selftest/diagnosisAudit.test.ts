@@ -11,6 +11,7 @@ import { gradeMutant } from '../lib/bench/audit/run';
 import type { SampleEntry } from '../lib/bench/audit/sample';
 import { loadCaseFixtures } from '../lib/grading/grade';
 import { PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
+import { ASSIGNMENT } from '../tests/assignment';
 import { GRADED_CASES } from '../tests/cases';
 import { AUDITED } from './catalogue';
 import sample from './catalogue/auditSample.json';
@@ -28,7 +29,7 @@ describe('a fixed sample of the diagnosis audit: every claim fits its mutant', (
     const mutant = (await mutantsFor(s.solution)).find((m) => m.id === s.id);
     expect(mutant, `no longer generated (its lines or an operator changed): draw the sample again with npm run audit:diagnosis -- --write-sample`).toBeDefined();
     const entry = AUDITED.find((e) => e.name === s.solution)!.file.endsWith('index.ts') ? 'index.ts' : mutant!.file;
-    const result = await gradeMutant(mutant!.files, entry, s.solution, GRADED_CASES, fixtures, PER_TEST_LIMIT_MS);
+    const result = await gradeMutant(ASSIGNMENT, mutant!.files, entry, s.solution, GRADED_CASES, fixtures, PER_TEST_LIMIT_MS);
     if (typeof result === 'string') throw new Error(result);
     expect(result.filter((c) => c.status !== 'passed').length, 'it fails a test, as when it was drawn').toBeGreaterThan(0);
     const truth = { operator: mutant!.operator, parts: mutant!.parts, attentionFails: result.some((c) => c.fn === 'scaled_dot_product_attention' && c.status !== 'passed') };

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../lib/paths';
 import { didNotLoad, didNotReturn, notRunAfterHang, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
-import { stoppedWords } from '../adapters/loadWatchdog';
+import { stoppedWords } from '../lib/suite/loadWatchdog';
 import { grade } from './grader/harness';
 import { visibleCases } from '../tests/cases';
 import { materialize } from './grader/materialize';

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { test } from 'vitest';
-import * as adapters from '../adapters';
+import { specOf } from '../lib/assignment/functions';
 import type { Outcome } from '../lib/diagnosis/diagnose';
 import type { ProbeContext } from '../lib/diagnosis/probe';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from '../lib/grading/faults';
@@ -21,6 +21,8 @@ import { runOrder } from '../lib/model/invoke';
 import { judgeValue } from '../lib/grading/judge';
 import { readManifest, type Manifest } from '../lib/model/manifest';
 import type { ErrorInfo } from '../lib/sandbox/protocol';
+import { loadedSubmission } from '../lib/suite/submission';
+import { ASSIGNMENT } from './assignment';
 import { visibleCases, type GradedCase } from './cases';
 
 /** A failed check: the message is the whole story, so no harness stack frames are shown. */
@@ -33,20 +35,22 @@ class GradeFailure extends Error {
 }
 
 /** Each function's share of the budget and its faults, as the grader keeps them for the same cases. */
-const ledger = FunctionLedger.forCases(DEFAULT_BUDGET_MS, visibleCases());
+const ledger = FunctionLedger.forCases(DEFAULT_BUDGET_MS, visibleCases(), ASSIGNMENT.functions);
 let session: InProcessSession | undefined;
-/** The visible attention tests that ran, and whether each passed: a multi-head diagnosis asks. */
-const attention = new Map<string, boolean>();
+/** The visible tests that ran, and whether each passed: a diagnosis may ask for a function's failures. */
+const ran = new Map<string, boolean>();
 
 let context: ProbeContext | undefined;
 
 /** One diagnosis context per run: its own run of the attention tests, when it needs one, is made once for every test that asks. */
 async function diagnosis(): Promise<ProbeContext> {
   if (context) return context;
-  const { probes, checked } = await adapters.loadedSubmission();
-  const all = visibleCases('scaled_dot_product_attention');
-  const known = () => (all.every((c) => attention.has(c.name)) ? all.filter((c) => !attention.get(c.name)).map((c) => c.name) : undefined);
-  return (context ??= inProcessContext(adapters.probe, new InProcessSession(await probes(), checked.entryName), known));
+  const { probes, probe, checked } = await loadedSubmission(ASSIGNMENT);
+  const known = (fn: string) => {
+    const all = visibleCases(fn);
+    return all.every((c) => ran.has(c.name)) ? all.filter((c) => !ran.get(c.name)).map((c) => c.name) : undefined;
+  };
+  return (context ??= inProcessContext(probe, new InProcessSession(await probes(), ASSIGNMENT.functions, checked.entryName), ASSIGNMENT, known));
 }
 
 /**
@@ -92,17 +96,17 @@ let manifest: Manifest | undefined;
 for (const graded of runOrder(visibleCases())) {
   test(graded.name, async ({ task }) => {
     // A folder the grader would not run fails every test here, in its words (adapters/load.ts).
-    const { graded: impl, checked } = await adapters.loadedSubmission();
-    session ??= new InProcessSession(impl, checked.entryName, ledger);
+    const { graded: impl, checked } = await loadedSubmission(ASSIGNMENT);
+    session ??= new InProcessSession(impl, ASSIGNMENT.functions, checked.entryName, { ledger });
     // Read inside the test: a -t filter that skips the case skips its file reads too.
     const fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest()) });
-    if (graded.fn === 'scaled_dot_product_attention') attention.set(graded.name, false);
+    ran.set(graded.name, false);
     const blocked = ledger.blocked(graded.fn);
     if (blocked) throw new GradeFailure(blocked.reason);
     const outcome = session.call(graded.fn, fixture);
     if (outcome.output) console.log(outcome.output);
     if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length) {
-      const note = inputsChangedNote(graded.fn, outcome.changed, graded.name, fixture.inputs);
+      const note = inputsChangedNote(specOf(ASSIGNMENT.functions, graded.fn).export, outcome.changed, graded.name, fixture.inputs);
       console.warn(note);
       // For reporters (the JSON one carries `meta`): the note is no failure, so it is not in the result.
       (task.meta as { notes?: string[] }).notes = [note];
@@ -111,7 +115,7 @@ for (const graded of runOrder(visibleCases())) {
     if (fault) ledger.fault(graded.fn, fault, graded.name);
     if (outcome.kind === 'crashed') throw new GradeFailure(diedWords(outcome.how, false));
     if (outcome.kind === 'timeout') {
-      throw new GradeFailure(outcome.budget ? ledger.spentWords(graded.fn, true) : didNotReturn(graded.fn, PER_TEST_LIMIT_MS, outcome.flooded));
+      throw new GradeFailure(outcome.budget ? ledger.spentWords(graded.fn, true) : didNotReturn(specOf(ASSIGNMENT.functions, graded.fn).export, PER_TEST_LIMIT_MS, outcome.flooded));
     }
     if (outcome.kind === 'threw') {
       if (!outcome.unreadable) throw await thrown(outcome.error, graded, fixture, checked.root);
@@ -119,9 +123,9 @@ for (const graded of runOrder(visibleCases())) {
       const note = await noteOn(graded, fixture, { kind: 'unreadable', name: 'ResultError', message });
       throw new GradeFailure([message, note].filter(Boolean).join('\n'));
     }
-    const verdict = judgeValue(graded, outcome.value, fixture);
+    const verdict = judgeValue(ASSIGNMENT, graded, outcome.value, fixture);
     if (verdict.status === 'passed') {
-      if (graded.fn === 'scaled_dot_product_attention') attention.set(graded.name, true);
+      ran.set(graded.name, true);
       return;
     }
     // Only a failure probes, or reads the mistakes' outputs (fixture.mistakes() is lazy).

@@ -5,7 +5,7 @@
  * Each is checked against this checkout's own case table, never against what the shard says it is.
  */
 import type { GradescopeResults } from '../report/gradescope';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { nameBytes } from '../intake/names';
 import { showName, truncate } from '../text/sanitise';
 import { applyLatePolicy, parseLatePolicy, parseTime } from '../late/policy';

@@ -5,7 +5,7 @@
  * a row saying why, which the next run replaces.
  */
 import path from 'node:path';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { writeFileAtomic } from '../fsAtomic';
 import { batchReportHtml, readBatchEntries, REPORT_FILE } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';

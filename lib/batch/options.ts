@@ -13,7 +13,8 @@
 import type { FlagKind } from '../cli';
 import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy, type LatePolicy } from '../late/policy';
 import { secretHash } from '../model/draw';
-import { GRADED_CASES, visibleCases, type GradedCase } from '../../tests/cases';
+import type { Assignment } from '../assignment/assignment';
+import { visibleOf, type GradedCase } from '../assignment/cases';
 
 /** What the grade-changing options set, as grading reads them (a subset of a batch's options). */
 export interface OptionValues {
@@ -45,8 +46,8 @@ export interface GradeOption {
   help: string;
   /** Needs instructor files (the handout neither lists nor accepts it). */
   instructorOnly?: boolean;
-  /** The values the flag sets (its value undefined: not given), or one line saying why the value is wrong. */
-  apply(value: string | number | boolean | undefined): Partial<OptionValues> | string;
+  /** The values the flag sets (its value undefined: not given) for `assignment`, or one line saying why the value is wrong. */
+  apply(value: string | number | boolean | undefined, assignment: Pick<Assignment, 'cases'>): Partial<OptionValues> | string;
   /** The key it is recorded under in `graded_with.options`. */
   key: string;
   /** What is recorded for these values; undefined when the option is off (so results graded before it existed still match). */
@@ -63,7 +64,7 @@ export const GRADE_OPTIONS: readonly GradeOption[] = [
   {
     flag: 'hidden', kind: 'boolean', instructorOnly: true, example: true,
     help: '  --hidden           include the instructor-only cases',
-    apply: (v) => ({ cases: v ? GRADED_CASES : visibleCases() }),
+    apply: (v, { cases }) => ({ cases: v ? cases : visibleOf(cases) }),
     key: 'hidden', record: (o) => o.cases.some((c) => c.hidden),
     show: (v) => `--hidden ${v === true ? 'on' : v === false ? 'off' : String(v)}`,
   },
@@ -161,10 +162,10 @@ export function gradeFlagKinds(): Record<string, FlagKind> {
 }
 
 /** The values the command line's grade-changing flags set, or one line saying which value is wrong. */
-export function gradeOptionValues(flags: Readonly<Record<string, unknown>>): OptionValues | string {
+export function gradeOptionValues(flags: Readonly<Record<string, unknown>>, assignment: Pick<Assignment, 'cases'>): OptionValues | string {
   const values: Partial<OptionValues> = {};
   for (const option of GRADE_OPTIONS) {
-    const applied = option.apply(flags[option.flag] as string | number | boolean | undefined);
+    const applied = option.apply(flags[option.flag] as string | number | boolean | undefined, assignment);
     if (typeof applied === 'string') return applied;
     Object.assign(values, applied);
   }

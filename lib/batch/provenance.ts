@@ -7,7 +7,7 @@
  * and is not recorded.
  */
 import { createHash } from 'node:crypto';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { readManifest, type Manifest } from '../model/manifest';
 import { optionsDifference, recordOptions, type OptionValues } from './options';
 import { IntakeError, takeSubmission, type Submission } from '../intake/intake';

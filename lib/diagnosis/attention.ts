@@ -9,7 +9,7 @@
 import type { Values } from '../compare';
 import type { LoadedFixture } from '../model/fixtures';
 import { Tensor } from '../tensor';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import {
   allowedGrid, broadcastMask, callAttention, caseOf, entry, laidOutTransposed, whereRow, type AttentionCase, type AttentionInputs,
 } from './attentionCase';

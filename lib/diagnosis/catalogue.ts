@@ -9,7 +9,7 @@
  * its output on each case, and a failing output is compared with those; `recognise` reads an error
  * or where a NaN is instead.
  */
-import type { GradedFunction } from '../../tests/cases';
+import type { GradedFunction } from '../assignment/cases';
 import { formatIndex, unravelIndex } from '../format';
 import { matmulWithUntransposedK, softmaxGlobalMax, softmaxOverflow, type Recogniser } from './signatures';
 

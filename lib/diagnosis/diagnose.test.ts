@@ -10,7 +10,7 @@ import { matmulWithUntransposedK } from './signatures';
 const tol = { atol: 1e-6, rtol: 1e-4 };
 const t = (data: number[], shape: number[]) => ({ data: Float64Array.from(data), shape });
 const caseOf = (fixture: string) => GRADED_CASES.find((c) => c.fixture === fixture)!;
-const noProbes: ProbeContext = { probe: async () => ({ kind: 'none', why: 'no probes here' }), attentionFailures: async () => [] };
+const noProbes: ProbeContext = { probe: async () => ({ kind: 'none', why: 'no probes here' }), failures: async () => [] };
 
 describe('withinTolerance', () => {
   it('uses atol + rtol·|target|, refuses NaN and another shape', () => {

@@ -6,7 +6,7 @@
  * failed), and an error or NaN goes to the mistakes' recognisers. When no evidence shows a cause
  * the note says so, and how far off the output is, rather than guess.
  */
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import type { Tolerance, Values } from '../compare';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
 import type { LoadedFixture } from '../model/fixtures';
@@ -25,7 +25,7 @@ export interface Diagnosis {
 }
 
 /** What a failing case produced: an output that a check refused, or a failure with no output. */
-export type Outcome = { kind: 'output'; output: Values } | Failure;
+export type Outcome = { kind: 'output'; output: Values; /** A tuple return's failing part. */ part?: string } | Failure;
 
 export interface Explanation {
   diagnosis?: Diagnosis;

@@ -9,7 +9,7 @@ import type { Values } from '../compare';
 import { formatNumber } from '../format';
 import type { LoadedFixture } from '../model/fixtures';
 import { Tensor } from '../tensor';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { ignoredInputs } from './multiHeadIgnored';
 import { callPremises, CALLS, changedWords, Premises } from './premises';
 import { probeOutput, withinTolerance, type Finding, type ProbeContext } from './probe';
@@ -123,7 +123,7 @@ export async function diagnoseMultiHead(
   graded: GradedCase, fixture: LoadedFixture, outcome: Failure | { kind: 'output'; output: Values }, context: ProbeContext,
 ): Promise<Finding[]> {
   if (outcome.kind === 'output' && withinTolerance(outcome.output, fixture.expected, graded.tolerance)) return [];
-  const failing = await context.attentionFailures();
+  const failing = await context.failures('scaled_dot_product_attention');
   if (failing.length) {
     const names = failing.length > 3 ? `${failing.slice(0, 3).join(', ')} …` : failing.join(', ');
     return [{ id: 'attention_broken', evidence: `It fails ${failing.length} of its tests (${names}).` }];

@@ -6,7 +6,7 @@
  * An output that stays the same when several inputs change depends on little at all: the reading
  * is not about any one of them, and nothing is named.
  */
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import type { Values } from '../compare';
 import { Tensor } from '../tensor';
 import { probeOutput, withinTolerance, type Finding, type ProbeContext } from './probe';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { probeOf, type Submission } from '../../adapters';
+import type { Submission } from '../../adapters';
+import { ASSIGNMENT } from '../../tests/assignment';
+import { probeOf } from '../suite/submission';
 import * as reference from '../../reference';
 import { Tensor } from '../tensor';
 import { reversed } from './attentionCase';
@@ -14,7 +16,7 @@ const ids = { stateKept: 'state_kept', inputsChanged: 'inputs_changed' };
 
 /** The premises about calls of `softmax` as written by `impl`. */
 function premisesOf(softmax: Submission['softmax']): Premises {
-  const context: ProbeContext = { probe: probeOf({ softmax }, 'test.ts'), attentionFailures: async () => [] };
+  const context: ProbeContext = { probe: probeOf(ASSIGNMENT, { softmax }, 'test.ts'), failures: async () => [] };
   return new Premises(callPremises(context, 'softmax', a, b, ids));
 }
 

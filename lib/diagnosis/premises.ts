@@ -8,8 +8,8 @@
  * premise is the diagnosis, and no probe that relies on it speaks (each declares its premises).
  */
 import { formatIndex, formatNumber, unravelIndex } from '../format';
-import type { CaseInputs } from '../model/invoke';
-import type { GradedFunction } from '../../tests/cases';
+import type { CaseInputs } from '../assignment/call';
+import type { GradedFunction } from '../assignment/cases';
 import { changedInputsWords } from './catalogue';
 import { firstDifference, sameAnswer, type Finding, type ProbeAnswer, type ProbeContext } from './probe';
 

@@ -8,7 +8,7 @@ import type { Tolerance } from '../compare';
 import { formatNumber } from '../format';
 import type { LoadedFixture } from '../model/fixtures';
 import type { Tensor } from '../tensor';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { allowedGrid, callAttention, whereRow, type AttentionCase } from './attentionCase';
 import { hasNaN, withinTolerance, type Finding, type ProbeContext } from './probe';
 import { columnsSumToOne, fitScale, FITS, rawScores, readMask, type MaskReading } from './readProbabilities';

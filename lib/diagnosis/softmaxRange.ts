@@ -13,7 +13,7 @@
 import { formatNumber } from '../format';
 import type { LoadedFixture } from '../model/fixtures';
 import { Tensor } from '../tensor';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { allowedGrid, callAttention, entry, whereRow, type AttentionCase } from './attentionCase';
 import { withinTolerance, type Finding, type ProbeContext } from './probe';
 import { rawScores } from './readProbabilities';

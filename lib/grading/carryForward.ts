@@ -14,7 +14,7 @@ import type { Tolerance, Values } from '../compare';
 import { withinTolerance } from '../diagnosis/probe';
 import { Tensor } from '../tensor';
 import type { ChildSession } from '../sandbox/session';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { carryProblem, probeGrid, REAL, shuffled, type ProbeGrid } from './carryProbe';
 import type { CaseVerdict } from './verdict';
 
@@ -33,8 +33,9 @@ async function ask(session: ChildSession, grid: ProbeGrid, order: readonly numbe
     session.takeOutput();
     if (outcome.kind !== 'value') return undefined;
     // Only an answer of the promised shape carries its values (protocol.ts WireShape).
-    if (!('data' in outcome.value)) return undefined;
-    const { shape, data } = outcome.value;
+    const [answer] = outcome.value;
+    if (!answer || !('data' in answer.value)) return undefined;
+    const { shape, data } = answer.value;
     if (shape.length !== grid.shape.length || shape.some((n, i) => n !== grid.shape[i])) return undefined;
     answers[entry] = new Tensor(data, shape);
   }

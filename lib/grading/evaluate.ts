@@ -1,7 +1,12 @@
 /**
- * The verdict on one graded case: the output is checked against the expected values and the case's
- * property checks. This runs where points are decided, never inside student code.
+ * The checks on one graded case's output, part by part: each part against its expected values
+ * (closeness within the case's tolerance, or exact for a mask or indices), then the case's
+ * property checks on the rows its function's spec points at. This runs where points are decided,
+ * never inside student code.
  */
+import type { Dim, FunctionSpec, PartSpec } from '../assignment/functions';
+import { partsOf } from '../assignment/functions';
+import { toleranceOf, type GradedCase } from '../assignment/cases';
 import {
   checkClose,
   checkMaskEqual,
@@ -12,7 +17,6 @@ import {
   type CheckOutcome,
   type Values,
 } from '../compare';
-import type { GradedCase } from '../../tests/cases';
 
 export interface Verdict {
   passed: boolean;
@@ -22,28 +26,52 @@ export interface Verdict {
 }
 
 export interface Evidence {
-  expected: Values;
+  /** Each part's expected values, by part name. */
+  expected: Readonly<Record<string, Values>>;
   inputs: Record<string, Values>;
+  params: Readonly<Record<string, number>>;
 }
 
-function runChecks(graded: GradedCase, output: Values, { expected, inputs }: Evidence): CheckOutcome[] {
+function dimOf(dim: Dim, { inputs, params }: Evidence): number {
+  if (typeof dim === 'number') return dim;
+  if ('param' in dim) return params[dim.param];
+  const shape = inputs[dim.input].shape;
+  return shape[dim.dim < 0 ? shape.length + dim.dim : dim.dim];
+}
+
+function partChecks(graded: GradedCase, part: PartSpec, output: Values, expected: Values): CheckOutcome[] {
   const shape = checkShape(output, expected);
   if (!shape.passed) return [shape];
-  const outcomes = [
-    graded.fn === 'causal_mask' ? checkMaskEqual(output, expected) : checkClose(output, expected, graded.tolerance),
-  ];
-  // V is [identity | more columns] in a probability case: the first n_k output columns are the probabilities.
-  const probs = graded.checks.length ? leadingColumns(output, inputs.k.shape[inputs.k.shape.length - 2]) : output;
-  for (const check of graded.checks) {
-    if (check === 'rows_sum_to_one') outcomes.push(checkRowsSumToOne(probs, inputs.mask));
-    // A probability case always has a mask: the fixture generator refuses one without.
-    if (check === 'masked_are_zero') outcomes.push(checkMaskedAreZero(probs, inputs.mask));
-  }
-  return outcomes;
+  return [part.kind === 'float' ? checkClose(output, expected, toleranceOf(graded, part.name)) : checkMaskEqual(output, expected)];
 }
 
-export function evaluateCase(graded: GradedCase, output: Values, evidence: Evidence): Verdict {
-  const checks = runChecks(graded, output, evidence);
+/** The case's property checks, on the rows the spec points at (FunctionSpec.rows). */
+function propertyChecks(spec: FunctionSpec, graded: GradedCase, outputs: ReadonlyMap<string, Values>, evidence: Evidence): CheckOutcome[] {
+  if (graded.checks.length === 0) return [];
+  const rows = spec.rows;
+  if (!rows) throw new Error(`${graded.name} declares property checks, but ${spec.export}'s spec says no rows to read`);
+  const output = outputs.get(rows.part ?? partsOf(spec)[0].name)!;
+  const probs = rows.columns === undefined ? output : leadingColumns(output, dimOf(rows.columns, evidence));
+  const mask = rows.mask === undefined ? undefined : evidence.inputs[rows.mask];
+  return graded.checks.map((check) => {
+    if (check === 'rows_sum_to_one') return checkRowsSumToOne(probs, mask);
+    // A probability case always has a mask: the fixture generator refuses one without.
+    return checkMaskedAreZero(probs, mask!);
+  });
+}
+
+/**
+ * Every part checked against its expected values, then the property checks once every part has
+ * the right shape. A tuple's failing checks name their part ("weights: …").
+ */
+export function evaluateCase(spec: FunctionSpec, graded: GradedCase, outputs: ReadonlyMap<string, Values>, evidence: Evidence): Verdict {
+  const tuple = spec.returns.tuple;
+  const checks: CheckOutcome[] = [];
+  for (const part of partsOf(spec)) {
+    const named = (c: CheckOutcome) => (tuple && !c.passed ? { ...c, message: `${part.name}: ${c.message}` } : c);
+    checks.push(...partChecks(graded, part, outputs.get(part.name)!, evidence.expected[part.name]).map(named));
+  }
+  if (checks.every((c) => c.check !== 'shape')) checks.push(...propertyChecks(spec, graded, outputs, evidence));
   const failed = checks.filter((c) => !c.passed);
   return { passed: failed.length === 0, checks, message: failed.map((c) => c.message).join('\n') };
 }

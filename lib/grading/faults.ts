@@ -11,7 +11,8 @@
  * hang is multi-head's (the call the grader made), and scaledDotProductAttention's tests are graded
  * on their own calls.
  */
-import type { GradedCase, GradedFunction } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
+import { specOf, type FunctionSpec } from '../assignment/functions';
 import { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
 import { notRunAfterFault, shareSpent, type Fault } from './hangWords';
 
@@ -73,32 +74,36 @@ const STATUS = { hang: 'timeout', memory: 'crashed', flood: 'error', crash: 'cra
 export class FunctionLedger {
   /** Each function's share of the budget. */
   readonly shareMs: number;
-  private readonly spent = new Map<GradedFunction, number>();
-  private readonly faults = new Map<GradedFunction, { fault: Fault; in: string }>();
+  private readonly spent = new Map<string, number>();
+  private readonly faults = new Map<string, { fault: Fault; in: string }>();
 
-  /** `functions`: those with cases in this run; the budget is shared among them equally. */
+  /**
+   * `functions`: the ids of those with cases in this run; the budget is shared among them equally.
+   * `exported`: how the words name a function (its export).
+   */
   constructor(
     readonly budgetMs: number,
-    functions: Iterable<GradedFunction>,
+    functions: Iterable<string>,
+    private readonly exported: (fn: string) => string = (fn) => fn,
   ) {
     this.shareMs = budgetMs / Math.max(1, new Set(functions).size);
   }
 
-  static forCases(budgetMs: number, cases: readonly GradedCase[]): FunctionLedger {
-    return new FunctionLedger(budgetMs, cases.map((c) => c.fn));
+  static forCases(budgetMs: number, cases: readonly GradedCase[], functions: readonly FunctionSpec[]): FunctionLedger {
+    return new FunctionLedger(budgetMs, cases.map((c) => c.fn), (fn) => specOf(functions, fn).export);
   }
 
   /** What is left of `fn`'s share (never below 0). */
-  left(fn: GradedFunction): number {
+  left(fn: string): number {
     return Math.max(0, this.shareMs - (this.spent.get(fn) ?? 0));
   }
 
-  charge(fn: GradedFunction, ms: number): void {
+  charge(fn: string, ms: number): void {
     this.spent.set(fn, (this.spent.get(fn) ?? 0) + Math.max(0, ms));
   }
 
   /** `fn` faulted in the test `in`; the first fault is the one its other tests name. */
-  fault(fn: GradedFunction, fault: Fault, caseName: string): void {
+  fault(fn: string, fault: Fault, caseName: string): void {
     if (!this.faults.has(fn)) this.faults.set(fn, { fault, in: caseName });
   }
 
@@ -106,14 +111,14 @@ export class FunctionLedger {
    * Why a test of `fn` is not run at all, and the status it ends with (the fault's: a hang's
    * timeout, the memory cap's crash, a flood's error); undefined when it runs.
    */
-  blocked(fn: GradedFunction): { reason: string; status: 'timeout' | 'crashed' | 'error' } | undefined {
+  blocked(fn: string): { reason: string; status: 'timeout' | 'crashed' | 'error' } | undefined {
     const faulted = this.faults.get(fn);
-    if (faulted) return { reason: notRunAfterFault(fn, faulted.fault, faulted.in), status: STATUS[faulted.fault.kind] };
+    if (faulted) return { reason: notRunAfterFault(this.exported(fn), faulted.fault, faulted.in), status: STATUS[faulted.fault.kind] };
     return this.left(fn) > 0 ? undefined : { reason: this.spentWords(fn, false), status: 'timeout' };
   }
 
   /** Words for a test of `fn` its share ran out in (`started`) or before. */
-  spentWords(fn: GradedFunction, started: boolean): string {
-    return shareSpent(fn, this.shareMs, this.budgetMs, started);
+  spentWords(fn: string, started: boolean): string {
+    return shareSpent(this.exported(fn), this.shareMs, this.budgetMs, started);
   }
 }

@@ -22,7 +22,9 @@ import type { WorkCache } from '../batch/workCache';
 import type { Variants } from '../model/variants';
 import { checkedSubmission, startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import { boundFeedback } from '../text/bound';
-import type { GradedCase, GradedFunction } from '../../tests/cases';
+import type { Assignment } from '../assignment/assignment';
+import type { GradedCase } from '../assignment/cases';
+import { specOf } from '../assignment/functions';
 import { carryForward } from './carryForward';
 import { explainFailures } from './diagnoseInChild';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from './faults';
@@ -36,7 +38,10 @@ import { blockedVerdict, caseResult, fromOutcome, withoutRunning, type CaseVerdi
 
 export { withoutRunning } from './verdict';
 
-export interface GradeOptions extends SessionOptions {
+export interface GradeOptions extends Omit<SessionOptions, 'functions'> {
+  /** What is graded: the assignment's functions (and what it knows of them). */
+  assignment: Assignment;
+  /** The cases to grade: the assignment's visible ones, or all of them (--hidden). */
   cases: readonly GradedCase[];
   /** Fixtures by key, loaded and sha256-checked once per run (loadCaseFixtures). */
   fixtures: ReadonlyMap<string, LoadedFixture>;
@@ -82,7 +87,7 @@ export function prepareChild(memoryBytes = DEFAULT_MEMORY_BYTES, hide: readonly 
  * before any student is graded, instead of reporting every student as crashed.
  */
 export async function checkChildStarts(child: ChildCommand): Promise<void> {
-  const session = new ChildSession({ child, timeoutMs: DEFAULT_TIMEOUT_MS, outputCap: 4096 });
+  const session = new ChildSession({ child, functions: [], timeoutMs: DEFAULT_TIMEOUT_MS, outputCap: 4096 });
   try {
     // The transpiling worker starts meanwhile: the first submissions then wait on neither.
     await Promise.all([session.started(), warmTranspiler()]);
@@ -158,7 +163,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   const submission = intake(dir, name, options.cases, options.taken);
   if ('cases' in submission) return submission;
   const typeNotes = options.typeNotes ?? startTypeCheck([checkedSubmission(name, submission)], typeCheckLimits(options.timeoutMs));
-  const session = new ChildSession(options);
+  const session = new ChildSession({ ...options, functions: options.assignment.functions });
   session.warmUp();
   try {
     const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
@@ -180,13 +185,13 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     const fixtures: ReadonlyMap<string, LoadedFixture> = options.variants
       ? new Map([...options.fixtures, ...options.variants.draw(name, options.cases)])
       : options.fixtures;
-    const ledger = FunctionLedger.forCases(options.budgetMs ?? DEFAULT_BUDGET_MS, options.cases);
+    const ledger = FunctionLedger.forCases(options.budgetMs ?? DEFAULT_BUDGET_MS, options.cases, options.assignment.functions);
     session.ledger = ledger;
     const verdicts = new Map<string, CaseVerdict>();
     const runs = new Map<string, { printed: string; durationMs: number }>();
     const resultOf = (c: GradedCase) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs);
     const heatmaps = new Map<string, AttentionHeatmap>();
-    const notes = new Map<GradedFunction, string>();
+    const notes = new Map<string, string>();
     let loadFailure: CaseVerdict | undefined;
     for (const [phase, cases] of phases(options.cases).entries()) {
       // Hidden cases run after every visible one, in a child of their own: nothing a hidden case
@@ -202,7 +207,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
         const fixture = fixtures.get(graded.fixture)!;
         const t0 = Date.now();
         const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
-        const verdict = fromOutcome(outcome, graded, fixture, { timeoutMs: options.timeoutMs, ledger }, prepared);
+        const verdict = fromOutcome(outcome, graded, fixture, { assignment: options.assignment, timeoutMs: options.timeoutMs, ledger }, prepared);
         // A submission that cannot load fails the same way every time: say so once per case, run no more.
         if (outcome.duringLoad) loadFailure = verdict;
         // A hang, the memory cap, a flood: the function's other tests fail at once (faults.ts).
@@ -210,7 +215,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
         if (fault) ledger.fault(graded.fn, fault, graded.name);
         // Said once per function, of a visible test only: a hidden test's name is not for the student yet.
         if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length && !graded.hidden && !notes.has(graded.fn)) {
-          notes.set(graded.fn, inputsChangedNote(graded.fn, outcome.changed, graded.name, fixture.inputs));
+          notes.set(graded.fn, inputsChangedNote(specOf(options.assignment.functions, graded.fn).export, outcome.changed, graded.name, fixture.inputs));
         }
         const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
         verdicts.set(graded.name, verdict);

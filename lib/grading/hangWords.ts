@@ -1,25 +1,25 @@
 /**
  * The words both paths say about a call into student code, shared by the grader (verdict.ts) and
  * the students' `npm test` (tests/graded.test.ts): a hang, a fault that ends a function's tests, a
- * time share used up, an input changed in place read the same on both paths.
+ * time share used up, an input changed in place read the same on both paths. A function is named
+ * by its export (`exported`), as the student wrote it.
  */
-import { EXPORT_NAMES } from '../../adapters/normalise';
 import { changedInputsWords, INPUTS_CHANGED_FIX } from '../diagnosis/catalogue';
 import { failedToLoad } from '../sandbox/loadCheck';
 import { floodWords } from '../sandbox/printed';
 import { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
-import type { GradedFunction } from '../../tests/cases';
 
 /** Each test's limit, the grader's default `--timeout` and `npm test`'s. */
 export const PER_TEST_LIMIT_MS = 10_000;
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-const named = (fn: GradedFunction) => `\`${EXPORT_NAMES[fn]}\``;
+/** A function as the words name it: its export, as the student wrote it. */
+const named = (exported: string) => `\`${exported}\``;
 
 /** A call that did not return within the per-test limit; `flooded` when it printed a flood meanwhile. */
-export function didNotReturn(fn: GradedFunction, timeoutMs: number, flooded = false): string {
-  const words = `${named(fn)} did not return within ${seconds(timeoutMs)}, the time limit per test: an endless loop, or far too slow?`;
+export function didNotReturn(exported: string, timeoutMs: number, flooded = false): string {
+  const words = `${named(exported)} did not return within ${seconds(timeoutMs)}, the time limit per test: an endless loop, or far too slow?`;
   return flooded ? `${words} ${floodWords()}` : words;
 }
 
@@ -55,42 +55,42 @@ export type Fault =
   /** The process running it sent the grader what it refuses (a message it did not ask for, a forged one…); `how` says what. */
   | { kind: 'refused'; how: string };
 
-function what(fn: GradedFunction, fault: Fault): string {
+function what(exported: string, fault: Fault): string {
   switch (fault.kind) {
     case 'hang':
-      return `${named(fn)} did not return within ${seconds(fault.timeoutMs)}`;
+      return `${named(exported)} did not return within ${seconds(fault.timeoutMs)}`;
     case 'memory':
-      return `${named(fn)} reached the memory limit`;
+      return `${named(exported)} reached the memory limit`;
     case 'flood':
-      return `${named(fn)} flooded the grader with output`;
+      return `${named(exported)} flooded the grader with output`;
     case 'crash':
-      return `the process running ${named(fn)} ended`;
+      return `the process running ${named(exported)} ended`;
     case 'refused':
-      return `the grader refused what the process running ${named(fn)} sent`;
+      return `the grader refused what the process running ${named(exported)} sent`;
   }
 }
 
 /** A test of a function that already faulted in `faultedIn`: not run, so that one fault costs that function only. */
-export function notRunAfterFault(fn: GradedFunction, fault: Fault, faultedIn: string): string {
+export function notRunAfterFault(exported: string, fault: Fault, faultedIn: string): string {
   const how = fault.kind === 'refused' || fault.kind === 'crash' ? ` (it ${fault.how})` : '';
-  return `not run: ${what(fn, fault)} in ${faultedIn}${how}, so its other tests fail at once (one ${fault.kind === 'hang' ? 'hang' : 'fault'} costs that function only)`;
+  return `not run: ${what(exported, fault)} in ${faultedIn}${how}, so its other tests fail at once (one ${fault.kind === 'hang' ? 'hang' : 'fault'} costs that function only)`;
 }
 
 /** A test of a function that hung in `hungIn`. */
-export function notRunAfterHang(fn: GradedFunction, timeoutMs: number, hungIn: string): string {
-  return notRunAfterFault(fn, { kind: 'hang', timeoutMs }, hungIn);
+export function notRunAfterHang(exported: string, timeoutMs: number, hungIn: string): string {
+  return notRunAfterFault(exported, { kind: 'hang', timeoutMs }, hungIn);
 }
 
 /**
  * A test cut short, or not started, because its function used up its share of the time budget
  * (faults.ts): every graded function has an equal share, so this never comes from another's tests.
  */
-export function shareSpent(fn: GradedFunction, shareMs: number, budgetMs: number, started: boolean): string {
-  return `${started ? 'not finished' : 'not run'}: ${named(fn)} used up its share of the time budget, ${seconds(shareMs)} of ${seconds(budgetMs)} (each graded function has an equal share for all its tests)`;
+export function shareSpent(exported: string, shareMs: number, budgetMs: number, started: boolean): string {
+  return `${started ? 'not finished' : 'not run'}: ${named(exported)} used up its share of the time budget, ${seconds(shareMs)} of ${seconds(budgetMs)} (each graded function has an equal share for all its tests)`;
 }
 
 /** A call that changed its inputs in place: a note, for no points. */
-export function inputsChangedNote(fn: GradedFunction, changes: readonly InputChange[], test: string, inputs: Readonly<Record<string, { shape: readonly number[] }>>): string {
+export function inputsChangedNote(exported: string, changes: readonly InputChange[], test: string, inputs: Readonly<Record<string, { shape: readonly number[] }>>): string {
   const shapes = Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, t.shape]));
-  return `Note (no points): ${named(fn)} changed what it was given in place in ${test} (${changedInputsWords(changes, shapes)}). Each test gives it a copy, so this costs nothing here. ${INPUTS_CHANGED_FIX}`;
+  return `Note (no points): ${named(exported)} changed what it was given in place in ${test} (${changedInputsWords(changes, shapes)}). Each test gives it a copy, so this costs nothing here. ${INPUTS_CHANGED_FIX}`;
 }

@@ -11,7 +11,7 @@ import type { Matrix } from '../report/heatmap';
 import type { ChildSession } from '../sandbox/session';
 import { unravelIndex } from '../format';
 import { Tensor } from '../tensor';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { childProbe } from './diagnoseInChild';
 import type { LoadedFixture } from '../model/fixtures';
 import type { AttentionHeatmap, CaseResult, CaseStatus } from '../model/result';

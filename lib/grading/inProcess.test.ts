@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Tensor } from '../tensor';
 import { FunctionLedger } from './faults';
 import * as reference from '../../reference';
+import { FUNCTIONS } from '../../adapters/functions';
+import { ASSIGNMENT } from '../../tests/assignment';
 import { visibleCases } from '../../tests/cases';
 import type { Probe } from '../diagnosis/probe';
 import { InProcessSession, inProcessContext } from './inProcess';
@@ -33,7 +35,7 @@ function slowTwice(ms: number) {
 
 describe('a call in this process is one request, as the grader times its child', () => {
   it('reading the return counts against the same limit as the call: two thirds of it each is a timeout', () => {
-    const outcome = new InProcessSession(slowTwice((2 * LIMIT_MS) / 3), 'slow/index.ts', undefined, LIMIT_MS).call('softmax', x());
+    const outcome = new InProcessSession(slowTwice((2 * LIMIT_MS) / 3), FUNCTIONS, 'slow/index.ts', { timeoutMs: LIMIT_MS }).call('softmax', x());
     expect(outcome.kind).toBe('timeout');
   });
 
@@ -46,19 +48,19 @@ describe('a call in this process is one request, as the grader times its child',
         },
       }),
     };
-    const outcome = new InProcessSession(impl, 'hang/index.ts', undefined, LIMIT_MS).call('softmax', x());
+    const outcome = new InProcessSession(impl, FUNCTIONS, 'hang/index.ts', { timeoutMs: LIMIT_MS }).call('softmax', x());
     expect(outcome).toMatchObject({ kind: 'timeout', budget: false });
   });
 
   it('the function is charged for the call and the reading of its return', () => {
     const ledger = new FunctionLedger(60_000, ['softmax']);
-    const outcome = new InProcessSession(slowTwice(40), 'slow/index.ts', ledger, 10_000).call('softmax', x());
+    const outcome = new InProcessSession(slowTwice(40), FUNCTIONS, 'slow/index.ts', { ledger, timeoutMs: 10_000 }).call('softmax', x());
     expect(outcome.kind).toBe('value');
     expect(ledger.shareMs - ledger.left('softmax')).toBeGreaterThanOrEqual(80);
   });
 
   it('what the call threw, what its return could not give, and a value, as before', () => {
-    const session = (softmax: (t: Tensor) => unknown) => new InProcessSession({ softmax }, 'x/index.ts', undefined, LIMIT_MS);
+    const session = (softmax: (t: Tensor) => unknown) => new InProcessSession({ softmax }, FUNCTIONS, 'x/index.ts', { timeoutMs: LIMIT_MS });
     expect(session(() => { throw new RangeError('no'); }).call('softmax', x())).toMatchObject({ kind: 'threw', unreadable: false, error: { name: 'RangeError' } });
     expect(session(() => 'text').call('softmax', x())).toMatchObject({ kind: 'threw', unreadable: true });
     const value = session((t) => new Tensor(new Float64Array([0.5, 0.5]), t.shape)).call('softmax', x());
@@ -68,13 +70,13 @@ describe('a call in this process is one request, as the grader times its child',
   it('what it threw is described under the same limit: an Error whose message never returns is a timeout', () => {
     const err = new Error('hidden');
     Object.defineProperty(err, 'message', { get(): never { for (;;); } });
-    const outcome = new InProcessSession({ softmax: () => { throw err; } }, 'x/index.ts', undefined, LIMIT_MS).call('softmax', x());
+    const outcome = new InProcessSession({ softmax: () => { throw err; } }, FUNCTIONS, 'x/index.ts', { timeoutMs: LIMIT_MS }).call('softmax', x());
     expect(outcome.kind).toBe('timeout');
   });
 
   it('what it threw comes back described, never as the thrown value, whose getters nothing may read after the call', () => {
     const err = new RangeError('first');
-    const outcome = new InProcessSession({ softmax: () => { throw err; } }, 'x/index.ts', undefined, LIMIT_MS).call('softmax', x());
+    const outcome = new InProcessSession({ softmax: () => { throw err; } }, FUNCTIONS, 'x/index.ts', { timeoutMs: LIMIT_MS }).call('softmax', x());
     expect(outcome).toMatchObject({ kind: 'threw', error: { name: 'RangeError', message: 'first' } });
     if (outcome.kind !== 'threw') return;
     expect(outcome.error).not.toBe(err);
@@ -87,7 +89,7 @@ describe("the diagnosis's own run of the attention tests (npm test -- -t multihe
   const attentionCases = visibleCases('scaled_dot_product_attention').map((c) => c.name);
   /** `limitMs`: the grader's per-test limit unless a test needs a hang to end sooner. */
   const failuresOf = (scaledDotProductAttention: (...args: unknown[]) => unknown, limitMs?: number) =>
-    inProcessContext(probeless, new InProcessSession({ scaledDotProductAttention }, 'x/index.ts', undefined, limitMs)).attentionFailures();
+    inProcessContext(probeless, new InProcessSession({ scaledDotProductAttention }, FUNCTIONS, 'x/index.ts', { timeoutMs: limitMs }), ASSIGNMENT).failures('scaled_dot_product_attention');
 
   it('the reference fails none of them', async () => {
     expect(await failuresOf(reference.scaledDotProductAttention as (...args: unknown[]) => unknown)).toEqual([]);

@@ -6,28 +6,29 @@
  * shape the contract promises; and the diagnosis's context, whose probes call it directly.
  */
 import { performance } from 'node:perf_hooks';
-import { HangError, withinLimit } from '../../adapters/withinLimit';
-import { EXPORT_NAMES, normaliseReturn, notExported, type ShapeOnly } from '../../adapters/normalise';
+import { HangError, withinLimit } from './withinLimit';
+import { expectedShapes, invoke, type CaseInputs } from '../assignment/call';
+import type { Assignment } from '../assignment/assignment';
+import { specOf, type FunctionSpec } from '../assignment/functions';
+import { notExported, readReturn, type Returned } from '../assignment/returns';
 import type { ProbeContext, Probe } from '../diagnosis/probe';
 import { ResultError } from '../errors';
 import { PrintCapture, redirectConsole } from '../sandbox/printed';
 import { describeError, isA } from '../sandbox/errorInfo';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
-import type { Tensor } from '../tensor';
-import { visibleCases, type GradedFunction } from '../../tests/cases';
 import { judgeValue } from './judge';
 import { trapExit } from './exitTrap';
 import type { FunctionLedger } from './faults';
 import { loadFixture } from '../model/fixtures';
 import { PER_TEST_LIMIT_MS } from './hangWords';
-import { changedInputs, copyInputs, expectedShape, invokeCase, type CaseInputs, type CaseRunner } from '../model/invoke';
+import { changedInputs, copyInputs } from '../model/invoke';
 
 /** Characters of printed output kept per call: the grader's default (scripts/grade.ts). */
 export const OUTPUT_CAP = 4096;
 
 /** What one call did, as the grader's child reports it (lib/sandbox/session.ts CallOutcome). */
 export type InProcessOutcome =
-  | { kind: 'value'; value: Tensor | ShapeOnly; output: string; changed: InputChange[]; flooded: boolean }
+  | { kind: 'value'; value: Returned; output: string; changed: InputChange[]; flooded: boolean }
   /**
    * `error`: what it threw, or the ResultError that says why its return is unreadable (`unreadable`),
    * described under the call's limit as the grader's child describes it (errorInfo.ts). Never the
@@ -38,21 +39,6 @@ export type InProcessOutcome =
   | { kind: 'timeout'; budget: boolean; output: string; flooded: boolean }
   /** It called process.exit (exitTrap.ts): the grader's child would have died, `how` as the grader says it ("exited with code 3"). */
   | { kind: 'crashed'; how: string; output: string; flooded: boolean };
-
-/** The four functions of a loaded implementation as the child calls them: missing ones throw the child's words. */
-function rawRunner(impl: Record<string, unknown>, file: string): CaseRunner<unknown> {
-  const call = (fn: GradedFunction) => (...args: unknown[]) => {
-    const member = impl[EXPORT_NAMES[fn]];
-    if (typeof member !== 'function') throw notExported(file, EXPORT_NAMES[fn]);
-    return (member as (...a: unknown[]) => unknown).apply(impl, args);
-  };
-  return {
-    runSoftmax: call('softmax'),
-    runScaledDotProductAttention: call('scaled_dot_product_attention'),
-    runCausalMask: call('causal_mask'),
-    runMultiHeadSelfAttention: call('multihead_self_attention'),
-  };
-}
 
 /** Runs `call` with everything student code prints going to `capture`, console and process streams alike. */
 function capturing<T>(capture: PrintCapture, call: () => T): T {
@@ -74,19 +60,29 @@ function capturing<T>(capture: PrintCapture, call: () => T): T {
   }
 }
 
+export interface InProcessOptions {
+  /** Each function's share of the budget and its faults; without one only the per-test limit applies. */
+  ledger?: FunctionLedger;
+  timeoutMs?: number;
+  outputCap?: number;
+}
+
 /** The submission's functions called in this process, one call at a time, as the grader's child calls them. */
 export class InProcessSession {
-  private readonly runner: CaseRunner<unknown>;
+  readonly ledger?: FunctionLedger;
+  private readonly timeoutMs: number;
+  private readonly outputCap: number;
 
-  /** `file` names the entry in messages (e.g. student/index.ts); without a ledger only the per-test limit applies. */
+  /** `file` names the entry in messages (e.g. student/index.ts). */
   constructor(
-    impl: object,
-    file: string,
-    readonly ledger?: FunctionLedger,
-    private readonly timeoutMs = PER_TEST_LIMIT_MS,
-    private readonly outputCap = OUTPUT_CAP,
+    private readonly impl: object,
+    private readonly functions: readonly FunctionSpec[],
+    private readonly file: string,
+    { ledger, timeoutMs = PER_TEST_LIMIT_MS, outputCap = OUTPUT_CAP }: InProcessOptions = {},
   ) {
-    this.runner = rawRunner(impl as Record<string, unknown>, file);
+    this.ledger = ledger;
+    this.timeoutMs = timeoutMs;
+    this.outputCap = outputCap;
   }
 
   /**
@@ -95,7 +91,7 @@ export class InProcessSession {
    * function as one, as the grader times the whole request. One limit also means one V8 watchdog
    * per call: each costs a thread (about 0.2 ms of CPU), and the diagnosis's probes make thousands.
    */
-  call(fn: GradedFunction, inputs: CaseInputs): InProcessOutcome {
+  call(fn: string, inputs: CaseInputs): InProcessOutcome {
     const share = this.ledger ? this.ledger.left(fn) : Infinity;
     if (share <= 0) return { kind: 'timeout', budget: true, output: '', flooded: false };
     const limit = Math.min(share, this.timeoutMs);
@@ -103,7 +99,7 @@ export class InProcessSession {
     const started = performance.now();
     const exit = trapExit();
     try {
-      const outcome = capturing(capture, () => withinLimit(fn, () => this.answer(fn, inputs, capture), limit));
+      const outcome = capturing(capture, () => withinLimit(specOf(this.functions, fn).export, () => this.answer(fn, inputs, capture), limit));
       // Whatever the code did after process.exit (it may catch what the trap threw), the child was gone.
       return exit.exited ? { kind: 'crashed', how: exit.exited, output: outcome.output, flooded: outcome.flooded } : outcome;
     } catch (err) {
@@ -118,11 +114,19 @@ export class InProcessSession {
     }
   }
 
-  private answer(fn: GradedFunction, inputs: CaseInputs, capture: PrintCapture): InProcessOutcome {
+  /** As the child calls it (childMain.ts): the export the spec names, missing ones throwing the child's words. */
+  private invoke(spec: FunctionSpec, inputs: CaseInputs): unknown {
+    const member = (this.impl as Record<string, unknown>)[spec.export];
+    if (typeof member !== 'function') throw notExported(this.file, spec.export);
+    return invoke(spec, member as (...args: unknown[]) => unknown, inputs, this.impl);
+  }
+
+  private answer(fn: string, inputs: CaseInputs, capture: PrintCapture): InProcessOutcome {
+    const spec = specOf(this.functions, fn);
     const given = copyInputs(inputs);
     let raw: unknown;
     try {
-      raw = invokeCase(fn, given, this.runner);
+      raw = this.invoke(spec, given);
     } catch (err) {
       const flooded = capture.flooded;
       return { kind: 'threw', error: describeError(err), unreadable: false, output: capture.take(), changed: changedInputs(inputs, given), flooded };
@@ -130,7 +134,7 @@ export class InProcessSession {
     const changed = changedInputs(inputs, given);
     const flooded = capture.flooded;
     try {
-      const value = normaliseReturn(fn, raw, expectedShape(fn, inputs));
+      const value = readReturn(spec, raw, expectedShapes(spec, inputs));
       return { kind: 'value', value, output: capture.take(), changed, flooded };
     } catch (err) {
       return { kind: 'threw', error: describeError(err), unreadable: isA(err, ResultError), output: capture.take(), changed, flooded };
@@ -139,31 +143,41 @@ export class InProcessSession {
 }
 
 /**
- * The diagnosis's context in this process. `known`: the failing visible attention tests when every
- * one of them has run (as the grader knows them from its verdicts); otherwise they are run through
- * `session`, on the submission's instance kept for probes, and judged as the graded tests judge
- * them. Through a session, as every other call of student code here: what a call throws is
+ * The diagnosis's context in this process. `known(fn)`: a function's failing visible tests when
+ * every one of them has run (as the grader knows them from its verdicts); otherwise they are run
+ * through `session`, on the submission's instance kept for probes, and judged as the graded tests
+ * judge them. Through a session, as every other call of student code here: what a call throws is
  * described under its limit and a process.exit is trapped, so neither a thrown value's getters nor
  * an exit can hang or end npm test (`npm test -- -t multihead` runs this).
  */
-export function inProcessContext(probe: Probe, session: InProcessSession, known: () => string[] | undefined = () => undefined): ProbeContext {
-  // The run is made once, whoever asks: a stateful submission answers one sequence, as in the grader.
-  let ran: Promise<string[]> | undefined;
-  const run = async () => {
+export function inProcessContext(
+  probe: Probe, session: InProcessSession, assignment: Pick<Assignment, 'functions' | 'cases' | 'nonFiniteHint'>, known: (fn: string) => string[] | undefined = () => undefined,
+): ProbeContext {
+  // Each function's run is made once, whoever asks: a stateful submission answers one sequence, as in the grader.
+  const ran = new Map<string, Promise<string[]>>();
+  const run = async (fn: string) => {
     const failed: string[] = [];
     let stopped = false;
-    for (const graded of visibleCases('scaled_dot_product_attention')) {
+    for (const graded of assignment.cases.filter((c) => c.fn === fn && !c.hidden)) {
       // After a hang or a crash, as in the grader, the function's other cases fail without a call (each would cost a limit).
       if (!stopped) {
         const fixture = loadFixture(graded.fixture);
         const outcome = session.call(graded.fn, fixture);
-        if (outcome.kind === 'value' && judgeValue(graded, outcome.value, fixture).status === 'passed') continue;
+        if (outcome.kind === 'value' && judgeValue(assignment, graded, outcome.value, fixture).status === 'passed') continue;
         stopped = outcome.kind === 'timeout' || outcome.kind === 'crashed';
       }
       failed.push(graded.name);
     }
     return failed;
   };
-  // Asked again each time: once every visible attention test has run, their verdicts are the answer.
-  return { probe, attentionFailures: async () => known() ?? (ran ??= run()) };
+  // Asked again each time: once every visible test of the function has run, their verdicts are the answer.
+  return {
+    probe,
+    failures: async (fn) => {
+      const answer = known(fn);
+      if (answer) return answer;
+      if (!ran.has(fn)) ran.set(fn, run(fn));
+      return ran.get(fn)!;
+    },
+  };
 }

@@ -4,12 +4,14 @@
  * diagnosis itself comes later (explainFailures in diagnoseInChild.ts): it probes the submission,
  * so it runs once every verdict is in. Runs in the grading process; values are judged by evaluate.ts.
  */
+import type { Assignment } from '../assignment/assignment';
+import type { GradedCase } from '../assignment/cases';
+import { specOf } from '../assignment/functions';
 import type { Diagnosis, Explanation, Outcome } from '../diagnosis/diagnose';
 import type { ErrorInfo } from '../sandbox/protocol';
 import type { SessionOutcome } from '../sandbox/session';
 import { mapStack } from '../sandbox/sourceMap';
 import type { PreparedSubmission } from '../sandbox/transpile';
-import type { GradedCase } from '../../tests/cases';
 import { judgeValue, unreadable } from './judge';
 import type { FunctionLedger } from './faults';
 import { didNotLoad, diedWords, didNotReturn, thrownWords } from './hangWords';
@@ -47,17 +49,21 @@ export function withExplanation(verdict: CaseVerdict, { diagnosis, note }: Expla
   return note ? { ...verdict, details: [verdict.details, note].filter(Boolean).join('\n') } : verdict;
 }
 
-/** The time limits, for the reasons that name them: the per-test limit, and each function's share of the budget. */
+/**
+ * What a verdict is made with: the assignment (its functions, how to read their returns), the time
+ * limits the reasons name (the per-test limit, and each function's share of the budget).
+ */
 export interface Limits {
+  assignment: Pick<Assignment, 'functions' | 'nonFiniteHint'>;
   timeoutMs: number;
   ledger: FunctionLedger;
 }
 
-function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, graded: GradedCase, { timeoutMs, ledger }: Limits): CaseVerdict {
+function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, graded: GradedCase, { assignment, timeoutMs, ledger }: Limits): CaseVerdict {
   if (!outcome.budget && outcome.duringLoad) {
     return { status: 'timeout', reason: didNotLoad(timeoutMs), details: '' };
   }
-  if (!outcome.budget) return { status: 'timeout', reason: didNotReturn(graded.fn, timeoutMs, outcome.flooded), details: '' };
+  if (!outcome.budget) return { status: 'timeout', reason: didNotReturn(specOf(assignment.functions, graded.fn).export, timeoutMs, outcome.flooded), details: '' };
   return { status: 'timeout', reason: ledger.spentWords(graded.fn, true), details: '' };
 }
 
@@ -87,7 +93,7 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
       return { ...verdict, evidence: { kind: 'threw', name: error.name, message: error.message } };
     }
     case 'value':
-      return judgeValue(graded, outcome.value, fixture);
+      return judgeValue(limits.assignment, graded, outcome.value, fixture);
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import type { LoadedFixture } from './fixtures';
 import type { Tensor } from '../tensor';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { make, type FixtureSpec, type MakeContext, type Made } from './recipes';
 
 /** A case's inputs as the graded functions take them. */
@@ -52,6 +52,7 @@ export function buildCase(graded: GradedCase, key: string, spec: FixtureSpec, re
     params,
     inputs,
     expected,
+    parts: {},
     made,
     probabilities: () => (graded.fn === 'scaled_dot_product_attention' ? (probabilities ??= reference.probabilities(data)) : undefined),
     mistakes: () => (mistakes ??= new Map(reference.mistakes(graded, data, expected))),

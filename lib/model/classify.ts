@@ -5,7 +5,7 @@
  */
 import { broadcastOffset } from '../compare';
 import type { Tensor } from '../tensor';
-import type { GradedFunction } from '../../tests/cases';
+import type { GradedFunction } from '../assignment/cases';
 import type { CaseData } from './caseBuild';
 import { classId, softmaxDimClass } from './domain';
 

@@ -8,7 +8,7 @@
  */
 import type { Tolerance } from '../compare';
 import type { Tensor } from '../tensor';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import type { CaseData } from './caseBuild';
 import { classesOf } from './classify';
 import { classId, DOMAIN, type DomainClass } from './domain';

@@ -2,7 +2,7 @@
  * The result model of a graded submission. It knows nothing about Gradescope, CSV or terminals:
  * lib/report/ turns it into each of those.
  */
-import type { GradedFunction } from '../../tests/cases';
+import type { GradedFunction } from '../assignment/cases';
 import type { ContainmentReport } from './containmentReport';
 import type { LateOutcome } from '../late/policy';
 

@@ -3,7 +3,7 @@
  * and built with the reference in the grading process (caseBuild.ts). They replace the stored
  * hidden fixtures of that submission only; its child gets their inputs, never what is expected.
  */
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { buildCase, type BuiltCase, type CaseReference } from './caseBuild';
 import { drawSpec, isDrawn, secretHash, variantSeed, type DrawnSpec } from './draw';
 import type { FixtureSpec } from './recipes';

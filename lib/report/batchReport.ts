@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { compareNames } from './csv';
 import { tallyCauses, type CauseCount } from './causes';
 import { GRID_HTML, GRID_SCRIPT, GRID_STYLE, gridData } from './courseGrid';

@@ -7,7 +7,7 @@
  * its hash and nothing else, so the page still loads nothing and runs nothing a submission wrote.
  */
 import type { CaseStatus } from '../model/result';
-import type { GradedCase, GradedFunction } from '../../tests/cases';
+import type { GradedCase, GradedFunction } from '../assignment/cases';
 import { testCauses, type CauseCount } from './causes';
 import { STATUS_WORDS, type GradescopeResults } from './gradescope';
 import { fileHref } from './html';

@@ -7,7 +7,7 @@
  * it is listed, and it keeps a row in the Canvas file that Canvas's import preview will flag.
  */
 import fs from 'node:fs';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { causeCell, compareNames, csvCell, type GradebookRow } from './csv';
 import type { GradescopeResults } from './gradescope';
 import { formatPoints } from './words';

@@ -9,7 +9,7 @@ import vm from 'node:vm';
 import type { LoadMessage } from './protocol';
 import { HARNESS_MODULES } from './protocol';
 
-export function loadModules({ files, resolutions, entry, label }: LoadMessage, harness: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function loadModules({ files, resolutions, entry, label }: Pick<LoadMessage, 'files' | 'resolutions' | 'entry' | 'label'>, harness: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const cache = new Map<string, { exports: Record<string, unknown> }>();
   const load = (file: string): Record<string, unknown> => {
     const cached = cache.get(file);

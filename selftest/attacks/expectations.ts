@@ -206,7 +206,7 @@ export function problems(result: SubmissionResult, expected: Expectation): strin
     const where = `${c.name} (${c.status}: ${c.reason.slice(0, 300) || 'no reason'})`;
     if (c.points !== (c.status === 'passed' ? c.maxPoints : 0)) found.push(`${where}: ${c.points} points for status ${c.status}`);
     if (c.output.length > 2 * OUTPUT_CAP + 200) found.push(`${c.name}: kept ${c.output.length} characters of output`);
-    if (expected.honest.includes(c.fn)) {
+    if ((expected.honest as readonly string[]).includes(c.fn)) {
       honestPoints += c.maxPoints;
       if (c.status !== 'passed') found.push(`${where}: an honest function, expected passed`);
       continue;
@@ -216,7 +216,7 @@ export function problems(result: SubmissionResult, expected: Expectation): strin
       honestPoints += c.maxPoints;
       continue;
     }
-    if (expected.budgeted?.includes(c.fn)) {
+    if ((expected.budgeted as readonly string[] | undefined)?.includes(c.fn)) {
       if (c.status === 'passed') honestPoints += c.maxPoints;
       else if (!/time budget/.test(c.reason)) found.push(`${where}: an honest function, expected passed or out of budget`);
       continue;

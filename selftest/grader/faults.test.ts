@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_NAMES } from '../../adapters/normalise';
+import { EXPORT_NAMES } from '../../adapters';
 import { loadCaseFixtures, prepareChild } from '../../lib/grading/grade';
 import { didNotReturn, notRunAfterFault, shareSpent, type Fault } from '../../lib/grading/hangWords';
 import type { SubmissionResult } from '../../lib/model/result';

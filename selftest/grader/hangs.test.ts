@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCaseFixtures } from '../../lib/grading/grade';
-import { EXPORT_NAMES } from '../../adapters/normalise';
+import { EXPORT_NAMES } from '../../adapters';
 import { GRADED_CASES, type GradedFunction } from '../../tests/cases';
 import { grade, gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';

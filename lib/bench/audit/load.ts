@@ -6,11 +6,10 @@
  */
 import * as errors from '../../errors';
 import { loadModules } from '../../sandbox/loadModules';
-import type { LoadMessage } from '../../sandbox/protocol';
 import * as tensor from '../../tensor';
 
 const HARNESS: Record<string, unknown> = { tensor, errors };
 
-export function loadSubmission(message: LoadMessage): Record<string, unknown> {
+export function loadSubmission(message: Parameters<typeof loadModules>[0]): Record<string, unknown> {
   return loadModules(message, HARNESS);
 }

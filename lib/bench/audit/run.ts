@@ -11,12 +11,14 @@ import { FunctionLedger, faultOf } from '../../grading/faults';
 import type { LoadedFixture } from '../../model/fixtures';
 import { phases } from '../../grading/grade';
 import { InProcessSession as Calls } from '../../grading/inProcess';
-import { runOrder, type CaseInputs } from '../../model/invoke';
+import { runOrder } from '../../model/invoke';
+import type { Assignment } from '../../assignment/assignment';
+import type { CaseInputs } from '../../assignment/call';
 import { blockedVerdict, fromOutcome, type CaseVerdict } from '../../grading/verdict';
 import { describeError } from '../../sandbox/errorInfo';
 import type { ChildSession, SessionOutcome } from '../../sandbox/session';
 import { transpileSubmission, type PreparedSubmission } from '../../sandbox/transpile';
-import type { GradedCase, GradedFunction } from '../../../tests/cases';
+import type { GradedCase, GradedFunction } from '../../assignment/cases';
 import { loadSubmission } from './load';
 
 export interface CaseOutcome {
@@ -37,7 +39,7 @@ export interface CaseOutcome {
 class InProcessSession {
   private calls: Calls | undefined;
 
-  constructor(private readonly prepared: PreparedSubmission, private readonly limitMs: number) {}
+  constructor(private readonly prepared: PreparedSubmission, readonly functions: Assignment['functions'], private readonly limitMs: number) {}
 
   /** A new instance of the submission, as a new child loads it. */
   restart(): void {
@@ -54,7 +56,7 @@ class InProcessSession {
 
   async call(fn: GradedFunction, inputs: CaseInputs): Promise<SessionOutcome> {
     try {
-      this.calls ??= new Calls(loadSubmission(this.prepared.load), this.prepared.load.entry, undefined, this.limitMs);
+      this.calls ??= new Calls(loadSubmission(this.prepared.load), this.functions, this.prepared.load.entry, { timeoutMs: this.limitMs });
     } catch (err) {
       return { kind: 'load_failed', error: describeError(err) };
     }
@@ -70,19 +72,19 @@ class InProcessSession {
     }
     const { output, changed, flooded } = outcome;
     if (outcome.kind === 'threw') return { kind: 'threw', error: outcome.error, unreadable: outcome.unreadable, output, changed, flooded };
-    const { value } = outcome;
-    return { kind: 'value', value: 'data' in value ? { shape: [...value.shape], data: value.data } : { shape: [...value.shape] }, output, changed, flooded };
+    const value = outcome.value.map(({ name, value: part }) => ({ name, value: 'data' in part ? { shape: [...part.shape], data: part.data } : { shape: [...part.shape] } }));
+    return { kind: 'value', value, output, changed, flooded };
   }
 }
 
 /** Every case's verdict and diagnosis, as the grader gives them, for one mutant's files. */
 export async function gradeMutant(
-  files: Record<string, string>, entry: string, label: string, cases: readonly GradedCase[], fixtures: ReadonlyMap<string, LoadedFixture>, limitMs: number,
+  assignment: Assignment, files: Record<string, string>, entry: string, label: string, cases: readonly GradedCase[], fixtures: ReadonlyMap<string, LoadedFixture>, limitMs: number,
 ): Promise<CaseOutcome[] | string> {
   const prepared = transpileSubmission({ files, entry, label });
   if (prepared.loadErrors.length || prepared.refused.length) return [...prepared.loadErrors, ...prepared.refused][0];
-  const session = new InProcessSession(prepared, limitMs);
-  const ledger = FunctionLedger.forCases(Infinity, cases);
+  const session = new InProcessSession(prepared, assignment.functions, limitMs);
+  const ledger = FunctionLedger.forCases(Infinity, cases, assignment.functions);
   const verdicts = new Map<string, CaseVerdict>();
   // As grade.ts: the graded calls of each phase in a child of their own, in the table's order …
   for (const phase of phases(cases)) {
@@ -96,7 +98,7 @@ export async function gradeMutant(
       const fixture = fixtures.get(graded.fixture)!;
       const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
       if (outcome.kind === 'load_failed') return `the mutant failed to load: ${outcome.error.message}`;
-      verdicts.set(graded.name, fromOutcome(outcome, graded, fixture, { timeoutMs: limitMs, ledger }, prepared));
+      verdicts.set(graded.name, fromOutcome(outcome, graded, fixture, { assignment, timeoutMs: limitMs, ledger }, prepared));
       const fault = faultOf(outcome, limitMs);
       if (fault) ledger.fault(graded.fn, fault, graded.name);
     }

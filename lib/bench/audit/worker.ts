@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadCaseFixtures } from '../../grading/grade';
-import { GRADED_CASES } from '../../../tests/cases';
+import { ASSIGNMENT } from '../../../tests/assignment';
 import { gradeMutant } from './run';
 
 export interface Job {
@@ -14,7 +14,7 @@ export interface Job {
   label: string;
 }
 
-const fixtures = loadCaseFixtures(GRADED_CASES);
+const fixtures = loadCaseFixtures(ASSIGNMENT.cases);
 const { limitMs } = workerData as { limitMs: number };
 
 parentPort!.on('message', (job: Job) => {
@@ -24,7 +24,7 @@ parentPort!.on('message', (job: Job) => {
     const { user, system } = process.cpuUsage(cpu);
     return (user + system) / 1000;
   };
-  gradeMutant(job.files, job.entry, job.label, GRADED_CASES, fixtures, limitMs).then(
+  gradeMutant(ASSIGNMENT, job.files, job.entry, job.label, ASSIGNMENT.cases, fixtures, limitMs).then(
     (result) => parentPort!.postMessage({ id: job.id, result, cpuMs: cpuMs() }),
     (err: unknown) => parentPort!.postMessage({ id: job.id, result: `the audit failed on it: ${(err as Error)?.stack ?? String(err)}`, cpuMs: cpuMs() }),
   );

@@ -12,8 +12,8 @@
  */
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { didNotLoad, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
-import { WALL_FACTOR } from '../lib/sandbox/childClock';
+import { didNotLoad, PER_TEST_LIMIT_MS } from '../grading/hangWords';
+import { WALL_FACTOR } from '../sandbox/childClock';
 
 /**
  * The watching thread: plain JavaScript, evaluated as is (vite does not transform a worker's

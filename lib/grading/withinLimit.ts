@@ -7,14 +7,14 @@
  * which the run goes on. The check costs a few tens of microseconds per call.
  */
 import vm from 'node:vm';
-import { didNotReturn, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
-import type { GradedFunction } from '../tests/cases';
+import { didNotReturn, PER_TEST_LIMIT_MS } from './hangWords';
 
 /** A graded function did not return within the per-test limit; the message is the grader's. */
 export class HangError extends Error {
   override name = 'HangError';
-  constructor(readonly fn: GradedFunction, limitMs: number) {
-    super(didNotReturn(fn, limitMs));
+  /** `exported`: the function's export, as the words name it. */
+  constructor(readonly exported: string, limitMs: number) {
+    super(didNotReturn(exported, limitMs));
     this.stack = `${this.name}: ${this.message}`;
   }
 }
@@ -22,7 +22,7 @@ export class HangError extends Error {
 const SLOT = '__attentionGradedCall';
 const CALL = new vm.Script(`globalThis.${SLOT}()`, { filename: 'within-limit' });
 
-export function withinLimit<T>(fn: GradedFunction, call: () => T, limitMs = PER_TEST_LIMIT_MS): T {
+export function withinLimit<T>(exported: string, call: () => T, limitMs = PER_TEST_LIMIT_MS): T {
   const slots = globalThis as unknown as Record<string, unknown>;
   const outer = slots[SLOT];
   slots[SLOT] = call;
@@ -30,7 +30,7 @@ export function withinLimit<T>(fn: GradedFunction, call: () => T, limitMs = PER_
     // displayErrors: false, or Node prefixes the stack of whatever the student's code threw with a source excerpt.
     return CALL.runInThisContext({ timeout: limitMs, displayErrors: false }) as T;
   } catch (err) {
-    if ((err as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new HangError(fn, limitMs);
+    if ((err as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new HangError(exported, limitMs);
     throw err;
   } finally {
     slots[SLOT] = outer;

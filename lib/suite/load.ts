@@ -9,12 +9,11 @@
  * self-tests, or any submission folder or upload the grader would take).
  */
 import path from 'node:path';
-import { IntakeError, takeSubmission } from '../lib/intake/intake';
-import { locateSubmission } from '../lib/intake/upload';
-import { PROJECT_ROOT } from '../lib/paths';
-import { thrownWords } from '../lib/grading/hangWords';
-import { checkSubmission, loadVerdict, type LoadCheck } from '../lib/sandbox/loadCheck';
-import type { ErrorInfo } from '../lib/sandbox/protocol';
+import { IntakeError, takeSubmission } from '../intake/intake';
+import { locateSubmission } from '../intake/upload';
+import { thrownWords } from '../grading/hangWords';
+import { checkSubmission, loadVerdict, type LoadCheck } from '../sandbox/loadCheck';
+import type { ErrorInfo } from '../sandbox/protocol';
 
 /** The submission cannot run; the message is the grader's reason for every test, `status` its status. */
 export class LoadFailure extends Error {
@@ -25,9 +24,9 @@ export class LoadFailure extends Error {
   }
 }
 
-/** The folder ATTENTION_SUBMISSION names (default `student`), as given. */
-export function chosenFolder(): string {
-  return path.resolve(PROJECT_ROOT, process.env.ATTENTION_SUBMISSION || 'student');
+/** The folder ATTENTION_SUBMISSION names (default `student`), as given, from the assignment's folder `root`. */
+export function chosenFolder(root: string): string {
+  return path.resolve(root, process.env.ATTENTION_SUBMISSION || 'student');
 }
 
 export interface Checked {
@@ -41,7 +40,7 @@ export interface Checked {
 }
 
 /** The chosen submission read and checked as the grader does; throws LoadFailure with the grader's words. */
-export function checkChosen(folder = chosenFolder()): Checked {
+export function checkChosen(folder: string): Checked {
   let submission;
   let root: string;
   try {
@@ -61,7 +60,7 @@ export function checkChosen(folder = chosenFolder()): Checked {
 /**
  * Why the module threw while it loaded, in the grader's words for the same failure, from its
  * description (lib/sandbox/errorInfo.ts), as the grader's child describes what a module threw: made
- * while the import is still watched (adapters/loadWatchdog.ts), since reading it runs the student's getters.
+ * while the import is still watched (loadWatchdog.ts), since reading it runs the student's getters.
  */
 export function loadError(error: ErrorInfo): LoadFailure {
   return new LoadFailure('error', thrownWords(error, true));
