@@ -14,7 +14,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     id: 'softmax',
     export: 'softmax',
     /** x [...], softmax along `dim` → the same shape. */
-    args: [{ input: 'x' }, { param: 'dim' }],
+    args: [{ name: 'x', input: 'x' }, { name: 'dim', param: 'dim' }],
     returns: { tuple: false, part: { name: 'softmax', kind: 'float', shape: sameAs('x') } },
     signature: '`softmax(x, dim)`',
     summary: 'softmax along `dim`, stable for large inputs',
@@ -24,7 +24,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     id: 'scaled_dot_product_attention',
     export: 'scaledDotProductAttention',
     /** Q [...batch, queries, dK], K [...batch, keys, dK], V [...batch, keys, dV], mask broadcastable to [...batch, queries, keys] → [...batch, queries, dV]. */
-    args: [{ input: 'q' }, { input: 'k' }, { input: 'v' }, { input: 'mask', optional: true }],
+    args: [{ name: 'Q', input: 'q' }, { name: 'K', input: 'k' }, { name: 'V', input: 'v' }, { name: 'mask', input: 'mask', optional: true }],
     returns: {
       tuple: false,
       part: {
@@ -43,7 +43,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     id: 'causal_mask',
     export: 'causalMask',
     /** → boolean [seqLen, seqLen]. */
-    args: [{ param: 'seqLen' }],
+    args: [{ name: 'seqLen', param: 'seqLen' }],
     returns: { tuple: false, part: { name: 'causal_mask', kind: 'mask', shape: { dims: [{ param: 'seqLen' }, { param: 'seqLen' }] } } },
     signature: '`causalMask(seqLen)`',
     summary: 'boolean `[seqLen, seqLen]`, 1 where key ≤ query',
@@ -54,10 +54,10 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     export: 'multiHeadSelfAttention',
     /** x [...batch, seq, dModel], weights [dModel, dModel] (out, in), mask [seq, seq] → [...batch, seq, dModel]. */
     args: [
-      { input: 'x' },
-      { object: { qProj: { input: 'q_proj' }, kProj: { input: 'k_proj' }, vProj: { input: 'v_proj' }, oProj: { input: 'o_proj' } } },
-      { param: 'numHeads' },
-      { input: 'mask', optional: true },
+      { name: 'x', input: 'x' },
+      { name: 'weights', object: { qProj: { input: 'q_proj' }, kProj: { input: 'k_proj' }, vProj: { input: 'v_proj' }, oProj: { input: 'o_proj' } } },
+      { name: 'numHeads', param: 'numHeads' },
+      { name: 'mask', input: 'mask', optional: true },
     ],
     returns: { tuple: false, part: { name: 'multihead_self_attention', kind: 'float', shape: sameAs('x') } },
     signature: '`multiHeadSelfAttention(x, weights, numHeads, mask?)`',

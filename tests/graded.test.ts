@@ -106,7 +106,7 @@ for (const graded of runOrder(visibleCases())) {
     const outcome = session.call(graded.fn, fixture);
     if (outcome.output) console.log(outcome.output);
     if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length) {
-      const note = inputsChangedNote(specOf(ASSIGNMENT.functions, graded.fn).export, outcome.changed, graded.name, fixture.inputs);
+      const note = inputsChangedNote(ASSIGNMENT, specOf(ASSIGNMENT.functions, graded.fn), outcome.changed, graded.name, fixture.inputs);
       console.warn(note);
       // For reporters (the JSON one carries `meta`): the note is no failure, so it is not in the result.
       (task.meta as { notes?: string[] }).notes = [note];

@@ -24,6 +24,8 @@ export interface Assignment {
    * keys are all masked"); undefined for none. Said where the verdict is made.
    */
   nonFiniteHint?(fn: string, inputs: Readonly<Record<string, Tensor>>): NonFiniteHint | undefined;
+  /** What to do about a function that changes its inputs in place, in the assignment's words (lib/grading/hangWords.ts has a plain default). */
+  inputsChangedFix?: string;
 }
 
 /** The folder of the assignment's fixtures. */

@@ -24,7 +24,7 @@ function valueOf(source: Source, { params, inputs }: CaseInputs): unknown {
 }
 
 function argumentOf(arg: ArgSpec, call: CaseInputs): unknown {
-  if (!('object' in arg)) return valueOf(arg, call);
+  if (!('object' in arg)) return valueOf(arg as Source, call);
   const fields = Object.entries(arg.object).flatMap(([field, source]) => {
     const value = valueOf(source, call);
     return value === MISSING ? [] : [[field, value] as const];

@@ -14,10 +14,11 @@ export type Source =
 
 /**
  * One argument. A `Source`, or an object of sources (named fields, e.g. a weights record or an
- * options bag). `optional`: left out when the case lacks it (an object when it lacks every field);
- * a later argument that is present makes it `undefined` rather than shifting.
+ * options bag). `name`: what the student's code calls it (`Q`, `weights`), in messages about it;
+ * an object's fields by their keys (`weights.qProj`). `optional`: `undefined` when the case lacks
+ * it (an object when it lacks every field).
  */
-export type ArgSpec = (Source & { optional?: true }) | { object: Record<string, Source>; optional?: true };
+export type ArgSpec = { name: string; optional?: true } & (Source | { object: Record<string, Source> });
 
 /** What a returned tensor holds: float values; a 0/1 mask (booleans allowed); integers (indices). */
 export type PartKind = 'float' | 'mask' | 'index';
@@ -64,6 +65,16 @@ export interface FunctionSpec {
   signature: string;
   summary: string;
   short: string;
+}
+
+/** How the student's code names each input tensor of a call (the case's input `q_proj` is `weights.qProj`). */
+export function inputNames(spec: FunctionSpec): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const arg of spec.args) {
+    if ('input' in arg) names[arg.input] = arg.name;
+    if ('object' in arg) for (const [field, source] of Object.entries(arg.object)) if ('input' in source) names[source.input] = `${arg.name}.${field}`;
+  }
+  return names;
 }
 
 /** The parts of what a function returns, in order. */

@@ -215,7 +215,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
         if (fault) ledger.fault(graded.fn, fault, graded.name);
         // Said once per function, of a visible test only: a hidden test's name is not for the student yet.
         if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length && !graded.hidden && !notes.has(graded.fn)) {
-          notes.set(graded.fn, inputsChangedNote(specOf(options.assignment.functions, graded.fn).export, outcome.changed, graded.name, fixture.inputs));
+          notes.set(graded.fn, inputsChangedNote(options.assignment, specOf(options.assignment.functions, graded.fn), outcome.changed, graded.name, fixture.inputs));
         }
         const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
         verdicts.set(graded.name, verdict);

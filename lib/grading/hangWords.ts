@@ -4,7 +4,9 @@
  * time share used up, an input changed in place read the same on both paths. A function is named
  * by its export (`exported`), as the student wrote it.
  */
-import { changedInputsWords, INPUTS_CHANGED_FIX } from '../diagnosis/catalogue';
+import type { Assignment } from '../assignment/assignment';
+import { inputNames, type FunctionSpec } from '../assignment/functions';
+import { formatIndex, unravelIndex } from '../format';
 import { failedToLoad } from '../sandbox/loadCheck';
 import { floodWords } from '../sandbox/printed';
 import { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
@@ -89,8 +91,28 @@ export function shareSpent(exported: string, shareMs: number, budgetMs: number, 
   return `${started ? 'not finished' : 'not run'}: ${named(exported)} used up its share of the time budget, ${seconds(shareMs)} of ${seconds(budgetMs)} (each graded function has an equal share for all its tests)`;
 }
 
-/** A call that changed its inputs in place: a note, for no points. */
-export function inputsChangedNote(exported: string, changes: readonly InputChange[], test: string, inputs: Readonly<Record<string, { shape: readonly number[] }>>): string {
+/** What to do about a function that changes its inputs, unless the assignment says it in its own words (Assignment.inputsChangedFix). */
+export const INPUTS_CHANGED_FIX = 'Leave your inputs as they were given and write into new arrays or tensors: a caller may use them again.';
+
+/**
+ * The inputs a call changed, as the student's code names them (the spec's argument names), each
+ * with where it first changed: "mask, first at [0, 2, 5]". `changes` as a call reports them
+ * (lib/model/inputsChanged.ts).
+ */
+export function changedInputsWords(spec: FunctionSpec, changes: readonly InputChange[], shapes: Readonly<Record<string, readonly number[]>>): string {
+  const names = inputNames(spec);
+  return changes.map(({ name, at }) => {
+    const shape = shapes[name] ?? [];
+    const size = shape.reduce((a, b) => a * b, 1);
+    return `${names[name] ?? name}${shape.length && at < size ? `, first at ${formatIndex(unravelIndex(at, shape))}` : ''}`;
+  }).join('; ');
+}
+
+/** A call of `spec`'s function that changed its inputs in place: a note, for no points. */
+export function inputsChangedNote(
+  assignment: Pick<Assignment, 'inputsChangedFix'>, spec: FunctionSpec, changes: readonly InputChange[], test: string, inputs: Readonly<Record<string, { shape: readonly number[] }>>,
+): string {
   const shapes = Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, t.shape]));
-  return `Note (no points): ${named(exported)} changed what it was given in place in ${test} (${changedInputsWords(changes, shapes)}). Each test gives it a copy, so this costs nothing here. ${INPUTS_CHANGED_FIX}`;
+  const fix = assignment.inputsChangedFix ?? INPUTS_CHANGED_FIX;
+  return `Note (no points): ${named(spec.export)} changed what it was given in place in ${test} (${changedInputsWords(spec, changes, shapes)}). Each test gives it a copy, so this costs nothing here. ${fix}`;
 }
