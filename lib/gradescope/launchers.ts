@@ -1,6 +1,8 @@
 /**
- * The two shell files Gradescope runs, as text for the bundle. Both only launch: installing is
- * apt, curl and npm; grading and every decision about results.json are scripts/autograde.ts.
+ * The shell files Gradescope runs, as text for the bundle: setup.sh with its install step
+ * (setup-packages.sh), and run_autograder. They only launch: installing is apt, curl and npm, the
+ * check of the packages is scripts/check-packages.ts; grading and every decision about
+ * results.json are scripts/autograde.ts.
  *
  * Gradescope (Autograder Specifications) unpacks the bundle into /autograder/source, runs
  * setup.sh there once while building the image (the only time the network is up), copies
@@ -11,12 +13,14 @@
 /** The file run_autograder copies into place when Node could not even start. */
 export const FALLBACK_RESULTS = 'autograder-error.json';
 
+/** setup.sh's install step, a script of its own so that it can be run alone (the self-test runs it offline). */
+export const SETUP_PACKAGES = 'setup-packages.sh';
+
 /**
  * Node from the official tarball, checked against the sha256 that nodejs.org publishes for that
- * release (its SHASUMS256.txt, over HTTPS), then the locked packages. The hash is looked up rather
- * than written in: the release is a parameter (--node), and a hash this project had not read from
- * nodejs.org itself would be a guess. `--omit=optional` skips the native builds vite and vitest
- * may use: the grader needs neither. Gradescope's images are x86-64 Ubuntu.
+ * release (its SHASUMS256.txt, over HTTPS), then the packages (setupPackagesSh). The hash is looked
+ * up rather than written in: the release is a parameter (--node), and a hash this project had not
+ * read from nodejs.org itself would be a guess. Gradescope's images are x86-64 Ubuntu.
  */
 export function setupSh(nodeVersion: string): string {
   return `#!/usr/bin/env bash
@@ -35,10 +39,27 @@ curl -fsSL "https://nodejs.org/dist/\${NODE_VERSION}/SHASUMS256.txt" | grep " \$
 tar -xJf "\${tarball}" -C /usr/local --strip-components=1 --no-same-owner
 rm "\${tarball}"
 node --version
-npm ci --omit=optional
+bash ${SETUP_PACKAGES}
+`;
+}
+
+/**
+ * The locked packages, optional ones included: the grader loads native code that comes as
+ * optional platform packages (nativePackages.ts), so `--omit=optional` would leave it out. Then
+ * the check that each of those loads, which fails the image build naming the package.
+ */
+export function setupPackagesSh(): string {
+  return `#!/usr/bin/env bash
+# setup.sh's install step, once Node is on PATH: the locked packages, a check that every package
+# with native code the grader needs loads (lib/gradescope/nativePackages.ts), then the type checks'
+# snapshot.
+set -euo pipefail
+cd "$(dirname "$0")"
+npm ci --no-audit --no-fund
+node node_modules/ts-node/dist/bin.js scripts/check-packages.ts
 # The snapshot each submission's type check starts from (lib/typecheck/snapshot.ts): without it the
 # checks are slower, not different, so it never fails the image.
-node node_modules/ts-node/dist/bin.js scripts/typecheck-snapshot.ts || echo "setup.sh: no type check snapshot; the checks run without it"
+node node_modules/ts-node/dist/bin.js scripts/typecheck-snapshot.ts || echo "setup-packages.sh: no type check snapshot (the error is above); the checks run without it"
 `;
 }
 
