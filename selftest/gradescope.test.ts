@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTOGRADER_ERROR_TEST } from '../lib/gradescope/errorResults';
+import { AUTOGRADER_ERROR_TEST, DETAILS_LIMIT } from '../lib/gradescope/errorResults';
 import { buildBundle } from '../lib/gradescope/bundle';
 import { SETUP_PACKAGES } from '../lib/gradescope/launchers';
 import { NATIVE_PACKAGES } from '../lib/gradescope/nativePackages';
@@ -61,7 +61,8 @@ describe('the bundle', () => {
     expect(names().filter((n) => /^(reference|selftest|\.ci|docs|student)\//.test(n) || n.endsWith('.test.ts') && !n.startsWith('tests/')))
       .toEqual([]);
     expect(names().filter((n) => n.startsWith('scripts/')).sort()).toEqual([
-      'scripts/autograde.ts', 'scripts/cachedTranspiler.js', 'scripts/check-packages.ts', 'scripts/grade.ts', 'scripts/typecheck-snapshot.ts',
+      'scripts/autograde-failed.js', 'scripts/autograde.ts', 'scripts/cachedTranspiler.js', 'scripts/check-packages.ts', 'scripts/grade.ts',
+      'scripts/typecheck-snapshot.ts',
     ]);
     const manifest = fs.readFileSync(path.join(PROJECT_ROOT, 'fixtures', 'manifest.json'));
     expect(entries.find((e) => e.name === 'fixtures/manifest.json')!.data.equals(manifest)).toBe(true);
@@ -191,13 +192,42 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     expect(results.tests[1].output).toMatch(/causal_mask\/expected\.npy: sha256 does not match/);
   });
 
-  it('Node cannot start the autograder (no packages): the bundled "Autograder error" result', async () => {
+  it('Node cannot start the autograder (no packages): the "Autograder error" result, with what Node printed for instructors', async () => {
     const bare = path.join(temp, 'source-bare');
     unpack(bare, entries);
     const { results } = await runAutograder(autograderRoot('bare', { 'index.ts': reference() }, bare));
-    expect(results).toEqual(JSON.parse(fs.readFileSync(path.join(bare, 'autograder-error.json'), 'utf8')));
+    const bundled = JSON.parse(fs.readFileSync(path.join(bare, 'autograder-error.json'), 'utf8')) as typeof results;
+    expect({ ...results, tests: results.tests.slice(0, 1) }).toEqual({ ...bundled, tests: bundled.tests.slice(0, 1) });
     expect(results.tests[0]).toMatchObject({ name: AUTOGRADER_ERROR_TEST, score: 0, visibility: 'visible' });
-    expect(results.tests[1].output).toContain('setup.sh');
+    expect(results.tests[1]).toMatchObject({ name: bundled.tests[1].name, visibility: 'hidden' });
+    expect(results.tests[1].output).toMatch(/^run_autograder: scripts\/autograde\.ts ended with exit code 1 and wrote no results\.json; what Node printed on stderr:\n\n/);
+    expect(results.tests[1].output).toMatch(/Cannot find module '.*node_modules\/ts-node\/dist\/bin\.js'/);
+  });
+
+  it('what Node printed is bounded: its end kept, where Node prints the error that ended it', async () => {
+    const noisy = path.join(temp, 'source-noisy');
+    unpack(noisy, entries);
+    linkNodeModules(noisy);
+    // A grader that floods stderr, then dies before it writes anything.
+    fs.writeFileSync(path.join(noisy, 'scripts', 'autograde.ts'), `process.stderr.write('x'.repeat(${3 * DETAILS_LIMIT}));\nthrow new Error('the end of it');\n`);
+    const { results } = await runAutograder(autograderRoot('noisy', { 'index.ts': reference() }, noisy));
+    const details = results.tests[1].output;
+    expect(details.length).toBeLessThan(DETAILS_LIMIT + 400);
+    expect(details).toMatch(/\[… \d+ characters left out …\]\n/);
+    expect(details).toContain('Error: the end of it');
+  });
+
+  it('Node cannot run at all: the bundled "Autograder error" result as it is', async () => {
+    const tools = path.join(temp, 'no-node-tools');
+    fs.mkdirSync(tools);
+    // What run_autograder runs besides Node, and no node.
+    for (const tool of ['bash', 'mkdir', 'rm', 'cp', 'cat', 'mktemp']) {
+      const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+      fs.symlinkSync(found, path.join(tools, tool));
+    }
+    const { results } = await runAutograder(autograderRoot('no_node', { 'index.ts': reference() }), { env: { PATH: tools } });
+    expect(results).toEqual(JSON.parse(fs.readFileSync(path.join(source, 'autograder-error.json'), 'utf8')));
+    expect(results.tests[1].output).toMatch(/^run_autograder: Node itself could not run/);
   });
 });
 

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle } from '../lib/gradescope/bundle';
+import { AUTOGRADER_ERROR_TEST } from '../lib/gradescope/errorResults';
 import { SETUP_PACKAGES } from '../lib/gradescope/launchers';
 import { NATIVE_PACKAGES } from '../lib/gradescope/nativePackages';
 import { ACTIVE_LTS_RELEASE } from '../lib/gradescope/nodeRelease';
@@ -43,6 +44,8 @@ function setupPackages(dir: string, npmConfig: Record<string, string> = {}): Pro
     });
   });
 }
+
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The native files the check says the declared packages loaded (scripts/check-packages.ts prints them). */
 const declaredNativeFiles = (output: string): string[] =>
@@ -113,7 +116,7 @@ describe('setup-packages.sh, as the bundle has it, into an empty node_modules (o
   it('npm ci from the lock, then the check loads every package with native code the grader needs, then the type checks\' snapshot', (ctx) => {
     if (notCached) ctx.skip();
     expect(install.status, install.output).toBe(0);
-    for (const { name } of NATIVE_PACKAGES) expect(install.output).toMatch(new RegExp(`^check-packages: ${name} loads \\S+\\.node`, 'm'));
+    for (const { name } of NATIVE_PACKAGES) expect(install.output).toMatch(new RegExp(`^check-packages: ${literal(name)} loads \\S+\\.node`, 'm'));
     expect(install.output).toMatch(/^typecheck:snapshot: .* \(built in [\d.]+ s, Node v\d+/m);
   });
 
@@ -121,9 +124,26 @@ describe('setup-packages.sh, as the bundle has it, into an empty node_modules (o
     if (notCached) ctx.skip();
     expect(lackingInstall.status, lackingInstall.output).not.toBe(0);
     for (const { name, module } of NATIVE_PACKAGES) {
-      expect(lackingInstall.output).toMatch(new RegExp(`^check-packages: ${name} cannot load \\(${module}: .+\\); the grader needs it: .*\`npm ci\` with no --omit`, 'm'));
+      expect(lackingInstall.output).toMatch(new RegExp(`^check-packages: ${literal(name)} cannot load \\(${literal(module)}: .+\\); the grader needs it: .*\`npm ci\` with no --omit`, 'm'));
     }
     expect(lackingInstall.output).not.toMatch(/typecheck:snapshot/);
+  });
+
+  it('run_autograder on that install: "Autograder error", and the instructors\' detail is the error that stopped the check', async (ctx) => {
+    if (notCached) ctx.skip();
+    const root = autograderRoot(path.join(temp, 'runs'), 'lacking', { 'index.ts': reference() }, lacking);
+    const { results } = await runAutograder(root, { env: PATH_ENV });
+    expect(results.tests.map((t) => [t.name, t.visibility])).toEqual([
+      [AUTOGRADER_ERROR_TEST, 'visible'], [`${AUTOGRADER_ERROR_TEST}: details for instructors`, 'hidden'],
+    ]);
+    expect(results.score).toBe(0);
+    // The first words of the error each package's check met (scripts/check-packages.ts), found again in the detail.
+    for (const { name, module } of NATIVE_PACKAGES) {
+      const met = new RegExp(`^check-packages: ${literal(name)} cannot load \\(${literal(module)}: (.{1,60})`, 'm').exec(lackingInstall.output)?.[1];
+      expect(met, name).toBeDefined();
+      expect(results.tests[1].output).toContain(met);
+    }
+    expect(results.tests[1].output).toMatch(/^autograde: the grader's modules could not load: /);
   });
 });
 

@@ -13,7 +13,7 @@ import { mistakeFile, sha256, type Manifest } from '../model/manifest';
 import { PROJECT_ROOT } from '../paths';
 import { GRADED_CASES } from '../../tests/cases';
 import { AUTOGRADER_OPTIONS } from './autograde';
-import { autograderErrorResults } from './errorResults';
+import { autograderErrorResults, DETAILS_LIMIT } from './errorResults';
 import { NATIVE_PACKAGES } from './nativePackages';
 import { formatLatePolicy, type LatePolicy } from '../late/policy';
 import { FALLBACK_RESULTS, runAutograderSh, SETUP_PACKAGES, setupPackagesSh, setupSh } from './launchers';
@@ -27,7 +27,7 @@ export class BundleError extends Error {
 
 /** The autograder's own files, added even if the handout leaves them out. */
 const AUTOGRADER_FILES = [
-  'scripts/autograde.ts', 'lib/gradescope/autograde.ts', 'lib/gradescope/errorResults.ts',
+  'scripts/autograde.ts', 'scripts/autograde-failed.js', 'lib/gradescope/autograde.ts', 'lib/gradescope/errorResults.ts',
   'scripts/check-packages.ts', 'lib/gradescope/nativePackages.ts', 'scripts/typecheck-snapshot.ts',
 ];
 // The student's `npm run typecheck` (the autograder checks types through lib/typecheck/ itself).
@@ -98,10 +98,11 @@ export function buildBundle({ handout, nodeVersion, latePolicy }: BundleOptions)
   nativePackagesListed(files);
   files.set('setup.sh', Buffer.from(setupSh(nodeVersion)));
   files.set(SETUP_PACKAGES, Buffer.from(setupPackagesSh()));
-  files.set('run_autograder', Buffer.from(runAutograderSh()));
+  files.set('run_autograder', Buffer.from(runAutograderSh(DETAILS_LIMIT)));
   const maxScore = GRADED_CASES.reduce((sum, c) => sum + c.points, 0);
   const fallback = autograderErrorResults(
-    'run_autograder: Node or the ts-node package could not start scripts/autograde.ts; check that setup.sh ran to the end (Node installed, `npm ci` finished) in the image build log.',
+    'run_autograder: Node itself could not run (neither scripts/autograde.ts nor scripts/autograde-failed.js started): ' +
+      'setup.sh installs it into /usr/local; see whether it did in the image build log.',
     maxScore,
   );
   files.set(FALLBACK_RESULTS, Buffer.from(`${JSON.stringify(fallback, null, 2)}\n`));

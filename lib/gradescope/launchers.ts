@@ -2,7 +2,7 @@
  * The shell files Gradescope runs, as text for the bundle: setup.sh with its install step
  * (setup-packages.sh), and run_autograder. They only launch: installing is apt, curl and npm, the
  * check of the packages is scripts/check-packages.ts; grading and every decision about
- * results.json are scripts/autograde.ts.
+ * results.json are scripts/autograde.ts (scripts/autograde-failed.js when Node could not start it).
  *
  * Gradescope (Autograder Specifications) unpacks the bundle into /autograder/source, runs
  * setup.sh there once while building the image (the only time the network is up), copies
@@ -10,7 +10,7 @@
  * submission in /autograder/submission and results expected in /autograder/results/results.json.
  */
 
-/** The file run_autograder copies into place when Node could not even start. */
+/** The "Autograder error" result run_autograder starts from when scripts/autograde.ts wrote none, and copies as it is when Node cannot run at all. */
 export const FALLBACK_RESULTS = 'autograder-error.json';
 
 /** setup.sh's install step, a script of its own so that it can be run alone (the self-test runs it offline). */
@@ -63,19 +63,31 @@ node node_modules/ts-node/dist/bin.js scripts/typecheck-snapshot.ts || echo "set
 `;
 }
 
-/** AUTOGRADER_ROOT stands in for /autograder when the bundle is tried anywhere else. */
-export function runAutograderSh(): string {
+/**
+ * AUTOGRADER_ROOT stands in for /autograder when the bundle is tried anywhere else. What
+ * scripts/autograde.ts prints on stderr is kept: when it wrote no results.json, that is the cause
+ * instructors are shown.
+ */
+export function runAutograderSh(detailsLimit: number): string {
   return `#!/usr/bin/env bash
 # Gradescope runs this once per submission. scripts/autograde.ts grades $ROOT/submission and writes
-# $ROOT/results/results.json whatever happens; the copy below covers only a Node that cannot start.
+# $ROOT/results/results.json whatever happens. When Node could not start it, scripts/autograde-failed.js
+# writes the "Autograder error" result with what Node printed; when Node cannot run at all, the
+# bundled copy of that result stands in.
 set -uo pipefail
 ROOT="\${AUTOGRADER_ROOT:-/autograder}"
 mkdir -p "$ROOT/results"
 rm -f "$ROOT/results/results.json"
 cd "$ROOT/source" || exit 1
-node node_modules/ts-node/dist/bin.js scripts/autograde.ts
+stderr="$(mktemp)" || stderr=/dev/null
+node node_modules/ts-node/dist/bin.js scripts/autograde.ts 2>"$stderr"
 status=$?
-[ -s "$ROOT/results/results.json" ] || cp ${FALLBACK_RESULTS} "$ROOT/results/results.json"
+cat "$stderr" >&2
+if [ ! -s "$ROOT/results/results.json" ]; then
+  node scripts/autograde-failed.js "$status" "$stderr" ${detailsLimit} ${FALLBACK_RESULTS} "$ROOT/results/results.json" ||
+    cp ${FALLBACK_RESULTS} "$ROOT/results/results.json"
+fi
+[ "$stderr" = /dev/null ] || rm -f "$stderr"
 exit "$status"
 `;
 }
