@@ -4,16 +4,34 @@
  * AUTOGRADER_ROOT/results/results.json, an "Autograder error" result when grading itself failed.
  * Exits 0 whenever results.json was written.
  */
-import { autograde } from '../lib/gradescope/autograde';
+import { inspect } from 'node:util';
+import { autograderErrorResults, writeResults } from '../lib/gradescope/errorResults';
+import { GRADED_CASES } from '../tests/cases';
 
 const root = process.env.AUTOGRADER_ROOT || '/autograder';
 
+function cannotWrite(err: unknown): never {
+  // Not even the error result could be written: run_autograder's fallback stands in.
+  console.error(`autograde: could not write results.json: ${inspect(err)}`);
+  process.exit(1);
+}
+
+type Grader = typeof import('../lib/gradescope/autograde');
+let grader: Grader | undefined;
+try {
+  // Required, not imported: a module of the grader that cannot load (a package, or its native code,
+  // missing from the install) is then an "Autograder error" that says which, like any failure of ours.
+  grader = require('../lib/gradescope/autograde') as Grader;
+} catch (err) {
+  const details = `autograde: the grader's modules could not load: ${inspect(err, { depth: 6 })}`;
+  console.log(details);
+  try {
+    writeResults(root, autograderErrorResults(details, GRADED_CASES.reduce((sum, c) => sum + c.points, 0)));
+  } catch (writeErr) {
+    cannotWrite(writeErr);
+  }
+}
+
 // exit() rather than waiting: a child left over from a failed run must not keep Gradescope waiting.
-autograde(root).then(
-  () => process.exit(0),
-  (err: unknown) => {
-    // Not even the error result could be written: run_autograder's bundled copy stands in.
-    console.error(`autograde: could not write results.json: ${(err as Error)?.stack ?? String(err)}`);
-    process.exit(1);
-  },
-);
+if (grader) grader.autograde(root).then(() => process.exit(0), cannotWrite);
+else process.exit(0);
