@@ -8,28 +8,35 @@
  */
 import fs from 'node:fs';
 import type { GradedCase } from '../../tests/cases';
-import { causeCell, compareNames, csvCell, type GradebookRow } from './csv';
+import { causeCell, compareNames, csvCell, csvText, pointsCell, type GradebookRow } from './csv';
 import type { GradescopeResults } from './gradescope';
-import { formatPoints } from './words';
+import { apportionUnits, POINT_DECIMALS, shownScore, toUnits } from './points';
 import { NameMatcher } from '../text/nameMatch';
 import { showName } from '../text/sanitise';
 
-/** `submission,test,points,max,status,cause_id,cause`: one row per submission and test, by name then in the case table's order. */
-export function longCsv(entries: readonly { name: string; results?: GradescopeResults }[], cases: readonly GradedCase[]): string {
-  const lines = [['submission', 'test', 'points', 'max', 'status', 'cause_id', 'cause'].map((c) => csvCell(c)).join(',')];
+/**
+ * `submission,test,points,max,status,cause_id,cause`: one row per submission and test, by name then
+ * in the case table's order. Points as grades.csv shows them (points.ts): a submission's rows add
+ * up to its points before any penalty, and the tests' maxima to the maximum.
+ */
+export function longCsv(entries: readonly { name: string; results?: GradescopeResults }[], cases: readonly GradedCase[], decimals: number = POINT_DECIMALS): string {
+  const lines = [['submission', 'test', 'points', 'max', 'status', 'cause_id', 'cause'].map((c) => csvCell(c))];
+  const maxima = apportionUnits(cases.map((c) => c.points), undefined, decimals);
   for (const { name, results } of [...entries].sort((a, b) => compareNames(a.name, b.name))) {
-    const tests = new Map((results?.tests ?? []).map((t) => [t.name, t]));
-    for (const c of cases) {
+    const tests = new Map((results?.tests ?? []).map((t) => [t.name, t.score]));
+    const before = results?.extra_data.late?.before ?? results?.score ?? 0;
+    const shown = shownScore(cases.map((c) => tests.get(c.name)), before, results?.score ?? 0, decimals).cells;
+    for (const [i, c] of cases.entries()) {
       const status = results?.extra_data.cases[c.name];
-      const test = tests.get(c.name);
       const cause = results?.extra_data.diagnoses?.[c.name];
+      const units = shown[i];
       lines.push([
-        csvCell(name), csvCell(c.name), test ? formatPoints(test.score) : '', formatPoints(c.points),
+        csvCell(name), csvCell(c.name), units === undefined ? '' : pointsCell(units, decimals), pointsCell(maxima[i]!, decimals),
         csvCell(status ?? (results ? 'not graded' : 'no result')), csvCell(cause ?? ''), csvCell(cause ? causeCell(cause).slice(cause.length + 2) : ''),
-      ].join(','));
+      ]);
     }
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return csvText(lines);
 }
 
 export interface RosterEntry {
@@ -43,6 +50,8 @@ export interface RosterEntry {
 
 /** Fields of one CSV line (RFC 4180: quotes, doubled quotes, commas and line breaks inside quotes). */
 export function parseCsv(text: string): string[][] {
+  // A byte-order mark (csvText writes one; Excel and Canvas may too) is not part of the first field.
+  text = text.replace(/^\uFEFF/, '');
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
@@ -123,11 +132,13 @@ export interface CanvasExport {
  * column so that the import preview shows it. Roster names match submissions ignoring case,
  * surrounding spaces and Unicode normalisation (lib/text/nameMatch.ts), an exact match first.
  */
-export function canvasCsv(rows: readonly GradebookRow[], roster: readonly RosterEntry[], assignment: string): CanvasExport {
+export function canvasCsv(rows: readonly GradebookRow[], roster: readonly RosterEntry[], assignment: string, decimals: number = POINT_DECIMALS): CanvasExport {
+  // The total as grades.csv shows it (points.ts), after any late penalty.
+  const score = (row: GradebookRow) => pointsCell(toUnits(row.total, decimals), decimals);
   const byName = new Map(rows.map((r) => [r.name, r]));
   const matcher = new NameMatcher(rows.map((r) => r.name));
   const named = new Set<string>();
-  const lines = [['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', assignment].map((c) => csvCell(c)).join(',')];
+  const lines = [['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', assignment].map((c) => csvCell(c))];
   const missing: string[] = [];
   const ambiguous: CanvasExport['ambiguous'] = [];
   const matches = matcher.matchAll(roster.map((entry) => entry.submission));
@@ -137,14 +148,14 @@ export function canvasCsv(rows: readonly GradebookRow[], roster: readonly Roster
     if (row) named.add(row.name);
     else if (match.kind === 'ambiguous') ambiguous.push({ submission: entry.submission, names: match.names });
     else missing.push(entry.submission);
-    lines.push([entry.student, entry.id, entry.sisUserId, entry.sisLoginId, entry.section].map((c) => csvCell(c)).concat(row ? csvCell(row.total) : '').join(','));
+    lines.push([entry.student, entry.id, entry.sisUserId, entry.sisLoginId, entry.section].map((c) => csvCell(c)).concat(row ? score(row) : ''));
   }
   const left = rows.map((r) => r.name).filter((name) => !named.has(name)).sort(compareNames);
   const unmatched = left.map((name) => ({ name, nearest: matcher.nearest(name, missing) }));
   for (const name of left) {
-    lines.push([`(not in the roster) ${name}`, '', '', '', ''].map((c) => csvCell(c)).concat(csvCell(byName.get(name)!.total)).join(','));
+    lines.push([`(not in the roster) ${name}`, '', '', '', ''].map((c) => csvCell(c)).concat(score(byName.get(name)!)));
   }
-  return { csv: `${lines.join('\r\n')}\r\n`, unmatched, missing, ambiguous };
+  return { csv: csvText(lines), unmatched, missing, ambiguous };
 }
 
 export const LONG_CSV = 'grades-long.csv';
