@@ -24,7 +24,8 @@ import { GRADE_OPTIONS, gradeFlagKinds, gradeOptionValues, type OptionValues } f
 import { interruptedLine, SIGNAL_EXIT_CODE } from '../lib/batch/interrupt';
 import { withLatePenalty } from '../lib/late/policy';
 import { matchTimes, readTimesFile, TimesError, type SubmissionTime } from '../lib/late/times';
-import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
+import { CANVAS_CSV, canvasLines, LONG_CSV } from '../lib/report/exports';
+import { readRoster, RosterError, type RosterEntry } from '../lib/report/roster';
 import type { Variants } from '../lib/model/variants';
 
 // In the student handout (no reference/, no hidden fixtures, no similarity check) the flags that
@@ -60,9 +61,10 @@ const FLAG_HELP: [flag: string, text: string][] = [
   ['similarity', `  --similarity       with --submissions: also compares the submissions' code with each other
                      (DIR2/similarity.csv and DIR2/similarity.html; the same as npm run similarity)`],
   ['roster', `  --roster FILE      with --submissions: also DIR2/canvas.csv, Canvas's gradebook import, for the
-                     students of FILE (a CSV: submission, and student, id, sis_user_id, sis_login_id,
-                     section; names match ignoring case and spaces); submissions it does not name are
-                     listed and marked in canvas.csv`],
+                     students of FILE: Canvas's gradebook export as it comes (each folder found by a
+                     student's SIS Login ID, SIS User ID or ID), or a CSV with a submission column
+                     (and student, id, sis_user_id, sis_login_id, section); names match ignoring case
+                     and spaces; submissions it does not name are listed and marked in canvas.csv`],
   ['assignment', '  --assignment NAME  the Canvas column: "<name> (<id>)" of an existing assignment, or a new one\'s name'],
   ...GRADE_OPTIONS.map((o): [string, string] => [o.flag, o.help]),
   ['times', `  --times FILE       with --late-policy: when each submission was handed in, a CSV with the header

@@ -7,7 +7,7 @@
  * row says so.
  */
 import fs from 'node:fs';
-import { csvRecords } from '../report/exports';
+import { csvRecords } from '../report/csvParse';
 import { NameMatcher } from '../text/nameMatch';
 import { showName } from '../text/sanitise';
 import { parseTime, type LateOutcome } from './policy';

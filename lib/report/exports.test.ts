@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
 import { gradebookCsv, rowFromResult } from './csv';
-import { canvasCsv, canvasLines, longCsv, parseCsv, readRoster, RosterError } from './exports';
+import { canvasCsv, canvasLines, longCsv, parseCsv } from './exports';
+import { readRoster, RosterError } from './roster';
 import { toGradescope } from './gradescope';
 import { caseResult, submission } from './sampleResults';
 
@@ -75,7 +76,7 @@ describe('canvas.csv', () => {
     expect([score('1'), score('2'), score('3'), score('4')]).toEqual(['1', '2', '4', '3']);
     // sam is neither Sam nor SAM exactly, and both loosely: never a guess.
     expect(score('6')).toBe('');
-    expect(out.ambiguous).toEqual([{ submission: 'sam', names: ['SAM', 'Sam'] }]);
+    expect(out.ambiguous).toEqual([{ who: 'sam', names: ['SAM', 'Sam'] }]);
     expect(out.unmatched).toEqual([{ name: 'lee-ann', nearest: 'lee-anne' }, { name: 'mo', nearest: undefined }, { name: 'Sam', nearest: undefined }, { name: 'SAM', nearest: undefined }]);
     const { warned } = canvasLines(out, 'canvas.csv');
     expect(warned[0]).toContain('lee-ann (did you mean lee-anne?)');
@@ -93,8 +94,9 @@ describe('canvas.csv', () => {
 
   it('a roster that cannot be used is one line naming the file and the fix', () => {
     expect(() => readRoster(path.join(tmp, 'nowhere.csv'))).toThrow(/^roster .*nowhere\.csv cannot be read \(ENOENT\): pass --roster FILE/);
-    expect(() => readRoster(file('a.csv', 'name,student\nx,y\n'))).toThrow(/has no "submission" column/);
+    expect(() => readRoster(file('a.csv', 'name,student\nx,y\n'))).toThrow(/has no "submission" column and none of Canvas's ID, SIS User ID or SIS Login ID/);
     expect(() => readRoster(file('b.csv', 'submission,section\nx,A\n'))).toThrow(/names no student: add a "student", "id"/);
+    expect(() => readRoster(file('e.csv', 'submission,student,id\nx,Xu,1\n,Yu,\n'))).toThrow(/line 3: no submission name, and no ID, SIS User ID or SIS Login ID to find it by/);
     expect(() => readRoster(file('c.csv', 'submission,id\nx,1\nx,2\n'))).toThrow(/line 3: submission x is listed twice/);
     expect(() => readRoster(file('d.csv', 'submission,id\nx,1\n'))).not.toThrow(RosterError);
   });
