@@ -113,9 +113,11 @@ function lateNote(graded: readonly { name: string; results: GradescopeResults }[
   const policy = timed.map((g) => g.results.extra_data.graded_with?.options.late_policy).find((p) => typeof p === 'string');
   const penalised = timed.filter((g) => g.results.extra_data.late!.penalty > 0);
   const untimed = timed.filter((g) => g.results.extra_data.late!.submitted_at === null);
+  const extended = timed.filter((g) => g.results.extra_data.late!.extended);
   return `<p class="note">Late policy${policy ? ` <code>${escapeHtml(String(policy))}</code>` : ''}: ${penalised.length} submission(s) lost points to it `
     + `(the grid's <em>late penalty</em> column; <em>score</em> is <em>points</em> less it)`
-    + `${untimed.length ? `; ${untimed.length} had no submission time, so no penalty (${untimed.map((g) => escapeHtml(g.name)).join(', ')})` : ''}.</p>`;
+    + `${untimed.length ? `; ${untimed.length} had no submission time, so no penalty (${untimed.map((g) => escapeHtml(g.name)).join(', ')})` : ''}`
+    + `${extended.length ? `; ${extended.length} had a due time of their own (--extensions): ${extended.map((g) => `${escapeHtml(g.name)} (${escapeHtml(g.results.extra_data.late!.due ?? '')})`).join(', ')}` : ''}.</p>`;
 }
 
 export function batchReportHtml(entries: readonly BatchEntry[], cases: readonly GradedCase[], decimals: number = POINT_DECIMALS): string {
