@@ -82,7 +82,7 @@ export interface BatchOutcome {
   canvas?: CanvasExport;
   /** Groups of submissions whose names differ only by case, spaces or Unicode form: each graded as its own. */
   lookalikes: string[][];
-  /** Under a late policy: the submissions graded with no known time (no penalty). */
+  /** Under a late policy: the submissions with no known time (no penalty), graded in this run or kept. */
   untimed: string[];
   /** Names of --times that match no submission (or several), said as the warning says them. */
   timesUnmatched: string[];
@@ -269,7 +269,11 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     lookalikes: lookalikeNames(names),
     timesUnmatched,
     extensionsUnmatched: extended?.unmatched ?? [],
-    untimed: policy ? graded.filter((r) => r.late && r.late.submitted_at === null && r.status !== 'error').map((r) => r.name) : [],
+    // Every submission with a result, kept ones too: a resumed run reports on the whole batch.
+    untimed: policy ? withResults.filter((name) => {
+      const extra = results.get(name)!.extra_data;
+      return extra.late?.submitted_at === null && extra.submission_status !== 'error';
+    }) : [],
     ...(stopped ? { interrupted: { signal: stopped.signal, graded: done, of: names.length } } : {}),
   };
 }
