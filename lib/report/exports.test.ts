@@ -44,6 +44,12 @@ describe('grades-long.csv', () => {
     expect(rows.find((r) => r[0] === "'=bob" && r[1] === cases[1].name)!.slice(4, 6)).toEqual(['timeout', '']);
     expect(rows.filter((r) => r[0] === 'carol').map((r) => r[4])).toEqual(['no result', 'no result']);
   });
+
+  it("a diagnosis that only says what its probes saw is no cause: its cause cells are empty", () => {
+    const seen = submission('dan', [caseResult(cases[0].name, { maxPoints: cases[0].points, status: 'failed', reason: 'x', diagnosis: { mistake: 'probabilities_wrong', message: 'm' } })]);
+    const row = parseCsv(longCsv([{ name: 'dan', results: toGradescope(seen) }], cases)).find((r) => r[1] === cases[0].name)!;
+    expect(row.slice(4)).toEqual(['failed', '', '']);
+  });
 });
 
 describe('canvas.csv', () => {

@@ -7,6 +7,7 @@
  * it keeps a row in the Canvas file that Canvas's import preview will flag.
  */
 import type { GradedCase } from '../../tests/cases';
+import { diagnosedCause } from './causes';
 import { causeCell, compareNames, csvCell, csvText, pointsCell, type GradebookRow } from './csv';
 import type { GradescopeResults } from './gradescope';
 import { apportionUnits, POINT_DECIMALS, shownScore, toUnits } from './points';
@@ -30,7 +31,8 @@ export function longCsv(entries: readonly { name: string; results?: GradescopeRe
     const shown = shownScore(cases.map((c) => tests.get(c.name)), before, results?.score ?? 0, decimals).cells;
     for (const [i, c] of cases.entries()) {
       const status = results?.extra_data.cases[c.name];
-      const cause = results?.extra_data.diagnoses?.[c.name];
+      // The causes the diagnosis names, as the report lists them (causes.ts): not what its probes only saw.
+      const cause = diagnosedCause(results?.extra_data.diagnoses?.[c.name]);
       const units = shown[i];
       lines.push([
         csvCell(name), csvCell(c.name), units === undefined ? '' : pointsCell(units, decimals), pointsCell(maxima[i]!, decimals),
