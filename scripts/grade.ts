@@ -22,9 +22,11 @@ import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/
 import { oneLine, showName } from '../lib/text/sanitise';
 import { GRADE_OPTIONS, gradeFlagKinds, gradeOptionValues, type OptionValues } from '../lib/batch/options';
 import { interruptedLine, SIGNAL_EXIT_CODE } from '../lib/batch/interrupt';
+import { extendedDueTimes } from '../lib/late/extensions';
 import { withLatePenalty } from '../lib/late/policy';
 import { matchTimes, readTimesFile, TimesError, type SubmissionTime } from '../lib/late/times';
-import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
+import { CANVAS_CSV, canvasLines, LONG_CSV } from '../lib/report/exports';
+import { readRoster, RosterError, type RosterEntry } from '../lib/report/roster';
 import type { Variants } from '../lib/model/variants';
 
 // In the student handout (no reference/, no hidden fixtures, no similarity check) the flags that
@@ -35,7 +37,7 @@ const FOR_INSTRUCTORS = (flag: string) => IS_HANDOUT && INSTRUCTOR_FLAGS.include
 
 const USAGE = IS_HANDOUT
   ? 'npm run grade -- [--submission DIR | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--roster FILE [--assignment NAME]]] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]'
-  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden [--variants SECRET]] [--carry-forward] [--late-policy P [--times FILE]] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden [--variants SECRET]] [--carry-forward] [--late-policy P [--times FILE] [--extensions FILE]] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
 
 /**
  * Each flag's lines of help; the instructor-only ones are left out in the handout. The options that
@@ -60,9 +62,10 @@ const FLAG_HELP: [flag: string, text: string][] = [
   ['similarity', `  --similarity       with --submissions: also compares the submissions' code with each other
                      (DIR2/similarity.csv and DIR2/similarity.html; the same as npm run similarity)`],
   ['roster', `  --roster FILE      with --submissions: also DIR2/canvas.csv, Canvas's gradebook import, for the
-                     students of FILE (a CSV: submission, and student, id, sis_user_id, sis_login_id,
-                     section; names match ignoring case and spaces); submissions it does not name are
-                     listed and marked in canvas.csv`],
+                     students of FILE: Canvas's gradebook export as it comes (each folder found by a
+                     student's SIS Login ID, SIS User ID or ID), or a CSV with a submission column
+                     (and student, id, sis_user_id, sis_login_id, section); names match ignoring case
+                     and spaces; submissions it does not name are listed and marked in canvas.csv`],
   ['assignment', '  --assignment NAME  the Canvas column: "<name> (<id>)" of an existing assignment, or a new one\'s name'],
   ...GRADE_OPTIONS.map((o): [string, string] => [o.flag, o.help]),
   ['times', `  --times FILE       with --late-policy: when each submission was handed in, a CSV with the header
@@ -95,6 +98,7 @@ for (const flag of INSTRUCTOR_FLAGS) {
 const chosen = gradeOptionValues(flags);
 if (typeof chosen === 'string') usage(chosen);
 if (flags.times && !chosen.latePolicy) usage('--times gives the submission times a late policy needs: pass --late-policy too');
+if (chosen.extensions && !chosen.latePolicy) usage("--extensions gives students' own due times under a late policy: pass --late-policy too");
 
 if (chosen.variantsSecret !== undefined && !flags.hidden) usage('--variants draws the hidden cases: pass --hidden too');
 if (flags.reference && flags.submission) usage('--reference and --submission both name the submission: pick one');
@@ -197,6 +201,9 @@ async function main(chosen: OptionValues): Promise<void> {
       console.error(`grade: ${group.map(showName).join(', ')} differ only by case, spaces or Unicode form: each is graded as its own submission`);
     }
     if (outcome.timesUnmatched.length) console.error(`grade: --times names ${outcome.timesUnmatched.length} submission(s) not in ${showName(flags.submissions)}: ${outcome.timesUnmatched.join(', ')}`);
+    if (outcome.extensionsUnmatched.length) {
+      console.error(`grade: --extensions names ${outcome.extensionsUnmatched.length} student(s) with no submission in ${showName(flags.submissions)}, so their extension applies to none: ${outcome.extensionsUnmatched.join(', ')}`);
+    }
     if (outcome.untimed.length) {
       console.error(`grade: no submission time for ${outcome.untimed.length} submission(s), so no late penalty (their rows say so): ${outcome.untimed.map(showName).join(', ')}; give them in --times FILE`);
     }
@@ -239,7 +246,7 @@ async function main(chosen: OptionValues): Promise<void> {
   const dir = flags.reference ? path.join(PROJECT_ROOT, 'reference') : path.resolve(flags.submission ?? path.join(PROJECT_ROOT, 'student'));
   const name = flags.reference ? 'reference' : path.basename(dir);
   const graded = await gradeSubmission(dir, name, { ...options, heatmaps: Boolean(flags.html) });
-  const result = options.latePolicy ? withLatePenalty(graded, options.latePolicy, singleTime(name)) : graded;
+  const result = options.latePolicy ? withLatePenalty(graded, options.latePolicy, singleTime(name, chosen)) : graded;
   if (result.late?.submitted_at === null) console.error(`grade: no submission time for ${showName(name)}, so no late penalty: give it in --times FILE`);
   console.log(formatTable(result, { color, verbose: Boolean(flags.verbose) }));
   if (result.late) console.log(`Late policy: ${result.late.note}`);
@@ -252,10 +259,12 @@ async function main(chosen: OptionValues): Promise<void> {
   if (process.env.GITHUB_ACTIONS) console.log(writeGithubOutputs(result));
 }
 
-/** One submission's time: its row of --times, matched by its folder's name. */
-function singleTime(name: string): SubmissionTime {
+/** One submission's time: its row of --times, and its own due time in --extensions, each matched by its folder's name. */
+function singleTime(name: string, chosen: OptionValues): SubmissionTime {
   const submittedMs = times ? matchTimes([name], times).times.get(name) : undefined;
-  return submittedMs === undefined ? { source: null } : { submittedMs, source: 'times' };
+  const policyDue = chosen.latePolicy?.dueMs;
+  const extendedMs = chosen.extensions && policyDue !== undefined ? extendedDueTimes(chosen.extensions, [name], policyDue).dueOf.get(name) : undefined;
+  return { ...(submittedMs === undefined ? { source: null } : { submittedMs, source: 'times' }), ...(extendedMs !== undefined ? { extendedMs } : {}) };
 }
 
 main(chosen).catch((err: unknown) => {

@@ -13,7 +13,8 @@ import { MergeError, mergeShards } from '../lib/batch/merge';
 import { batchSummaryMarkdown } from '../lib/report/githubBatch';
 import { formatBatchSummary } from '../lib/report/terminal';
 import { oneLine } from '../lib/text/sanitise';
-import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
+import { CANVAS_CSV, canvasLines, LONG_CSV } from '../lib/report/exports';
+import { readRoster, RosterError, type RosterEntry } from '../lib/report/roster';
 
 const USAGE = 'npm run merge -- OUT1 OUT2 … --out DIR [--roster FILE [--assignment NAME]]';
 

@@ -44,7 +44,7 @@ export function writeGradebook(input: GradebookInput): { rows: GradebookRow[]; c
   const rows = names.map((name) => {
     const result = results.get(name);
     if (result) return rowFromGradescope(name, result);
-    return { name, points: {}, total: 0, max, status: `not graded: ${input.missing.get(name) ?? 'no result'}`, causes: {} };
+    return { name, points: {}, total: 0, max, status: `not graded: ${input.missing.get(name) ?? 'no result'}` };
   });
   writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(rows, cases.map((c) => c.name), { late: input.late }));
   const exported = courseExports(names, results, rows, cases, input.exports);

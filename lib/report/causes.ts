@@ -4,6 +4,11 @@
  * words say (a syntax error, a refused import, a timeout, no known cause…). Every test that did not
  * pass has at least one cause, so the report's list of causes and its grid's cause filter account
  * for every lost point, zero-point submissions included. Both read the one tally made here.
+ *
+ * A diagnosis may also say what its probes saw without naming a cause (the catalogue marks those
+ * findings `observation`: "your attention's weights are not its probabilities", true of any wrong
+ * attention): that restates the failure, so it is the student's feedback but no cause here, and
+ * a test with nothing else counts as "no known cause".
  */
 import { MISTAKES } from '../diagnosis/catalogue';
 import type { GradescopeResults } from './gradescope';
@@ -12,6 +17,14 @@ import type { GradescopeResults } from './gradescope';
 export const causeIds = (mistake: string): string[] => mistake.split(/[|+]/).filter(Boolean);
 
 export const causeWords = (id: string): string => MISTAKES.find((m) => m.id === id)?.message ?? STATUS_CAUSES[id] ?? '';
+
+const OBSERVATIONS = new Set(MISTAKES.filter((m) => m.observation).map((m) => m.id));
+
+/** A diagnosis ('a|b', 'a+b') with its observations left out: the causes it names, or undefined when it names none. */
+export function diagnosedCause(mistake: string | undefined): string | undefined {
+  const kept = (mistake ?? '').split('|').map((group) => group.split('+').filter((id) => id && !OBSERVATIONS.has(id)).join('+')).filter(Boolean);
+  return kept.length ? kept.join('|') : undefined;
+}
 
 /** Multi-head tests failing because the submission's own attention fails: a knock-on of that failure, not a cause of its own. */
 export const KNOCK_ON = new Set(['attention_broken']);
@@ -44,7 +57,7 @@ export function testCauses(results: GradescopeResults): Map<string, string[]> {
   const headline = new Map(results.tests.map((t) => [t.name, t.output.split('\n')[0] ?? '']));
   for (const [name, status] of Object.entries(results.extra_data.cases)) {
     if (status === 'passed') continue;
-    const diagnosis = results.extra_data.diagnoses?.[name];
+    const diagnosis = diagnosedCause(results.extra_data.diagnoses?.[name]);
     causes.set(name, diagnosis ? [...new Set(causeIds(diagnosis))] : [statusCause(status, headline.get(name) ?? '', results)]);
   }
   return causes;

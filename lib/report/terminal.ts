@@ -7,6 +7,7 @@
  */
 import type { CaseResult, CaseStatus, SubmissionResult } from '../model/result';
 import { formatPoints } from './words';
+import { POINT_DECIMALS } from './points';
 import { oneLine, printableLines, truncate } from '../text/sanitise';
 
 /** Table lines fit a 100-column terminal. */
@@ -104,7 +105,8 @@ export function formatTable(result: SubmissionResult, opts: TableOptions): strin
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
-const round2 = (x: number): string => String(Math.round(x * 100) / 100);
+/** A batch's points, as its gradebook shows them (points.ts). */
+const shown = (x: number): string => formatPoints(x, POINT_DECIMALS);
 
 /** What a batch summary reads of a result: a result graded now, or one rebuilt from its `<name>.json` (a kept one). */
 export type SummaryEntry = Pick<SubmissionResult, 'name' | 'score' | 'maxScore' | 'status'> & { cases: readonly Pick<CaseResult, 'status'>[] };
@@ -118,8 +120,8 @@ export function formatBatchSummary(results: readonly SummaryEntry[]): string {
   const errored = results.filter((r) => r.status === 'error');
   const lines = [
     `Submissions: ${results.length}`,
-    `Score (out of ${formatPoints(max)}): mean ${round2(mean(scores))}, min ${formatPoints(Math.min(...scores))}, ` +
-      `max ${formatPoints(Math.max(...scores))}`,
+    `Score (out of ${shown(max)}): mean ${shown(mean(scores))}, min ${shown(Math.min(...scores))}, ` +
+      `max ${shown(Math.max(...scores))}`,
     `Submissions with a test that timed out: ${withStatus('timeout')}, crashed: ${withStatus('crashed')}, ` +
       `ended in an error: ${withStatus('error')}, was refused: ${withStatus('refused')}`,
     `Could not be graded at all: ${errored.length}`,
@@ -129,10 +131,10 @@ export function formatBatchSummary(results: readonly SummaryEntry[]): string {
   return lines.join('\n');
 }
 
-/** One line per finished submission when the output is not a terminal (a CI log): its name and points. */
+/** One line per finished submission of a batch when the output is not a terminal (a CI log): its name and points, as its gradebook shows them. */
 export function doneLine(result: SubmissionResult): string {
   const why = result.status === 'error' ? ` (error: ${oneLine(result.feedback[0] ?? '')})` : '';
-  return `${oneLine(result.name)}: ${pointsOf(result.score, result.maxScore)}${why}`;
+  return `${oneLine(result.name)}: ${shown(result.score)}/${shown(result.maxScore)}${why}`;
 }
 
 const BAR_WIDTH = 24;
