@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseFlags } from '../lib/cli';
+import { exitWithUsage, parseFlags } from '../lib/cli';
 import { GraderError, FixtureError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/fsAtomic';
 import { regradeLine } from '../lib/batch/resume';
@@ -85,8 +85,7 @@ const flags = parseFlags(process.argv.slice(2), gradeFlagKinds(), USAGE, HELP) a
 };
 
 function usage(problem: string): never {
-  console.error(`${problem}; usage: ${USAGE}`);
-  process.exit(2);
+  return exitWithUsage(problem, USAGE);
 }
 
 for (const flag of INSTRUCTOR_FLAGS) {
@@ -175,8 +174,7 @@ async function main(chosen: OptionValues): Promise<void> {
       roster = flags.roster ? readRoster(path.resolve(flags.roster)) : undefined;
     } catch (err) {
       if (!(err instanceof RosterError)) throw err;
-      console.error(`${oneLine(err.message)}; usage: ${USAGE}`);
-      process.exit(2);
+      usage(oneLine(err.message));
     }
     const outcome = await gradeBatch(path.resolve(flags.submissions), path.resolve(flags.out!), {
       ...options,
