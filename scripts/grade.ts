@@ -8,6 +8,8 @@ import path from 'node:path';
 import { exitWithUsage, parseFlags } from '../lib/cli';
 import { GraderError, FixtureError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/fsAtomic';
+import { BatchInputError, checkBatchInputs } from '../lib/batch/inputs';
+import { GRADES_CSV, SUBMISSIONS_DIR } from '../lib/batch/layout';
 import { regradeLine } from '../lib/batch/resume';
 import { parseShard, type Shard } from '../lib/batch/shard';
 import { gradeBatch } from '../lib/grading/batch';
@@ -121,6 +123,19 @@ function requireFolder(flag: string, dir: string | undefined, what: string): voi
 }
 requireFolder('submission', flags.submission, 'the folder that holds index.ts (or student/index.ts)');
 requireFolder('submissions', flags.submissions, 'a folder with one subfolder per submission');
+
+/** A batch's folders, checked before anything runs (lib/batch/inputs.ts): a mistake is the command's, one line, exit 2. */
+function checkBatchFolders(submissions: string, out: string): void {
+  try {
+    const { leftOut } = checkBatchInputs(submissions, out);
+    if (leftOut.length) console.error(`grade: left out ${leftOut.map(showName).join(', ')} of ${showName(submissions)}: ${leftOut.length === 1 ? 'it holds' : 'each holds'} a batch's results (${GRADES_CSV} beside ${SUBMISSIONS_DIR}/), not a submission`);
+  } catch (err) {
+    if (!(err instanceof BatchInputError)) throw err;
+    console.error(`grade: ${err.message}`);
+    process.exit(2);
+  }
+}
+if (flags.submissions) checkBatchFolders(flags.submissions, flags.out!);
 
 /** What a child must not see into: the other submissions (a batch's folder, a submission's siblings), the results, the temp folder. */
 function hiddenFolders(): string[] {

@@ -16,6 +16,8 @@ const work = tempDir('cli');
 /** A batch of one submission, for refusals that come after the folders are checked. */
 const batch = path.join(work, 'batch');
 fs.mkdirSync(path.join(batch, 'alice'), { recursive: true });
+const empty = path.join(work, 'empty');
+fs.mkdirSync(empty);
 const grade = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', ...args], {
     cwd: PROJECT_ROOT,
@@ -95,11 +97,17 @@ describe('npm run grade', () => {
     [['--submission', 'nowhere'], 'grade: --submission nowhere: no such folder; pass the folder that holds index.ts (or student/index.ts)'],
     [['--submissions', 'nowhere', '--out', 'x'], 'grade: --submissions nowhere: no such folder; pass a folder with one subfolder per submission'],
     [['--submission', 'package.json'], 'grade: --submission package.json: not a folder; pass the folder that holds index.ts (or student/index.ts)'],
+    // Checked before anything runs: no child, no --out folder made.
+    [['--submissions', empty, '--out', path.join(work, 'never')], `grade: --submissions ${empty} holds no submission: each submission is a subfolder of it (<name>/index.ts)`],
+    [['--submissions', 'student', '--out', path.join(work, 'never')],
+      'grade: --submissions student holds index.ts itself: it is one submission; grade it with --submission student (--submissions takes a folder with one subfolder per submission)'],
+    [['--submissions', batch, '--out', path.join(batch, 'grades')], `grade: --out ${path.join(batch, 'grades')} is inside --submissions ${batch}: the next run would grade the results as a submission; put --out outside it`],
   ])('refuses %j: one line naming the folder and the fix, exit 2', (args, line) => {
     const run = grade(args);
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(`${line}\n`);
     expect(run.stdout).toBe('');
+    expect(fs.existsSync(path.join(work, 'never'))).toBe(false);
   });
 
   it('--help prints the usage and every flag, exit 0', () => {
