@@ -20,7 +20,8 @@ import { toGradescope } from '../lib/report/gradescope';
 import { containmentBlock, containmentLine } from '../lib/report/containment';
 import { submissionPage } from '../lib/report/submissionPage';
 import { containmentReport } from '../lib/sandbox/containment';
-import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
+import { formatBatchSummary, formatTable } from '../lib/report/terminal';
+import { BatchProgress, progressMode } from '../lib/report/progress';
 import { oneLine, showName } from '../lib/text/sanitise';
 import { GRADE_OPTIONS, gradeFlagKinds, gradeOptionValues, type OptionValues } from '../lib/batch/options';
 import { interruptedLine, SIGNAL_EXIT_CODE } from '../lib/batch/interrupt';
@@ -191,21 +192,20 @@ async function main(chosen: OptionValues): Promise<void> {
       if (!(err instanceof RosterError)) throw err;
       usage(oneLine(err.message));
     }
+    const jobs = flags.jobs ?? os.availableParallelism();
+    const progress = new BatchProgress(process.stdout, progressMode(process.stdout));
     const outcome = await gradeBatch(path.resolve(flags.submissions), path.resolve(flags.out!), {
       ...options,
-      jobs: flags.jobs ?? os.availableParallelism(),
+      jobs,
       force: Boolean(flags.force),
       html: true,
       shard,
       times,
       interruptible: true,
       exports: { roster, assignment: flags.assignment },
-      onDone: (result, done, total) => {
-        if (color) process.stdout.write(progressLine(done, total, result.name));
-        else console.log(doneLine(result));
-      },
-    });
-    if (color) process.stdout.write('\n');
+      onStart: (total, kept) => progress.start(total, kept, jobs),
+      onDone: (result, done) => progress.finished(result, done),
+    }).finally(() => progress.stop());
     for (const group of outcome.lookalikes) {
       console.error(`grade: ${group.map(showName).join(', ')} differ only by case, spaces or Unicode form: each is graded as its own submission`);
     }

@@ -64,11 +64,12 @@ describe('a --submissions folder that is one submission', () => {
   });
 
   it('a batch is a batch: submissions a level down, one of them named student, a folder that holds a copy of the project', () => {
-    for (const files of [
+    const batches: Record<string, string>[] = [
       { 'alice/index.ts': CODE, 'bob/student/index.ts': CODE },
       { 'student/index.ts': CODE, 'alice/index.ts': CODE },
       { 'attention-main/student/index.ts': CODE, 'attention-main/package.json': '{}' },
-    ]) expect(refusal(folder(files), outside())).toBe('');
+    ];
+    for (const files of batches) expect(refusal(folder(files), outside())).toBe('');
   });
 });
 
