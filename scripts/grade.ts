@@ -9,12 +9,12 @@ import { exitWithUsage, parseFlags } from '../lib/cli';
 import { GraderError, FixtureError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/fsAtomic';
 import { BatchInputError, checkBatchInputs } from '../lib/batch/inputs';
-import { GRADES_CSV, SUBMISSIONS_DIR } from '../lib/batch/layout';
+import { fileStem, GRADES_CSV, SUBMISSIONS_DIR } from '../lib/batch/layout';
 import { regradeLine } from '../lib/batch/resume';
 import { parseShard, type Shard } from '../lib/batch/shard';
 import { gradeBatch } from '../lib/grading/batch';
 import { checkChildStarts, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
-import { IS_HANDOUT, PROJECT_ROOT } from '../lib/paths';
+import { IS_HANDOUT, PAGES_DIR, PROJECT_ROOT } from '../lib/paths';
 import { writeGithubOutputs } from '../lib/report/github';
 import { toGradescope } from '../lib/report/gradescope';
 import { containmentBlock, containmentLine } from '../lib/report/containment';
@@ -37,8 +37,8 @@ const INSTRUCTOR_FLAGS = ['reference', 'instructor-view', 'similarity', 'times',
 const FOR_INSTRUCTORS = (flag: string) => IS_HANDOUT && INSTRUCTOR_FLAGS.includes(flag);
 
 const USAGE = IS_HANDOUT
-  ? 'npm run grade -- [--submission DIR | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--roster FILE [--assignment NAME]]] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]'
-  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden [--variants SECRET]] [--carry-forward] [--late-policy P [--times FILE]] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+  ? 'npm run grade -- [--submission DIR | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--roster FILE [--assignment NAME]]] [--json FILE] [--html [FILE]] [--verbose] [--timeout S] [--budget S] [--memory MIB]'
+  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden [--variants SECRET]] [--carry-forward] [--late-policy P [--times FILE]] [--json FILE] [--html [FILE]] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
 
 /**
  * Each flag's lines of help; the instructor-only ones are left out in the handout. The options that
@@ -48,7 +48,8 @@ const FLAG_HELP: [flag: string, text: string][] = [
   ['submission', '  --submission DIR   grade DIR (holding index.ts, or student/index.ts) instead of ./student'],
   ['reference', '  --reference        grade the reference (must score full marks)'],
   ['json', "  --json FILE        also write Gradescope's results.json"],
-  ['html', '  --html FILE        also write a page: the score table, and heatmaps of each failed attention case'],
+  ['html', `  --html [FILE]      also write a page: the score table, and heatmaps of each failed attention case
+                     (FILE, or else pages/<name>.html, which git ignores)`],
   ['instructor-view', "  --instructor-view  pages also show hidden tests' expected values (and say so): not for students"],
   ['verbose', `  --verbose          also show each test's details (every failing check, the student's stack mapped
                      to its own lines), what the submission printed, and the containment in force`],
@@ -83,7 +84,7 @@ ${FLAG_HELP.filter(([flag]) => !FOR_INSTRUCTORS(flag)).map(([, text]) => text).j
 Exits 0 whenever it produced a result, whatever the score; 1 when it could not grade; 2 on a
 usage error (a flag, a folder that does not exist); 130 or 143 when Ctrl-C or SIGTERM stopped a batch.`;
 const flags = parseFlags(process.argv.slice(2), gradeFlagKinds(), USAGE, HELP) as Record<string, string | number | boolean | undefined> & {
-  submission?: string; reference?: boolean; json?: string; html?: string; 'instructor-view'?: boolean; verbose?: boolean;
+  submission?: string; reference?: boolean; json?: string; html?: string | true; 'instructor-view'?: boolean; verbose?: boolean;
   submissions?: string; out?: string; jobs?: number; force?: boolean; shard?: string; similarity?: boolean; roster?: string; assignment?: string; times?: string;
 };
 
@@ -259,8 +260,10 @@ async function main(chosen: OptionValues): Promise<void> {
   if (flags.verbose) console.log(containmentBlock(containment).join('\n'));
   if (flags.json) writeFileAtomic(path.resolve(flags.json), `${JSON.stringify(toGradescope(result), null, 2)}\n`);
   if (flags.html) {
-    fs.mkdirSync(path.dirname(path.resolve(flags.html)), { recursive: true });
-    writeFileAtomic(path.resolve(flags.html), submissionPage(result));
+    const page = flags.html === true ? path.join(PAGES_DIR, `${fileStem(name)}.html`) : path.resolve(flags.html);
+    fs.mkdirSync(path.dirname(page), { recursive: true });
+    writeFileAtomic(page, submissionPage(result));
+    console.log(`wrote ${path.relative(process.cwd(), page) || page}: open it in a browser`);
   }
   if (process.env.GITHUB_ACTIONS) console.log(writeGithubOutputs(result));
 }
