@@ -20,7 +20,7 @@ import type { GradedFunction } from '../tests/cases';
 import { checkChosen, loadError, LoadFailure, type Checked } from './load';
 import { watchedLoad } from './loadWatchdog';
 import { withinLimit } from './withinLimit';
-import { diedWords, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
+import { diedWords, notRunAfterLoad, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { EXPORT_NAMES, notExported, toFloatTensor, toMaskTensor, type NonFiniteHint } from './normalise';
 
 export interface AttentionWeights {
@@ -163,6 +163,25 @@ async function load(): Promise<Loaded> {
 /** The chosen submission, checked and loaded once; rejects with a LoadFailure in the grader's words. */
 export function loadedSubmission(): Promise<Loaded> {
   return (chosen ??= load());
+}
+
+/** The test that met the LoadFailure first in this run, and says why. */
+let loadFailedIn: string | undefined;
+
+/**
+ * loadedSubmission for the test `test`. When the submission cannot load, the first test to ask
+ * fails with the reason and every later one says it did not run and names that test, as the
+ * grader says it once (lib/model/notRun.ts). With `-t`, the first is the first that ran.
+ */
+export async function loadedFor(test: string): Promise<Loaded> {
+  try {
+    return await loadedSubmission();
+  } catch (err) {
+    if (!(err instanceof LoadFailure)) throw err;
+    loadFailedIn ??= test;
+    if (loadFailedIn === test) throw err;
+    throw new LoadFailure(err.status, notRunAfterLoad(loadFailedIn));
+  }
 }
 
 const adapters = async () => {

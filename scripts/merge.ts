@@ -8,7 +8,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseFlags } from '../lib/cli';
+import { exitWithUsage, parseFlags } from '../lib/cli';
 import { MergeError, mergeShards } from '../lib/batch/merge';
 import { batchSummaryMarkdown } from '../lib/report/githubBatch';
 import { formatBatchSummary } from '../lib/report/terminal';
@@ -37,8 +37,7 @@ if (flags.help) {
   process.exit(0);
 }
 if (!flags.out || folders.length === 0) {
-  console.error(`${flags.out ? 'no shard outputs given' : '--out DIR is needed for the merged gradebook'}; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(flags.out ? 'no shard outputs given' : '--out DIR is needed for the merged gradebook', USAGE);
 }
 
 let roster: RosterEntry[] | undefined;
@@ -46,8 +45,7 @@ try {
   roster = flags.roster ? readRoster(flags.roster) : undefined;
 } catch (err) {
   if (!(err instanceof RosterError)) throw err;
-  console.error(`${oneLine(err.message)}; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(oneLine(err.message), USAGE);
 }
 
 try {

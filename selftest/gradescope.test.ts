@@ -17,14 +17,29 @@ import { NATIVE_PACKAGES } from '../lib/gradescope/nativePackages';
 import { ACTIVE_LTS_RELEASE } from '../lib/gradescope/nodeRelease';
 import { readZip, writeZip, type ZipEntry } from '../lib/gradescope/zip';
 import { mistakeFile, type Manifest } from '../lib/model/manifest';
+import { notRunAfterLoad } from '../lib/model/notRun';
 import { PROJECT_ROOT } from '../lib/paths';
 import { buildHandout } from '../lib/release';
 import { GRADED_CASES } from '../tests/cases';
 import { parseLatePolicy, type LatePolicy } from '../lib/late/policy';
-import { autograderRoot as rootIn, FULL_MARKS, reference, runAutograder, unpack } from './gradescopeKit';
+import { autograderRoot as rootIn, FULL_MARKS, reference, runAutograder, unpack, type Results } from './gradescopeKit';
 import { linkNodeModules } from './linkNodeModules';
 import { WITHOUT_SYS_ADMIN } from './simulatedSettings';
 
+/**
+ * Of a submission none of whose tests could run: every test still has its row, failed with 0 points;
+ * the first visible one says why (returned, to check), and every other names it after its status word.
+ */
+function saidOnce(tests: Results['tests'], word: string): string {
+  expect(tests.map((t) => t.name)).toEqual(GRADED_CASES.map((c) => c.name));
+  const first = tests.find((t) => t.visibility === 'visible')!;
+  for (const t of tests) expect({ status: t.status, score: t.score }, t.name).toEqual({ status: 'failed', score: 0 });
+  const notRun = notRunAfterLoad(first.name);
+  // "Not run: the submission could not run…", "Error: not run: the submission could not run…".
+  const headline = word === 'Not run' ? `Not run${notRun.slice(word.length)}` : `${word}: ${notRun}`;
+  for (const t of tests.filter((other) => other !== first)) expect(t.output, t.name).toBe(headline);
+  return first.output;
+}
 const TOP_LEVEL = [
   '.gitignore', 'adapters', 'autograder-error.json', 'fixtures', 'lib', 'package-lock.json', 'package.json', 'run_autograder',
   'scripts', SETUP_PACKAGES, 'setup.sh', 'tests', 'tsconfig.json', 'vitest.config.mts',
@@ -132,8 +147,7 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     const { results } = await runAutograder(autograderRoot('no_index', { 'attention.ts': reference() }));
     expect(results.score).toBe(0);
     expect(results.output).toMatch(/^Your submission could not be run/);
-    expect(results.tests).toHaveLength(GRADED_CASES.length);
-    for (const t of results.tests) expect(t.output).toMatch(/holds no index\.ts \(nor student\/index\.ts up to \d folders down\)/);
+    expect(saidOnce(results.tests, 'Error')).toMatch(/holds no index\.ts \(nor student\/index\.ts up to \d folders down\)/);
   });
 
   it('student/index.ts with a syntax error: 0, the error named with its line', async () => {
@@ -141,13 +155,13 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     const { results } = await runAutograder(autograderRoot('syntax_error', { 'student/index.ts': broken }));
     expect(results.score).toBe(0);
     expect(results.output).toMatch(/syntax error at student\/index\.ts:\d+:\d+: /);
-    for (const t of results.tests) expect(t.output).toMatch(/^Error: the submission failed to load/);
+    expect(saidOnce(results.tests, 'Error')).toMatch(/^Error: the submission failed to load/);
   });
 
   it('process.exit while loading: 0, every test crashed with the reason', async () => {
     const { results } = await runAutograder(autograderRoot('exit_at_import', { 'index.ts': `${reference()}\nprocess.exit(3);\n` }));
     expect(results.score).toBe(0);
-    for (const t of results.tests) expect(t.output).toMatch(/^Crashed: .*while loading the submission: it exited with code 3/);
+    expect(saidOnce(results.tests, 'Crashed')).toMatch(/^Crashed: .*while loading the submission: it exited with code 3/);
   });
 
   it('a file name that is not UTF-8 in the upload: the submission is refused with the name, not an "Autograder error"', async () => {
@@ -155,8 +169,7 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     fs.writeFileSync(Buffer.concat([Buffer.from(path.join(root, 'submission', 'notes')), Buffer.of(0xff), Buffer.from('.ts')]), '// mine\n');
     const { results } = await runAutograder(root);
     expect(results.score).toBe(0);
-    expect(results.tests).toHaveLength(GRADED_CASES.length);
-    for (const t of results.tests) expect(t.output).toMatch(/^Not run: .*"notes\\xFF\.ts" has a name that is not UTF-8 text .*: rename it/);
+    expect(saidOnce(results.tests, 'Not run')).toMatch(/^Not run: .*"notes\\xFF\.ts" has a name that is not UTF-8 text .*: rename it/);
   });
 
   it('a late policy in the bundle: the score is what is left after the penalty for the metadata\'s time and the student\'s own due date', async () => {

@@ -91,8 +91,8 @@ let manifest: Manifest | undefined;
 
 for (const graded of runOrder(visibleCases())) {
   test(graded.name, async ({ task }) => {
-    // A folder the grader would not run fails every test here, in its words (adapters/load.ts).
-    const { graded: impl, checked } = await adapters.loadedSubmission();
+    // A folder the grader would not run fails every test here, in its words (adapters/load.ts): the first says why.
+    const { graded: impl, checked } = await adapters.loadedFor(graded.name);
     session ??= new InProcessSession(impl, checked.entryName, ledger);
     // Read inside the test: a -t filter that skips the case skips its file reads too.
     const fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest()) });

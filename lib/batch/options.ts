@@ -182,7 +182,7 @@ export const OTHER_FLAGS: Readonly<Record<string, { kind: FlagKind; why: string 
   assignment: { kind: 'string', why: "names canvas.csv's column" },
   times: { kind: 'string', why: "each submission's time, recorded in its own result (graded_with.submitted_at)" },
   json: { kind: 'string', why: 'also writes the result as Gradescope results.json' },
-  html: { kind: 'string', why: 'also writes the result as a page' },
+  html: { kind: 'optional', why: 'also writes the result as a page' },
   'instructor-view': { kind: 'boolean', why: "pages show hidden tests' expected values; no verdict changes" },
   verbose: { kind: 'boolean', why: 'prints more of the result' },
   help: { kind: 'boolean', why: 'prints the usage' },

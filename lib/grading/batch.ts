@@ -52,6 +52,8 @@ export interface BatchOptions extends GradeOptions {
   memoryBytes?: number;
   /** Grade only this shard of the folder (default: all of it). */
   shard?: Shard;
+  /** Grading begins: `total` submissions to grade in this run, `kept` results of an earlier run kept. */
+  onStart?: (total: number, kept: number) => void;
   onDone?: (result: SubmissionResult, done: number, total: number) => void;
   /** canvas.csv for this roster, under this assignment column (grades-long.csv is always written). */
   exports?: CourseExportOptions;
@@ -198,6 +200,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     graded.push(timed);
     options.onDone?.(timed, graded.length, total);
   };
+  options.onStart?.(total, skipped.length);
   const guard = new LastGuard().install();
   const interrupted = () => (guard.failure instanceof Interrupted ? guard.failure : undefined);
   const stopSignals = options.interruptible ? onStopSignal((signal) => guard.fire(new Interrupted(signal))) : () => undefined;

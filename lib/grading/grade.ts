@@ -28,6 +28,7 @@ import { explainFailures } from './diagnoseInChild';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from './faults';
 import { inputsChangedNote, PER_TEST_LIMIT_MS } from './hangWords';
 import { runOrder } from '../model/invoke';
+import { notRunAfterLoad } from '../model/notRun';
 import { loadFixture, type LoadedFixture } from '../model/fixtures';
 import { readManifest } from '../model/manifest';
 import { attentionHeatmaps } from './heatmaps';
@@ -187,7 +188,8 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     const resultOf = (c: GradedCase) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs);
     const heatmaps = new Map<string, AttentionHeatmap>();
     const notes = new Map<GradedFunction, string>();
-    let loadFailure: CaseVerdict | undefined;
+    /** The verdict of the call that found the submission cannot load, and the test that says it. */
+    let loadFailure: { verdict: CaseVerdict; in: string } | undefined;
     for (const [phase, cases] of phases(options.cases).entries()) {
       // Hidden cases run after every visible one, in a child of their own: nothing a hidden case
       // gave its child (its inputs, anything it printed) can reach another child.
@@ -196,15 +198,16 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
       for (const graded of runOrder(cases)) {
         const blocked = ledger.blocked(graded.fn);
         if (loadFailure || blocked) {
-          verdicts.set(graded.name, loadFailure ?? blockedVerdict(blocked!));
+          const notRun = loadFailure && { status: loadFailure.verdict.status, reason: notRunAfterLoad(loadFailure.in), details: '' };
+          verdicts.set(graded.name, notRun ?? blockedVerdict(blocked!));
           continue;
         }
         const fixture = fixtures.get(graded.fixture)!;
         const t0 = Date.now();
         const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
         const verdict = fromOutcome(outcome, graded, fixture, { timeoutMs: options.timeoutMs, ledger }, prepared);
-        // A submission that cannot load fails the same way every time: say so once per case, run no more.
-        if (outcome.duringLoad) loadFailure = verdict;
+        // A submission that cannot load fails the same way every time: said once, by this test; no more runs.
+        if (outcome.duringLoad) loadFailure = { verdict, in: graded.name };
         // A hang, the memory cap, a flood: the function's other tests fail at once (faults.ts).
         const fault = faultOf(outcome, options.timeoutMs);
         if (fault) ledger.fault(graded.fn, fault, graded.name);

@@ -11,6 +11,8 @@ import { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
 import type { GradedFunction } from '../../tests/cases';
 
+export { notRunAfterLoad } from '../model/notRun';
+
 /** Each test's limit, the grader's default `--timeout` and `npm test`'s. */
 export const PER_TEST_LIMIT_MS = 10_000;
 

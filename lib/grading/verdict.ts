@@ -14,6 +14,7 @@ import { judgeValue, unreadable } from './judge';
 import type { FunctionLedger } from './faults';
 import { didNotLoad, diedWords, didNotReturn, thrownWords } from './hangWords';
 import type { LoadedFixture } from '../model/fixtures';
+import { firstToSay, notRunAfterLoad } from '../model/notRun';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from '../model/result';
 
 /**
@@ -100,14 +101,16 @@ export function caseResult(graded: GradedCase, verdict: CaseVerdict, output = ''
 }
 
 /**
- * A result for a submission whose code did not run: every case gets the same status and reason.
- * `graded` when that is the submission's own doing (a refused import, a syntax error: 0 points);
- * `error` when there was nothing to run (no index.ts) or the grader failed.
+ * A result for a submission whose code did not run: every case gets the same status, and the reason
+ * is said once, by the first (lib/model/notRun.ts). `graded` when that is the submission's own doing
+ * (a refused import, a syntax error: 0 points); `error` when there was nothing to run (no index.ts)
+ * or the grader failed.
  */
 export function withoutRunning(
   name: string, cases: readonly GradedCase[], status: CaseStatus, reason: string, feedback: string[], submission: SubmissionResult['status'] = status === 'refused' ? 'graded' : 'error',
 ): SubmissionResult {
-  const results = cases.map((c) => caseResult(c, { status, reason, details: '' }));
+  const first = firstToSay(cases);
+  const results = cases.map((c) => caseResult(c, { status, reason: c === first ? reason : notRunAfterLoad(first!.name), details: '' }));
   return { name, status: submission, feedback, cases: results, executionTimeMs: 0, ...totals(results) };
 }
 

@@ -2,6 +2,7 @@ import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, CaseStatus, SubmissionResult } from '../model/result';
 import { MISTAKES } from '../diagnosis/catalogue';
+import { notRunAfterLoad } from '../model/notRun';
 import { causeWords, diagnosedCause, STATUS_CAUSES, tallyCauses, testCauses } from './causes';
 import { toGradescope } from './gradescope';
 import { caseResult, submission } from './sampleResults';
@@ -25,6 +26,12 @@ describe('testCauses', () => {
   it.each(FAILURES)('$cause: $over.reason', ({ cause, over }) => {
     const { results } = graded('kemal', [caseResult('test_a'), caseResult('test_b', over)]);
     expect(testCauses(results)).toEqual(new Map([['test_b', [cause]]]));
+  });
+
+  it.each(FAILURES)('said once by the first test ($cause), the others naming it: each has its cause', ({ cause, over }) => {
+    const after = { status: over.status, reason: notRunAfterLoad('test_a') };
+    const { results } = graded('kemal', [caseResult('test_a', over), caseResult('test_b', after), caseResult('test_c', after)]);
+    expect(testCauses(results)).toEqual(new Map(['test_a', 'test_b', 'test_c'].map((name) => [name, [cause]])));
   });
 
   it('a diagnosis names its mistakes, each once, whatever the status; passed and carried tests have none', () => {

@@ -11,6 +11,7 @@
  * a test with nothing else counts as "no known cause".
  */
 import { MISTAKES } from '../diagnosis/catalogue';
+import { saidBy } from '../model/notRun';
 import type { GradescopeResults } from './gradescope';
 
 /** Cause ids in a diagnosis ('a|b' several fit, 'a+b' several at once). */
@@ -51,14 +52,21 @@ export const STATUS_CAUSES: Record<string, string> = {
 const LOAD_FAILED = /^Error: the submission failed to load: /;
 const SYNTAX_ERROR = /^Error: the submission failed to load: syntax error at /;
 
-/** Each test's causes, by test name, for every test that did not pass (passed ones and carried ones have none). */
+/**
+ * Each test's causes, by test name, for every test that did not pass (passed ones and carried ones
+ * have none). A test that did not run because the submission could not, and names the test that
+ * says why (lib/model/notRun.ts), has that test's cause: a syntax error is one in all of them.
+ */
 export function testCauses(results: GradescopeResults): Map<string, string[]> {
   const causes = new Map<string, string[]>();
   const headline = new Map(results.tests.map((t) => [t.name, t.output.split('\n')[0] ?? '']));
+  const own = (name: string, status: string) => statusCause(status, headline.get(name) ?? '', results);
   for (const [name, status] of Object.entries(results.extra_data.cases)) {
     if (status === 'passed') continue;
     const diagnosis = diagnosedCause(results.extra_data.diagnoses?.[name]);
-    causes.set(name, diagnosis ? [...new Set(causeIds(diagnosis))] : [statusCause(status, headline.get(name) ?? '', results)]);
+    const by = saidBy(headline.get(name) ?? '');
+    const sayer = by !== undefined && results.extra_data.cases[by] !== undefined ? by : name;
+    causes.set(name, diagnosis ? [...new Set(causeIds(diagnosis))] : [own(sayer, results.extra_data.cases[sayer])]);
   }
   return causes;
 }

@@ -7,7 +7,7 @@ import { gradebookCsv, rowFromGradescope, rowFromResult } from './csv';
 import { toGradescope } from './gradescope';
 import { githubNotice, githubSummaryMarkdown, writeGithubOutputs } from './github';
 import { neutraliseWorkflowCommands } from '../text/sanitise';
-import { formatBatchSummary, formatTable, progressLine, wrap } from './terminal';
+import { formatBatchSummary, formatTable, wrap } from './terminal';
 import { caseResult, submission as sampleSubmission } from './sampleResults';
 
 const submission = (name: string, cases: CaseResult[], over: Partial<SubmissionResult> = {}) =>
@@ -190,7 +190,7 @@ describe('formatTable', () => {
   });
 });
 
-describe('formatBatchSummary and progressLine', () => {
+describe('formatBatchSummary', () => {
   it('count, mean, min, max, and how many met each kind of trouble', () => {
     const results = [graded('a'), graded('b', 'timeout', 'crashed'), graded('c', 'timeout', 'refused', 'error'), broken('d', ['no index.ts'])];
     expect(formatBatchSummary(results)).toBe([
@@ -200,15 +200,6 @@ describe('formatBatchSummary and progressLine', () => {
       'Could not be graded at all: 1 (d)',
     ].join('\n'));
     expect(formatBatchSummary([])).toBe('No submissions graded.');
-  });
-
-  it('a progress frame starts with \\r and keeps one length whatever the name', () => {
-    const short = progressLine(3, 12, 'al');
-    const long = progressLine(12, 12, 'a'.repeat(80));
-    expect(short).toBe(`\r[######------------------] 3/12 al${' '.repeat(38)}`);
-    expect(long.startsWith('\r[########################] 12/12 aaa')).toBe(true);
-    expect(long.length).toBe(short.length + 1);
-    expect(progressLine(0, 0, '\x1b[2J::stop-commands::x')).not.toContain('\x1b');
   });
 });
 

@@ -1,5 +1,6 @@
 /**
- * What `npm run grade` prints: a table of tests, a batch summary, a progress line.
+ * What `npm run grade` prints: a table of tests, a batch summary, a finished submission's line
+ * (a batch's progress is progress.ts).
  *
  * Reasons, feedback and names carry student text, and this output lands in terminals and CI logs:
  * control characters (a submission's own ANSI codes, a \r that rewrites the line) are dropped and
@@ -8,7 +9,7 @@
 import type { CaseResult, CaseStatus, SubmissionResult } from '../model/result';
 import { formatPoints } from './words';
 import { POINT_DECIMALS } from './points';
-import { oneLine, printableLines, truncate } from '../text/sanitise';
+import { oneLine, printableLines } from '../text/sanitise';
 
 /** Table lines fit a 100-column terminal. */
 const LINE_WIDTH = 100;
@@ -135,14 +136,4 @@ export function formatBatchSummary(results: readonly SummaryEntry[]): string {
 export function doneLine(result: SubmissionResult): string {
   const why = result.status === 'error' ? ` (error: ${oneLine(result.feedback[0] ?? '')})` : '';
   return `${oneLine(result.name)}: ${shown(result.score)}/${shown(result.maxScore)}${why}`;
-}
-
-const BAR_WIDTH = 24;
-const PROGRESS_NAME_WIDTH = 40;
-
-/** One frame of a TTY progress bar: starts with \r and pads the name so a longer previous one is erased. */
-export function progressLine(done: number, total: number, name: string): string {
-  const filled = total > 0 ? Math.min(BAR_WIDTH, Math.round((BAR_WIDTH * done) / total)) : BAR_WIDTH;
-  const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled);
-  return `\r[${bar}] ${done}/${total} ${truncate(oneLine(name), PROGRESS_NAME_WIDTH).padEnd(PROGRESS_NAME_WIDTH)}`;
 }
