@@ -20,6 +20,7 @@ import type { GradedFunction } from '../../tests/cases';
 import type { ChildMessage, ErrorInfo, InputChange, LoadMessage, ParentMessage, WireValue } from './protocol';
 import { jsonBounds, MESSAGE_LIMITS, readChildMessage } from './validate';
 import { oneLine } from '../text/sanitise';
+import { nodeMs } from './nodeMs';
 
 export interface SessionOptions {
   /** The contained command that starts a child (lib/sandbox/containment.ts). */
@@ -371,7 +372,7 @@ export class ChildSession {
           return;
         }
         if (spent < limit) {
-          pending.timer = setTimeout(check, Math.max(limit - spent, 20));
+          pending.timer = setTimeout(check, nodeMs(Math.max(limit - spent, 20)));
           return;
         }
         // Timers run before I/O in Node's loop: after a stall of the grader, the answer may be
@@ -382,7 +383,7 @@ export class ChildSession {
           this.kill();
         });
       };
-      pending.timer = setTimeout(check, limit);
+      pending.timer = setTimeout(check, nodeMs(limit));
       this.pending = pending;
       this.running?.channel.write(encodeFrame(message));
     });
