@@ -3,8 +3,9 @@
  * has an equal share of the submission's time budget for all its tests (and then the diagnosis of
  * its failures), charged only with its own calls; and once a function has hung, died at the memory
  * cap or flooded the grader's output, its other tests fail at once instead of each paying for the
- * same fault again. The grader charges a call the CPU time its child spent (childClock.ts), `npm
- * test` the wall time of the call; the rules and the words are these for both.
+ * same fault again. Both charge a call the CPU time it spent (childClock.ts: the grader its child's,
+ * `npm test` its own thread's), so a slow, correct function fits its share on a loaded machine as
+ * it does at rest; the rules and the words are these for both.
  *
  * A function's share pays for what its own calls do, student code it calls included: when
  * multiHeadSelfAttention calls the student's own scaledDotProductAttention and that hangs, the

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Tensor } from '../tensor';
 import { FunctionLedger } from './faults';
+import { WALL_FACTOR } from '../sandbox/childClock';
 import * as reference from '../../reference';
 import { visibleCases } from '../../tests/cases';
 import type { Probe } from '../diagnosis/probe';
@@ -12,18 +13,28 @@ function spin(ms: number): void {
   while (Date.now() < until);
 }
 
+/** Spins until this thread has spent `ms` of CPU: what a call is charged, however loaded the machine. */
+function spinCpu(ms: number): void {
+  const spent = () => {
+    const { user, system } = (process as unknown as { threadCpuUsage(): NodeJS.CpuUsage }).threadCpuUsage();
+    return (user + system) / 1000;
+  };
+  const until = spent() + ms;
+  while (spent() < until);
+}
+
 const x = () => ({ params: { dim: -1 }, inputs: { x: new Tensor(new Float64Array([0, 0]), [2]) } });
 const LIMIT_MS = 300;
 
 /** A softmax whose answer is slow to compute and then slow to read (a getter), `ms` each. */
-function slowTwice(ms: number) {
+function slowTwice(ms: number, wait = spin) {
   return {
     softmax(input: Tensor): unknown {
-      spin(ms);
+      wait(ms);
       return {
         shape: input.shape,
         get data() {
-          spin(ms);
+          wait(ms);
           return new Float64Array([0.5, 0.5]);
         },
       };
@@ -52,9 +63,19 @@ describe('a call in this process is one request, as the grader times its child',
 
   it('the function is charged for the call and the reading of its return', () => {
     const ledger = new FunctionLedger(60_000, ['softmax']);
-    const outcome = new InProcessSession(slowTwice(40), 'slow/index.ts', ledger, 10_000).call('softmax', x());
+    const outcome = new InProcessSession(slowTwice(40, spinCpu), 'slow/index.ts', ledger, 10_000).call('softmax', x());
     expect(outcome.kind).toBe('value');
     expect(ledger.shareMs - ledger.left('softmax')).toBeGreaterThanOrEqual(80);
+  });
+
+  it('a call is charged as the grader charges its child: a sleep a quarter of its wall time, not all of it', () => {
+    const ledger = new FunctionLedger(60_000, ['softmax']);
+    const sleeps = { softmax: (t: Tensor) => (Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400), new Tensor(new Float64Array([0.5, 0.5]), t.shape)) };
+    expect(new InProcessSession(sleeps, 'sleeps/index.ts', ledger, 10_000).call('softmax', x()).kind).toBe('value');
+    const charged = ledger.shareMs - ledger.left('softmax');
+    // Its wait for a CPU after the sleep, however long on a loaded machine, is the machine's.
+    expect(charged).toBeGreaterThanOrEqual(400 / WALL_FACTOR - 1);
+    expect(charged).toBeLessThan(400 / 2);
   });
 
   it('what the call threw, what its return could not give, and a value, as before', () => {

@@ -5,11 +5,11 @@
  * limit or what is left of its function's share of the budget (faults.ts), its answer read with the
  * shape the contract promises; and the diagnosis's context, whose probes call it directly.
  */
-import { performance } from 'node:perf_hooks';
 import { HangError, withinLimit } from '../../adapters/withinLimit';
 import { EXPORT_NAMES, normaliseReturn, notExported, type ShapeOnly } from '../../adapters/normalise';
 import type { ProbeContext, Probe } from '../diagnosis/probe';
 import { ResultError } from '../errors';
+import { ThreadClock } from '../sandbox/childClock';
 import { PrintCapture, redirectConsole } from '../sandbox/printed';
 import { describeError, isA } from '../sandbox/errorInfo';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
@@ -94,13 +94,15 @@ export class InProcessSession {
    * reading of its return, which may run student code (getters), under one limit and charged to its
    * function as one, as the grader times the whole request. One limit also means one V8 watchdog
    * per call: each costs a thread (about 0.2 ms of CPU), and the diagnosis's probes make thousands.
+   * The call is charged what the grader charges its child (childClock.ts): CPU time, not the wall
+   * time a loaded machine stretches; its watchdog, node:vm's, knows only the wall clock.
    */
   call(fn: GradedFunction, inputs: CaseInputs): InProcessOutcome {
     const share = this.ledger ? this.ledger.left(fn) : Infinity;
     if (share <= 0) return { kind: 'timeout', budget: true, output: '', flooded: false };
     const limit = Math.min(share, this.timeoutMs);
     const capture = new PrintCapture(this.outputCap);
-    const started = performance.now();
+    const clock = this.ledger && new ThreadClock();
     const exit = trapExit();
     try {
       const outcome = capturing(capture, () => withinLimit(fn, () => this.answer(fn, inputs, capture), limit));
@@ -114,7 +116,7 @@ export class InProcessSession {
       return { kind: 'timeout', budget: limit < this.timeoutMs, output: capture.take(), flooded };
     } finally {
       exit.release();
-      this.ledger?.charge(fn, performance.now() - started);
+      if (clock) this.ledger?.charge(fn, clock.charged());
     }
   }
 
