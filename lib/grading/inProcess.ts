@@ -9,7 +9,7 @@ import { HangError, withinLimit } from '../../adapters/withinLimit';
 import { EXPORT_NAMES, normaliseReturn, notExported, type ShapeOnly } from '../../adapters/normalise';
 import type { ProbeContext, Probe } from '../diagnosis/probe';
 import { ResultError } from '../errors';
-import { ThreadClock } from '../sandbox/childClock';
+import { ThreadClock, WALL_FACTOR } from '../sandbox/childClock';
 import { PrintCapture, redirectConsole } from '../sandbox/printed';
 import { describeError, isA } from '../sandbox/errorInfo';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
@@ -95,28 +95,37 @@ export class InProcessSession {
    * function as one, as the grader times the whole request. One limit also means one V8 watchdog
    * per call: each costs a thread (about 0.2 ms of CPU), and the diagnosis's probes make thousands.
    * The call is charged what the grader charges its child (childClock.ts): CPU time, not the wall
-   * time a loaded machine stretches; its watchdog, node:vm's, knows only the wall clock.
+   * time a loaded machine stretches. Its watchdog, node:vm's, knows only the wall clock: it stops a
+   * call at the per-test limit of wall time, and, near the end of its function's share, at
+   * WALL_FACTOR times what is left of the share (what the grader allows a call that sleeps); the
+   * charge then says whether the share ran out, as the grader's would have.
    */
   call(fn: GradedFunction, inputs: CaseInputs): InProcessOutcome {
     const share = this.ledger ? this.ledger.left(fn) : Infinity;
     if (share <= 0) return { kind: 'timeout', budget: true, output: '', flooded: false };
-    const limit = Math.min(share, this.timeoutMs);
+    const shareEnds = share < this.timeoutMs;
+    const watchdog = Math.min(this.timeoutMs, share * WALL_FACTOR);
     const capture = new PrintCapture(this.outputCap);
     const clock = this.ledger && new ThreadClock();
+    let charged = 0;
     const exit = trapExit();
     try {
-      const outcome = capturing(capture, () => withinLimit(fn, () => this.answer(fn, inputs, capture), limit));
+      const outcome = capturing(capture, () => withinLimit(fn, () => this.answer(fn, inputs, capture), watchdog));
+      charged = clock?.charged() ?? 0;
       // Whatever the code did after process.exit (it may catch what the trap threw), the child was gone.
-      return exit.exited ? { kind: 'crashed', how: exit.exited, output: outcome.output, flooded: outcome.flooded } : outcome;
+      if (exit.exited) return { kind: 'crashed', how: exit.exited, output: outcome.output, flooded: outcome.flooded };
+      // The grader would have stopped it when its share ran out: what it answered after is not read.
+      return shareEnds && charged > share ? { kind: 'timeout', budget: true, output: outcome.output, flooded: outcome.flooded } : outcome;
     } catch (err) {
       // Only the watchdog gets here: answer() turns whatever student code throws into an outcome.
       if (!(err instanceof HangError)) throw err;
+      charged = clock?.charged() ?? 0;
       const flooded = capture.flooded;
       if (exit.exited) return { kind: 'crashed', how: exit.exited, output: capture.take(), flooded };
-      return { kind: 'timeout', budget: limit < this.timeoutMs, output: capture.take(), flooded };
+      return { kind: 'timeout', budget: shareEnds && (watchdog < this.timeoutMs || charged >= share), output: capture.take(), flooded };
     } finally {
       exit.release();
-      if (clock) this.ledger?.charge(fn, clock.charged());
+      if (clock) this.ledger?.charge(fn, charged);
     }
   }
 
