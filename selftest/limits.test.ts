@@ -13,14 +13,14 @@ import { expectSameEndings, SHARED_RUN_LIMIT_MS, sharedVitestRun } from './twoPa
 
 const work = tempDir('limits');
 const misbehaving = (name: string) => materialize(path.join(__dirname, 'grader', 'misbehaving', `${name}.ts`), work, name);
-const folders = { slow_multihead: misbehaving('slow_multihead') };
+const folders = { slow_correct_softmax: misbehaving('slow_correct_softmax') };
 const vitestRun = sharedVitestRun(folders, 'limits');
 /** The grader as `npm run grade` runs it: its own per-test limit and budget, not the self-tests' shorter ones. */
 const DEFAULTS = { timeoutMs: PER_TEST_LIMIT_MS, budgetMs: DEFAULT_BUDGET_MS };
 
 describe('limits, alike in npm test and the grader', () => {
-  it('a correct multi-head attention at 1.8 s of CPU a call: every visible test passes in both, full marks', async () => {
-    const [graded, tested] = await Promise.all([grade(folders.slow_multihead, 'slow_multihead', DEFAULTS), vitestRun('slow_multihead')]);
+  it('a correct softmax at 1.1 s of CPU a call: every visible test passes in both, full marks', async () => {
+    const [graded, tested] = await Promise.all([grade(folders.slow_correct_softmax, 'slow_correct_softmax', DEFAULTS), vitestRun('slow_correct_softmax')]);
     expectSameEndings(graded.cases, tested);
     expect(Object.entries(tested).filter(([, t]) => !t.passed).map(([name, t]) => `${name}: ${t.message}`)).toEqual([]);
     expect(graded.score).toBe(graded.maxScore);
