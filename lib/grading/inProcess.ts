@@ -2,14 +2,19 @@
  * The submission when it runs in this process (the vitest suite, the self-tests): each call made
  * as the grader's child makes it (lib/sandbox/childMain.ts answer), on its own copy of the inputs,
  * with what it prints captured under the same cap (lib/sandbox/printed.ts), under the per-test
- * limit or what is left of its function's share of the budget (faults.ts), its answer read with the
- * shape the contract promises; and the diagnosis's context, whose probes call it directly.
+ * limit or what is left of its function's share of the budget (faults.ts) and the memory cap on
+ * typed arrays (bufferCap.ts), its answer read with the shape the contract promises; and the
+ * diagnosis's context, whose probes call it directly.
  */
+import path from 'node:path';
 import { HangError, withinLimit } from '../../adapters/withinLimit';
 import { EXPORT_NAMES, normaliseReturn, notExported, type ShapeOnly } from '../../adapters/normalise';
 import type { ProbeContext, Probe } from '../diagnosis/probe';
 import { ResultError } from '../errors';
 import { ThreadClock, WALL_FACTOR } from '../sandbox/childClock';
+import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
+import { codePlace, firstFramePlace } from '../text/place';
+import { withinBufferCap } from './bufferCap';
 import { PrintCapture, redirectConsole } from '../sandbox/printed';
 import { describeError, isA } from '../sandbox/errorInfo';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
@@ -85,6 +90,8 @@ export class InProcessSession {
     readonly ledger?: FunctionLedger,
     private readonly timeoutMs = PER_TEST_LIMIT_MS,
     private readonly outputCap = OUTPUT_CAP,
+    /** The grader's cap, held on the typed arrays the call makes (bufferCap.ts). */
+    readonly memoryBytes = DEFAULT_MEMORY_BYTES,
   ) {
     this.runner = rawRunner(impl as Record<string, unknown>, file);
   }
@@ -110,7 +117,8 @@ export class InProcessSession {
     let charged = 0;
     const exit = trapExit();
     try {
-      const outcome = capturing(capture, () => withinLimit(fn, () => this.answer(fn, inputs, capture), watchdog));
+      // The cap outside node:vm's run: a run its watchdog stops skips the finally blocks inside it.
+      const outcome = withinBufferCap(this.memoryBytes, () => capturing(capture, () => withinLimit(fn, () => this.answer(fn, inputs, capture), watchdog)));
       charged = clock?.charged() ?? 0;
       // Whatever the code did after process.exit (it may catch what the trap threw), the child was gone.
       if (exit.exited) return { kind: 'crashed', how: exit.exited, output: outcome.output, flooded: outcome.flooded };
@@ -147,6 +155,21 @@ export class InProcessSession {
       return { kind: 'threw', error: describeError(err), unreadable: isA(err, ResultError), output: capture.take(), changed, flooded };
     }
   }
+}
+
+/**
+ * The first place in the submission's own files that a stack of this process names, as the grader
+ * names it (`<label>/<file>:<line>:<column>`, lib/text/place.ts): `root` is the folder holding the
+ * submission's entry, `label` how messages name it.
+ */
+export function ownPlace(stack: string, root: string, label: string): string | undefined {
+  const folder = root.endsWith(path.sep) ? root : root + path.sep;
+  for (const line of stack.split('\n')) {
+    const at = firstFramePlace(line.replace('file://', ''));
+    const place = at && /^(.*):(\d+):(\d+)$/.exec(at);
+    if (place && place[1].startsWith(folder)) return codePlace(label, path.relative(root, place[1]).split(path.sep).join('/'), Number(place[2]), Number(place[3]));
+  }
+  return undefined;
 }
 
 /**

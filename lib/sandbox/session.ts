@@ -11,7 +11,7 @@ import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraderError } from '../errors';
 import { CallClock, processTree } from './childClock';
-import { OUT_OF_MEMORY } from './outOfMemory';
+import { DIED_AT_CAP, OUT_OF_MEMORY } from './outOfMemory';
 import { expectedShape, judgedByShape, type CaseInputs } from '../model/invoke';
 import { launchCommand, type ChildCommand } from './containment';
 import { launch, type ContainedProcess } from './launcher';
@@ -287,7 +287,7 @@ export class ChildSession {
       this.running = undefined;
       this.loaded = undefined;
       const memory = OUT_OF_MEMORY.test(this.capture.peek()) || signal === 'SIGSEGV' || signal === 'SIGABRT';
-      this.settle({ kind: 'crashed', how: memory ? `${how}: memory limit exceeded` : how });
+      this.settle({ kind: 'crashed', how: memory ? `${how}${DIED_AT_CAP}` : how });
     });
     return running;
   }
