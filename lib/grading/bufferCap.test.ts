@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HangError, withinLimit } from '../../adapters/withinLimit';
-import { collectGarbage, withinBufferCap } from './bufferCap';
+import { collectGarbage, heldBytes, withinBufferCap } from './bufferCap';
 
 const MiB = 1024 ** 2;
-const live = () => process.memoryUsage().arrayBuffers;
+const live = heldBytes;
 /** A cap `room` bytes above what this thread's buffers hold now, its garbage (earlier tests') collected. */
 const capWithRoom = (room: number) => {
   collectGarbage();

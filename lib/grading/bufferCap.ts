@@ -4,8 +4,8 @@
  * an ArrayBuffer past it fails with V8's RangeError at the line that asked for it. vitest's worker
  * thread has no cap, and a 3.2 GB Float64Array passed there. So while a call runs, the global
  * constructors of ArrayBuffer, SharedArrayBuffer and every typed array are proxies that refuse
- * what would take this thread's array buffers (process.memoryUsage().arrayBuffers, counted per
- * thread) past the cap, after a full garbage collection, as V8 collects before it gives up: with
+ * what would take this thread's memory outside V8's heap (its array buffers and the like, as V8
+ * counts them for this thread) past the cap, after the collection V8 makes before it gives up: with
  * V8's words, thrown at the student's line. Only the construction is checked; the proxies are the
  * constructors in every other way (prototype, species, instanceof, statics), and the originals are
  * back once the call ends.
@@ -18,7 +18,7 @@
  * - buffers made where no global constructor is called: Node's Buffer, WebAssembly memories,
  *   typed arrays from a constructor kept from before the call (toSorted, with: copies the size of
  *   an array already made);
- * - the child's cap is its whole address space, this one the thread's buffers: an allocation
+ * - the child's cap is its whole address space, this one the thread's memory outside the heap: an allocation
  *   within about a tenth of the cap may pass in one path and fail in the other; one well past it
  *   (a 3.2 GB array, 64 MiB arrays kept without end) fails in both.
  * A file's top level, loaded before any call, is not held to it either.
@@ -35,8 +35,8 @@ const NAMES = [
 ] as const;
 
 /**
- * A construction smaller than this is added to the count last read instead of reading it again
- * (a read costs tens of µs), until the sum would pass the cap or it grew by RECOUNT_BYTES.
+ * A construction smaller than this is added to the count last read instead of reading it again,
+ * until the sum would pass the cap or it grew by RECOUNT_BYTES.
  */
 const SMALL_BYTES = 1024 ** 2;
 const RECOUNT_BYTES = 64 * 1024 ** 2;
@@ -110,10 +110,18 @@ function allocationFailed(construct: (...args: never[]) => unknown): RangeError 
   return err;
 }
 
-/** Counts this thread's buffers again: what the estimate starts from. */
+/**
+ * This thread's memory outside V8's heap, array buffers first, as V8 counts it: a few µs, where
+ * process.memoryUsage() reads /proc (hundreds of µs on a loaded machine, on every call).
+ */
+export function heldBytes(): number {
+  return v8.getHeapStatistics().external_memory;
+}
+
+/** Counts again: what the estimate starts from. */
 function count(): number {
   sinceCount = 0;
-  return (estimate = process.memoryUsage().arrayBuffers);
+  return (estimate = heldBytes());
 }
 
 /** Whether `bytes` more fit under the cap, counted again, and garbage collected first when they would not. */
@@ -153,20 +161,21 @@ for (const { original } of originals) {
 
 let depth = 0;
 
+// Reflect.set: code that froze a global or a prototype keeps it as it made it, and the call goes on.
 function install(): void {
   for (const { name, original } of originals) {
     const proxy = proxies.get(name)!;
-    globals[name] = proxy;
+    Reflect.set(globals, name, proxy);
     // `x.constructor === Float64Array` holds for arrays made before the call too, and species
     // (slice, map, filter) finds the proxy, so what those copy is counted.
-    Object.defineProperty(original.prototype, 'constructor', { value: proxy, writable: true, configurable: true, enumerable: false });
+    Reflect.set(original.prototype, 'constructor', proxy);
   }
 }
 
 function uninstall(): void {
   for (const { name, original } of originals) {
-    globals[name] = original;
-    Object.defineProperty(original.prototype, 'constructor', { value: original, writable: true, configurable: true, enumerable: false });
+    Reflect.set(globals, name, original);
+    Reflect.set(original.prototype, 'constructor', original);
   }
 }
 
