@@ -15,8 +15,8 @@ import type { Outcome } from '../lib/diagnosis/diagnose';
 import type { ProbeContext } from '../lib/diagnosis/probe';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from '../lib/grading/faults';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
-import { diedWords, didNotReturn, inputsChangedNote, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
-import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
+import { diedWords, didNotReturn, inputsChangedNote, memoryWords, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
+import { InProcessSession, inProcessContext, ownPlace } from '../lib/grading/inProcess';
 import { runOrder } from '../lib/model/invoke';
 import { judgeValue } from '../lib/grading/judge';
 import { readManifest, type Manifest } from '../lib/model/manifest';
@@ -107,8 +107,14 @@ for (const graded of runOrder(visibleCases())) {
       // For reporters (the JSON one carries `meta`): the note is no failure, so it is not in the result.
       (task.meta as { notes?: string[] }).notes = [note];
     }
-    const fault = faultOf(outcome, PER_TEST_LIMIT_MS);
+    const fault = faultOf(outcome, PER_TEST_LIMIT_MS, session.memoryBytes);
     if (fault) ledger.fault(graded.fn, fault, graded.name);
+    // The grader's words for the cap (lib/grading/verdict.ts), at the student's line; the stack shows their frames.
+    if (fault?.kind === 'memory' && outcome.kind === 'threw') {
+      const failure = new GradeFailure(memoryWords(graded.fn, fault.capBytes, ownPlace(outcome.error.stack, checked.root, checked.label)));
+      failure.stack = [failure.stack, ...ownFrames(outcome.error.stack, checked.root)].join('\n');
+      throw failure;
+    }
     if (outcome.kind === 'crashed') throw new GradeFailure(diedWords(outcome.how, false));
     if (outcome.kind === 'timeout') {
       throw new GradeFailure(outcome.budget ? ledger.spentWords(graded.fn, true) : didNotReturn(graded.fn, PER_TEST_LIMIT_MS, outcome.flooded));

@@ -17,6 +17,7 @@ import { readExtensions, type Extensions } from '../late/extensions';
 import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy, type LatePolicy } from '../late/policy';
 import { RosterError } from '../report/roster';
 import { secretHash } from '../model/draw';
+import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 import { GRADED_CASES, visibleCases, type GradedCase } from '../../tests/cases';
 
 /** What the grade-changing options set, as grading reads them (a subset of a batch's options). */
@@ -41,7 +42,7 @@ export interface OptionValues {
 
 export const DEFAULT_TIMEOUT_S = 10;
 export const DEFAULT_BUDGET_S = 60;
-export const DEFAULT_MEMORY_MIB = 2048;
+export const DEFAULT_MEMORY_MIB = DEFAULT_MEMORY_BYTES / 1024 ** 2;
 
 export interface GradeOption {
   /** The flag, without its dashes. */

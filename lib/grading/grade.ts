@@ -17,6 +17,7 @@ import { childCommand, containmentReport, type ChildCommand } from '../sandbox/c
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
 import { loadVerdict } from '../sandbox/loadCheck';
+import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 import { isPrepared, type TranspileJob } from '../sandbox/transpile';
 import type { WorkCache } from '../batch/workCache';
 import type { Variants } from '../model/variants';
@@ -62,7 +63,7 @@ export interface GradeOptions extends SessionOptions {
   variants?: Variants;
 }
 
-export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
+export { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 export const DEFAULT_TIMEOUT_MS = PER_TEST_LIMIT_MS;
 export { DEFAULT_BUDGET_MS } from './faults';
 /** Honest code of a few hundred lines transpiles in tens of milliseconds; pathological nesting takes minutes. */
@@ -182,6 +183,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
       ? new Map([...options.fixtures, ...options.variants.draw(name, options.cases)])
       : options.fixtures;
     const ledger = FunctionLedger.forCases(options.budgetMs ?? DEFAULT_BUDGET_MS, options.cases);
+    const memoryBytes = options.child.memoryBytes ?? DEFAULT_MEMORY_BYTES;
     session.ledger = ledger;
     const verdicts = new Map<string, CaseVerdict>();
     const runs = new Map<string, { printed: string; durationMs: number }>();
@@ -205,11 +207,11 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
         const fixture = fixtures.get(graded.fixture)!;
         const t0 = Date.now();
         const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
-        const verdict = fromOutcome(outcome, graded, fixture, { timeoutMs: options.timeoutMs, ledger }, prepared);
+        const verdict = fromOutcome(outcome, graded, fixture, { timeoutMs: options.timeoutMs, ledger, memoryBytes }, prepared);
         // A submission that cannot load fails the same way every time: said once, by this test; no more runs.
         if (outcome.duringLoad) loadFailure = { verdict, in: graded.name };
         // A hang, the memory cap, a flood: the function's other tests fail at once (faults.ts).
-        const fault = faultOf(outcome, options.timeoutMs);
+        const fault = faultOf(outcome, options.timeoutMs, memoryBytes);
         if (fault) ledger.fault(graded.fn, fault, graded.name);
         // Said once per function, of a visible test only: a hidden test's name is not for the student yet.
         if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length && !graded.hidden && !notes.has(graded.fn)) {

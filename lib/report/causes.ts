@@ -41,7 +41,7 @@ export const STATUS_CAUSES: Record<string, string> = {
   'load error': 'The submission failed to load: an import of a file that is not in its folder, or its code threw while it was imported. Every test scores 0.',
   'not implemented': 'The stub still throws: the function was not attempted.',
   timeout: 'The function did not finish within the time limit per test (an endless loop, or far too slow); its other tests fail at once.',
-  crashed: 'The process running the submission died (process.exit, out of memory).',
+  crashed: 'The process running the submission died (process.exit, a signal), or the function reached the memory limit; its other tests fail at once.',
   'error, no known cause': 'The function threw, or returned something that is not a tensor, and no known mistake fits.',
   'no known cause': 'The function returned wrong values and no known mistake fits.',
 };
