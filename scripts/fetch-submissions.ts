@@ -8,7 +8,7 @@
  * repository was fetched, 1 when none could be, 2 on a usage error.
  */
 import fs from 'node:fs';
-import { parseFlags } from '../lib/cli';
+import { exitWithUsage, parseFlags } from '../lib/cli';
 import { cloneRepositories, FetchError, parseRepositoryList } from '../lib/batch/fetch';
 import { oneLine } from '../lib/text/sanitise';
 
@@ -22,12 +22,10 @@ if (flags.help) {
   process.exit(0);
 }
 if (flags.deadline !== undefined && !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(flags.deadline)) {
-  console.error(`--deadline ${flags.deadline.slice(0, 40)} is not a time: write it as ISO 8601, e.g. 2026-12-01T23:59:00Z; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(`--deadline ${flags.deadline.slice(0, 40)} is not a time: write it as ISO 8601, e.g. 2026-12-01T23:59:00Z`, USAGE);
 }
 if (!flags.repositories || !flags.out) {
-  console.error(`--repositories FILE and --out DIR are both needed; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage('--repositories FILE and --out DIR are both needed', USAGE);
 }
 
 async function main(file: string, out: string): Promise<void> {

@@ -8,12 +8,13 @@
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseFlags } from '../lib/cli';
+import { exitWithUsage, parseFlags } from '../lib/cli';
 import { MergeError, mergeShards } from '../lib/batch/merge';
 import { batchSummaryMarkdown } from '../lib/report/githubBatch';
 import { formatBatchSummary } from '../lib/report/terminal';
 import { oneLine } from '../lib/text/sanitise';
-import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
+import { CANVAS_CSV, canvasLines, LONG_CSV } from '../lib/report/exports';
+import { readRoster, RosterError, type RosterEntry } from '../lib/report/roster';
 
 const USAGE = 'npm run merge -- OUT1 OUT2 … --out DIR [--roster FILE [--assignment NAME]]';
 
@@ -36,8 +37,7 @@ if (flags.help) {
   process.exit(0);
 }
 if (!flags.out || folders.length === 0) {
-  console.error(`${flags.out ? 'no shard outputs given' : '--out DIR is needed for the merged gradebook'}; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(flags.out ? 'no shard outputs given' : '--out DIR is needed for the merged gradebook', USAGE);
 }
 
 let roster: RosterEntry[] | undefined;
@@ -45,8 +45,7 @@ try {
   roster = flags.roster ? readRoster(flags.roster) : undefined;
 } catch (err) {
   if (!(err instanceof RosterError)) throw err;
-  console.error(`${oneLine(err.message)}; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(oneLine(err.message), USAGE);
 }
 
 try {

@@ -4,14 +4,13 @@
  * instructor tooling. What is shipped is the allow-list in lib/release.ts.
  */
 import path from 'node:path';
-import { parseFlags } from '../lib/cli';
+import { exitWithUsage, parseFlags } from '../lib/cli';
 import { buildHandout, ReleaseError, writeHandout } from '../lib/release';
 
 const USAGE = 'npm run release -- --out DIR';
 const flags = parseFlags(process.argv.slice(2), { out: 'string' }, USAGE);
 if (!flags.out) {
-  console.error(`release: --out DIR is required (a new or empty folder); usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage('release: --out DIR is required (a new or empty folder)', USAGE);
 }
 
 try {

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseFlags } from '../lib/cli';
+import { exitWithUsage, parseFlags } from '../lib/cli';
 import { PROJECT_ROOT } from '../lib/paths';
 import { DEFAULT_THRESHOLD, runSimilarity } from '../lib/similarity/run';
 import { oneLine } from '../lib/text/sanitise';
@@ -30,21 +30,20 @@ usage: ${USAGE}
 
 const flags = parseFlags(process.argv.slice(2), { submissions: 'string', out: 'string', base: 'string', threshold: 'number' }, USAGE, HELP);
 if (!flags.submissions || !flags.out) {
-  console.error(`${flags.submissions ? '--out OUT' : '--submissions DIR'} is needed; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(`${flags.submissions ? '--out OUT' : '--submissions DIR'} is needed`, USAGE);
 }
 if (!fs.existsSync(flags.submissions) || !fs.statSync(flags.submissions).isDirectory()) {
-  console.error(`submissions folder ${flags.submissions} not found: pass a folder with one subfolder per submission; usage: ${USAGE}`);
+  // A folder that is not there is the command's mistake, said in one line as npm run grade says it.
+  console.error(`similarity: --submissions ${flags.submissions}: no such folder; pass a folder with one subfolder per submission`);
   process.exit(2);
 }
 const base = flags.base ?? path.join(PROJECT_ROOT, 'student');
 if (!fs.existsSync(base)) {
-  console.error(`handout folder ${base} not found: pass --base DIR with the stubs students were given; usage: ${USAGE}`);
+  console.error(`similarity: --base ${base}: no such folder; pass --base DIR with the stubs students were given`);
   process.exit(2);
 }
 if (flags.threshold !== undefined && flags.threshold > 1) {
-  console.error(`--threshold needs a share between 0 and 1, got ${flags.threshold}; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(`--threshold needs a share between 0 and 1, got ${flags.threshold}`, USAGE);
 }
 
 runSimilarity({ submissions: flags.submissions, out: flags.out, base, threshold: flags.threshold })

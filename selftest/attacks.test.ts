@@ -29,6 +29,7 @@ import type { BatchOutcome } from '../lib/grading/batch';
 import type { SubmissionResult } from '../lib/model/result';
 import { pageFile, resultsFile } from '../lib/report/batchReport';
 import { GRID_SCRIPT } from '../lib/report/courseGrid';
+import { apportionUnits, fromUnits, toUnits } from '../lib/report/points';
 import { toGradescope } from '../lib/report/gradescope';
 import { buildChildRuntime } from '../lib/sandbox/build';
 import { FIXTURES_DIR, PROJECT_ROOT } from '../lib/paths';
@@ -266,10 +267,11 @@ describe('all attacks in one batch, beside a correct submission', () => {
     }
     const [header, ...rows] = parseCsv(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'));
     const good = Object.fromEntries(header.map((column, i) => [column, rows.find((r) => r[0] === 'good')?.[i]]));
+    // Each test's points as the gradebook shows them (lib/report/points.ts): they add up to 12.
+    const shown = apportionUnits(visibleCases().map((c) => c.points));
     expect(good).toEqual({
       name: 'good', total: '12', max: '12', status: 'graded',
-      ...Object.fromEntries(visibleCases().map((c) => [c.name, String(c.points)])),
-      ...Object.fromEntries(visibleCases().map((c) => [`cause: ${c.name}`, ''])),
+      ...Object.fromEntries(visibleCases().map((c, i) => [c.name, String(fromUnits(shown[i]!))])),
     });
   });
 
@@ -298,7 +300,7 @@ describe('all attacks in one batch, beside a correct submission', () => {
     }
     const [header, ...rows] = parseCsv(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'));
     const total = header.indexOf('total');
-    expect(Object.fromEntries(rows.map((r) => [r[0], Number(r[total])]))).toEqual(Object.fromEntries(graded.map((r) => [r.name, r.score])));
+    expect(Object.fromEntries(rows.map((r) => [r[0], Number(r[total])]))).toEqual(Object.fromEntries(graded.map((r) => [r.name, fromUnits(toUnits(r.score))])));
     for (const r of graded) {
       const written = JSON.parse(fs.readFileSync(path.join(out, resultsFile(r.name)), 'utf8'));
       // Beside what the grader decided, only the record of what it graded with (lib/batch/provenance.ts).

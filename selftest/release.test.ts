@@ -5,13 +5,13 @@
  * the project's node_modules instead of running `npm ci` (no network in CI), so package.json and
  * package-lock.json are checked by comparison, not by installing.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mistakeFile, type Manifest } from '../lib/model/manifest';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
+import { PAGES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
 import { withCaseTables } from '../lib/readmeTables';
 import { GRADED_CASES, visibleCases } from '../tests/cases';
@@ -144,7 +144,7 @@ describe('what the handout holds', () => {
 
   it('its README: the tables made from the case table (a changed point value shows), the heatmap page, what to submit', () => {
     const text = read(stubs, 'README.md');
-    expect(text).toContain('npm run grade -- --html page.html');
+    expect(text).toContain('npm run grade -- --html                  # then open pages/student.html in a browser');
     expect(text).toContain('![The page of npm run grade -- --html');
     expect(text).toMatch(/\*\*What to submit\*\*: the whole `student\/` folder, `index.ts` and every helper file it imports/);
     for (const c of visibleCases()) expect(text).toContain(`| \`${c.name}\` | ${c.points} |`);
@@ -161,15 +161,17 @@ describe('what the handout holds', () => {
     expect(withCaseTables(readme, GRADED_CASES)).toBe(readme);
   });
 
-  it('npm run grade -- --help lists only what works in the handout; an instructor flag is one line, exit 2', async () => {
+  it('npm run grade -- --help lists only what works in the handout; an instructor flag is one line and the usage, exit 2', async () => {
     const help = await run(stubs, [TS_NODE_BIN, 'scripts/grade.ts', '--help']);
     expect(help.code).toBe(0);
     for (const flag of ['--reference', '--hidden', '--instructor-view', '--similarity']) expect(help.output, flag).not.toContain(flag);
     for (const flag of ['--submission', '--html', '--json', '--submissions', '--timeout']) expect(help.output, flag).toContain(flag);
     const refused = await run(stubs, [TS_NODE_BIN, 'scripts/grade.ts', '--reference']);
     expect(refused.code).toBe(2);
-    expect(refused.output.trim().split('\n')).toHaveLength(1);
-    expect(refused.output).toMatch(/^--reference is for instructors: this handout has no reference solution/);
+    const [problem, usage, ...more] = refused.output.trim().split('\n');
+    expect(problem).toMatch(/^--reference is for instructors: this handout has no reference solution/);
+    expect(usage).toMatch(/^usage: npm run grade -- /);
+    expect(more).toEqual([]);
   });
 
   it('tsconfig.json includes only what exists, comments kept', () => {
@@ -233,9 +235,15 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
     }
   });
 
-  it('npm run grade on the stubs: exit 0, total 0 of the visible points, no hidden case', async () => {
+  it('npm run grade -- --html on the stubs: exit 0, total 0 of the visible points, no hidden case; the page where git ignores it', async () => {
     const max = visibleCases().reduce((sum, c) => sum + c.points, 0);
-    const { code, output } = await run(stubs, ['node_modules/ts-node/dist/bin.js', 'scripts/grade.ts']);
+    const { code, output } = await run(stubs, ['node_modules/ts-node/dist/bin.js', 'scripts/grade.ts', '--html']);
+    const page = path.relative(PROJECT_ROOT, path.join(PAGES_DIR, 'student.html'));
+    expect(output).toContain(`wrote ${page}: open it in a browser`);
+    expect(fs.existsSync(path.join(stubs, page))).toBe(true);
+    // A student who commits everything does not commit the page: the handout's .gitignore, and the project's, ignore it.
+    execFileSync('git', ['init', '-q'], { cwd: stubs });
+    for (const repository of [stubs, PROJECT_ROOT]) expect(execFileSync('git', ['check-ignore', page], { cwd: repository, encoding: 'utf8' }).trim()).toBe(page);
     expect(output).toMatch(new RegExp(`total\\W+0/${max}\\b`, 'i'));
     // The stubs really ran in a contained child (a node_modules symlink must not break it).
     expect(output).toMatch(/softmax is not implemented yet: edit student\/index\.ts/);

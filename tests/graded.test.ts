@@ -1,7 +1,7 @@
 /**
  * The graded suite: one vitest test per visible case of tests/cases.ts, named as in the table, in
  * the table's order (the grader calls them in the same order). The submission is read and checked
- * as the grader does (adapters/load.ts); each call is made as the grader's child makes it
+ * as the grader does (lib/suite/load.ts); each call is made as the grader's child makes it
  * (lib/grading/inProcess.ts: its own copy of the inputs, output capped, a function's faults and
  * time share as in lib/grading/faults.ts); the verdict comes from lib/grading/judge.ts and the
  * diagnosis of a failure from lib/diagnosis, probing an instance of the submission of its own.
@@ -15,13 +15,13 @@ import type { Outcome } from '../lib/diagnosis/diagnose';
 import type { ProbeContext } from '../lib/diagnosis/probe';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from '../lib/grading/faults';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
-import { diedWords, didNotReturn, inputsChangedNote, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
-import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
+import { diedWords, didNotReturn, inputsChangedNote, memoryWords, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
+import { InProcessSession, inProcessContext, ownPlace } from '../lib/grading/inProcess';
 import { runOrder } from '../lib/model/invoke';
 import { judgeValue } from '../lib/grading/judge';
 import { readManifest, type Manifest } from '../lib/model/manifest';
 import type { ErrorInfo } from '../lib/sandbox/protocol';
-import { loadedSubmission } from '../lib/suite/submission';
+import { loadedFor, loadedSubmission } from '../lib/suite/submission';
 import { ASSIGNMENT } from './assignment';
 import { visibleCases, type GradedCase } from './cases';
 
@@ -95,8 +95,8 @@ let manifest: Manifest | undefined;
 
 for (const graded of runOrder(visibleCases())) {
   test(graded.name, async ({ task }) => {
-    // A folder the grader would not run fails every test here, in its words (adapters/load.ts).
-    const { graded: impl, checked } = await loadedSubmission(ASSIGNMENT);
+    // A folder the grader would not run fails every test here, in its words (lib/suite/load.ts): the first says why.
+    const { graded: impl, checked } = await loadedFor(ASSIGNMENT, graded.name);
     session ??= new InProcessSession(impl, ASSIGNMENT.functions, checked.entryName, { ledger });
     // Read inside the test: a -t filter that skips the case skips its file reads too.
     const fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest()) });
@@ -111,8 +111,14 @@ for (const graded of runOrder(visibleCases())) {
       // For reporters (the JSON one carries `meta`): the note is no failure, so it is not in the result.
       (task.meta as { notes?: string[] }).notes = [note];
     }
-    const fault = faultOf(outcome, PER_TEST_LIMIT_MS);
+    const fault = faultOf(outcome, PER_TEST_LIMIT_MS, session.memoryBytes);
     if (fault) ledger.fault(graded.fn, fault, graded.name);
+    // The grader's words for the cap (lib/grading/verdict.ts), at the student's line; the stack shows their frames.
+    if (fault?.kind === 'memory' && outcome.kind === 'threw') {
+      const failure = new GradeFailure(memoryWords(graded.fn, fault.capBytes, ownPlace(outcome.error.stack, checked.root, checked.label)));
+      failure.stack = [failure.stack, ...ownFrames(outcome.error.stack, checked.root)].join('\n');
+      throw failure;
+    }
     if (outcome.kind === 'crashed') throw new GradeFailure(diedWords(outcome.how, false));
     if (outcome.kind === 'timeout') {
       throw new GradeFailure(outcome.budget ? ledger.spentWords(graded.fn, true) : didNotReturn(specOf(ASSIGNMENT.functions, graded.fn).export, PER_TEST_LIMIT_MS, outcome.flooded));

@@ -11,7 +11,7 @@ import { batchReportHtml, readBatchEntries, REPORT_FILE } from '../report/batchR
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import { courseExports, type CanvasExport, type CourseExportOptions } from '../report/exports';
 import type { GradescopeResults } from '../report/gradescope';
-import { fileStems } from './layout';
+import { fileStems, GRADES_CSV } from './layout';
 import { caseTable, type GradedWith } from './provenance';
 import { ABOUT, namesHash, writeRecord, type BatchRecord } from './record';
 import type { Shard } from './shard';
@@ -44,9 +44,9 @@ export function writeGradebook(input: GradebookInput): { rows: GradebookRow[]; c
   const rows = names.map((name) => {
     const result = results.get(name);
     if (result) return rowFromGradescope(name, result);
-    return { name, points: {}, total: 0, max, status: `not graded: ${input.missing.get(name) ?? 'no result'}`, causes: {} };
+    return { name, points: {}, total: 0, max, status: `not graded: ${input.missing.get(name) ?? 'no result'}` };
   });
-  writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(rows, cases.map((c) => c.name), { late: input.late }));
+  writeFileAtomic(path.join(outDir, GRADES_CSV), gradebookCsv(rows, cases.map((c) => c.name), { late: input.late }));
   const exported = courseExports(names, results, rows, cases, input.exports);
   for (const [file, contents] of exported.files) writeFileAtomic(path.join(outDir, file), contents);
   if (input.html) writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), cases));

@@ -19,6 +19,8 @@ import { nameBytes } from '../intake/names';
 
 /** The folder of a batch's output that holds one result and one page per submission. */
 export const SUBMISSIONS_DIR = 'submissions';
+/** The gradebook, one row per submission (lib/batch/gradebook.ts). */
+export const GRADES_CSV = 'grades.csv';
 /** The batch's own record (lib/batch/record.ts). */
 export const RECORD_FILE = 'batch.json';
 

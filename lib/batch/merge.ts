@@ -18,7 +18,7 @@ import { courseExports, type CanvasExport, type CourseExportOptions } from '../r
 import type { SummaryEntry } from '../report/terminal';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';
 import { badName, RESULT_BYTES, resultProblem } from './checkResult';
-import { fileStem, fileStems } from './layout';
+import { fileStem, fileStems, GRADES_CSV } from './layout';
 import { caseTable, difference } from './provenance';
 import { ABOUT, namesHash, readRecord, RECORD_FILE, writeRecord, type BatchRecord } from './record';
 import { readResults } from './resume';
@@ -176,7 +176,7 @@ export function mergeShards(dirs: readonly string[], outDir: string, exports: Co
     if (fs.existsSync(page)) fs.copyFileSync(page, path.join(outDir, pageFile(name)));
     else fs.rmSync(path.join(outDir, pageFile(name)), { force: true });
   }
-  writeFileAtomic(path.join(outDir, 'grades.csv'), csv);
+  writeFileAtomic(path.join(outDir, GRADES_CSV), csv);
   writeFileAtomic(path.join(outDir, REPORT_FILE), report);
   for (const [file, contents] of exported.files) writeFileAtomic(path.join(outDir, file), contents);
   const record: BatchRecord = {

@@ -10,11 +10,16 @@
  * To add an option: one entry here (its flag, help, how its value is set and recorded), and the
  * field it sets in OptionValues, which GradeOptions (lib/grading/grade.ts) then carries.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FlagKind } from '../cli';
+import { readExtensions, type Extensions } from '../late/extensions';
 import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy, type LatePolicy } from '../late/policy';
+import { RosterError } from '../report/roster';
 import { secretHash } from '../model/draw';
 import type { Assignment } from '../assignment/assignment';
 import { visibleOf, type GradedCase } from '../assignment/cases';
+import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 
 /** What the grade-changing options set, as grading reads them (a subset of a batch's options). */
 export interface OptionValues {
@@ -25,6 +30,8 @@ export interface OptionValues {
   memoryBytes?: number;
   carryForward?: boolean;
   latePolicy?: LatePolicy;
+  /** --extensions: students' own due times under the late policy (lib/late/extensions.ts). */
+  extensions?: Extensions;
   /**
    * --variants: the course's secret, from which each submission's hidden cases are drawn (the
    * command turns it into the draws, lib/model/variants.ts); recorded only as a hash.
@@ -36,7 +43,7 @@ export interface OptionValues {
 
 export const DEFAULT_TIMEOUT_S = 10;
 export const DEFAULT_BUDGET_S = 60;
-export const DEFAULT_MEMORY_MIB = 2048;
+export const DEFAULT_MEMORY_MIB = DEFAULT_MEMORY_BYTES / 1024 ** 2;
 
 export interface GradeOption {
   /** The flag, without its dashes. */
@@ -54,8 +61,11 @@ export interface GradeOption {
   record(values: OptionValues): unknown;
   /** A recorded value (or undefined) as the flag shows it in a message: "--hidden on". */
   show(recorded: unknown): string;
-  /** A value of the flag that is not its default: the self-test checks that it changes what is recorded. */
-  example: string | number | boolean;
+  /**
+   * A value of the flag that is not its default: the self-test checks that it changes what is
+   * recorded. For a flag that names a file, a function that writes one into `dir` and gives its path.
+   */
+  example: string | number | boolean | ((dir: string) => string);
 }
 
 const seconds = (v: unknown) => (typeof v === 'number' ? `${v / 1000} s` : String(v));
@@ -108,6 +118,33 @@ export const GRADE_OPTIONS: readonly GradeOption[] = [
     show: (v) => (v === undefined ? 'no --late-policy' : `--late-policy ${String(v)}`),
   },
   {
+    flag: 'extensions', kind: 'string', instructorOnly: true,
+    example: (dir) => {
+      fs.writeFileSync(path.join(dir, 'extensions.csv'), 'submission,extension\nalice,48h\n');
+      return path.join(dir, 'extensions.csv');
+    },
+    help: `  --extensions FILE  with --late-policy: students' own due times, a CSV naming each student as --roster
+                     does (a submission column, or Canvas's identifiers) with a due column (a time
+                     with its zone) or an extension column (48h, 2d: after the policy's due time);
+                     a row with neither has none. Recorded like the policy: a new file regrades`,
+    apply: (v) => {
+      if (v === undefined) return {};
+      if (v === '' || v === true) return '--extensions needs a file: a CSV with submission (or Canvas\'s identifiers) and due or extension';
+      try {
+        return { extensions: readExtensions(String(v)) };
+      } catch (err) {
+        if (err instanceof RosterError) return `--${err.message}`;
+        throw err;
+      }
+    },
+    key: 'extensions',
+    record: (o) => (o.extensions ? { students: o.extensions.entries.length, sha256: o.extensions.sha256 } : undefined),
+    show: (v) => {
+      const recorded = v as { students?: unknown; sha256?: unknown } | undefined;
+      return recorded ? `--extensions with ${String(recorded.students)} extension(s) (sha256 ${String(recorded.sha256).slice(0, 12)}…)` : 'no --extensions';
+    },
+  },
+  {
     flag: 'timeout', kind: 'number', example: 20,
     help: `  --timeout S        per-test time limit in seconds (default ${DEFAULT_TIMEOUT_S})`,
     apply: (v) => ({ timeoutMs: ((v as number | undefined) ?? DEFAULT_TIMEOUT_S) * 1000 }),
@@ -147,7 +184,7 @@ export const OTHER_FLAGS: Readonly<Record<string, { kind: FlagKind; why: string 
   assignment: { kind: 'string', why: "names canvas.csv's column" },
   times: { kind: 'string', why: "each submission's time, recorded in its own result (graded_with.submitted_at)" },
   json: { kind: 'string', why: 'also writes the result as Gradescope results.json' },
-  html: { kind: 'string', why: 'also writes the result as a page' },
+  html: { kind: 'optional', why: 'also writes the result as a page' },
   'instructor-view': { kind: 'boolean', why: "pages show hidden tests' expected values; no verdict changes" },
   verbose: { kind: 'boolean', why: 'prints more of the result' },
   help: { kind: 'boolean', why: 'prints the usage' },

@@ -31,6 +31,8 @@ export interface Provenance extends GradedWith {
   submission: string | null;
   /** When it was submitted (ISO 8601), as a late policy read it; absent without a late policy. */
   submitted_at?: string | null;
+  /** Its own due time (ISO 8601) under the late policy, when --extensions gave it one. */
+  due?: string;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

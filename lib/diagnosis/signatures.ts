@@ -21,7 +21,7 @@ const EXP_OVERFLOWS_AT = 88;
 const dim = (v: Values, fromEnd: number) => v.shape[v.shape.length - fromEnd];
 
 /**
- * Where the adapter found non-finite values, read back from its message (adapters/normalise.ts):
+ * Where the adapter found non-finite values, read back from its message (lib/assignment/returns.ts):
  * "scaledDotProductAttention output has NaN at [0, 3, 1] (48 non-finite values in all). …".
  */
 export function parseNonFinite(failure: Failure): { index: number[]; count: number } | undefined {

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileAtomic } from '../fsAtomic';
+import { inspect } from 'node:util';
 import { checkChildStarts, DEFAULT_MEMORY_BYTES, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../grading/grade';
 import { containmentBlock } from '../report/containment';
 import { toGradescope } from '../report/gradescope';
@@ -18,7 +18,7 @@ import type { Assignment } from '../assignment/assignment';
 import { parseLatePolicy, withLatePenalty, type LatePolicy } from '../late/policy';
 import { gradescopeTime } from '../late/times';
 import { PROJECT_ROOT } from '../paths';
-import { autograderErrorResults } from './errorResults';
+import { autograderErrorResults, writeResults } from './errorResults';
 
 /** What `npm run gradescope -- --late-policy …` put in the bundle (bundle.ts), read from the grader's own folder. */
 export const AUTOGRADER_OPTIONS = 'autograder-options.json';
@@ -76,11 +76,7 @@ async function grade(assignment: Assignment, root: string) {
 
 /** Writes results.json in every case; throws only when even that fails (results/ not writable). */
 export async function autograde(assignment: Assignment, root: string): Promise<void> {
-  const file = path.join(root, 'results', 'results.json');
-  const write = (doc: object) => {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`);
-  };
+  const write = (doc: object) => writeResults(root, doc);
   const stray = strayError();
   try {
     const graded = grade(assignment, root);
@@ -89,7 +85,8 @@ export async function autograde(assignment: Assignment, root: string): Promise<v
     console.log(formatTable(result, { color: false }));
     write(toGradescope(result));
   } catch (err) {
-    const details = (err as Error)?.stack ?? String(err);
+    // inspect, not the stack alone: the causes (a module that did not load under a package that did) are the news.
+    const details = inspect(err, { depth: 6 });
     console.log(`autograde: the autograder failed: ${details}`);
     write(autograderErrorResults(details, assignment.cases.reduce((sum, c) => sum + c.points, 0)));
   } finally {

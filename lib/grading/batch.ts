@@ -25,8 +25,9 @@ import { readResults, regradeReason, type RegradeReason } from '../batch/resume'
 import { inShard, WHOLE, type Shard } from '../batch/shard';
 import { summaryEntry } from '../batch/summary';
 import { WorkCache } from '../batch/workCache';
+import { extendedDueTimes, type Extensions } from '../late/extensions';
 import { withLatePenalty, type LatePolicy } from '../late/policy';
-import { submissionTimes } from '../late/times';
+import { submissionTimes, type SubmissionTime } from '../late/times';
 import { buildChildRuntime } from '../sandbox/build';
 import { GraderError } from '../errors';
 import { writeFileAtomic } from '../fsAtomic';
@@ -51,6 +52,8 @@ export interface BatchOptions extends GradeOptions {
   memoryBytes?: number;
   /** Grade only this shard of the folder (default: all of it). */
   shard?: Shard;
+  /** Grading begins: `total` submissions to grade in this run, `kept` results of an earlier run kept. */
+  onStart?: (total: number, kept: number) => void;
   onDone?: (result: SubmissionResult, done: number, total: number) => void;
   /** canvas.csv for this roster, under this assignment column (grades-long.csv is always written). */
   exports?: CourseExportOptions;
@@ -58,6 +61,8 @@ export interface BatchOptions extends GradeOptions {
   latePolicy?: LatePolicy;
   /** When each submission was handed in, by its name as typed in --times (matched as a roster is); otherwise the fetched commit's time. */
   times?: ReadonlyMap<string, number>;
+  /** Students' own due times under the late policy (--extensions), matched as a roster is. */
+  extensions?: Extensions;
   /** Stop on SIGINT or SIGTERM, writing the gradebook of what finished (lib/batch/interrupt.ts). */
   interruptible?: boolean;
 }
@@ -79,10 +84,12 @@ export interface BatchOutcome {
   canvas?: CanvasExport;
   /** Groups of submissions whose names differ only by case, spaces or Unicode form: each graded as its own. */
   lookalikes: string[][];
-  /** Under a late policy: the submissions graded with no known time (no penalty). */
+  /** Under a late policy: the submissions with no known time (no penalty), graded in this run or kept. */
   untimed: string[];
   /** Names of --times that match no submission (or several), said as the warning says them. */
   timesUnmatched: string[];
+  /** Students of --extensions that match no submission (or several), said as the warning says them. */
+  extensionsUnmatched: string[];
   /** Set when a signal stopped the run: how many of the run's submissions have a result. */
   interrupted?: { signal: StopSignal; graded: number; of: number };
 }
@@ -116,11 +123,17 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   const fixtures = fixtureHashes(options.cases);
   const run = gradedWith(options, options.cases, fixtures);
   const policy = options.latePolicy;
-  const { timeOf, unmatched: timesUnmatched } = submissionTimes(everyone, options.times, fetched);
+  const { timeOf: handedIn, unmatched: timesUnmatched } = submissionTimes(everyone, options.times, fetched);
+  const extended = policy?.dueMs !== undefined && options.extensions ? extendedDueTimes(options.extensions, everyone, policy.dueMs) : undefined;
+  const timeOf = (name: string): SubmissionTime => {
+    const extendedMs = extended?.dueOf.get(name);
+    return extendedMs === undefined ? handedIn(name) : { ...handedIn(name), extendedMs };
+  };
   const provenanceOf = (name: string, submission: string | null): Provenance => {
     if (!policy) return { ...run, submission };
-    const { submittedMs } = timeOf(name);
-    return { ...run, submission, submitted_at: submittedMs === undefined ? null : new Date(submittedMs).toISOString() };
+    const { submittedMs, extendedMs } = timeOf(name);
+    const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+    return { ...run, submission, submitted_at: iso(submittedMs), ...(extendedMs !== undefined ? { due: iso(extendedMs)! } : {}) };
   };
 
   const results = new Map<string, GradescopeResults>();
@@ -187,6 +200,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     graded.push(timed);
     options.onDone?.(timed, graded.length, total);
   };
+  options.onStart?.(total, skipped.length);
   const guard = new LastGuard().install();
   const interrupted = () => (guard.failure instanceof Interrupted ? guard.failure : undefined);
   const stopSignals = options.interruptible ? onStopSignal((signal) => guard.fire(new Interrupted(signal))) : () => undefined;
@@ -257,7 +271,12 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     entries: withResults.map((name) => summaryEntry(name, results.get(name)!)),
     lookalikes: lookalikeNames(names),
     timesUnmatched,
-    untimed: policy ? graded.filter((r) => r.late && r.late.submitted_at === null && r.status !== 'error').map((r) => r.name) : [],
+    extensionsUnmatched: extended?.unmatched ?? [],
+    // Every submission with a result, kept ones too: a resumed run reports on the whole batch.
+    untimed: policy ? withResults.filter((name) => {
+      const extra = results.get(name)!.extra_data;
+      return extra.late?.submitted_at === null && extra.submission_status !== 'error';
+    }) : [],
     ...(stopped ? { interrupted: { signal: stopped.signal, graded: done, of: names.length } } : {}),
   };
 }

@@ -3,8 +3,9 @@
  * has an equal share of the submission's time budget for all its tests (and then the diagnosis of
  * its failures), charged only with its own calls; and once a function has hung, died at the memory
  * cap or flooded the grader's output, its other tests fail at once instead of each paying for the
- * same fault again. The grader charges a call the CPU time its child spent (childClock.ts), `npm
- * test` the wall time of the call; the rules and the words are these for both.
+ * same fault again. Both charge a call the CPU time it spent (childClock.ts: the grader its child's,
+ * `npm test` its own thread's), so a slow, correct function fits its share on a loaded machine as
+ * it does at rest; the rules and the words are these for both.
  *
  * A function's share pays for what its own calls do, student code it calls included: when
  * multiHeadSelfAttention calls the student's own scaledDotProductAttention and that hangs, the
@@ -13,7 +14,7 @@
  */
 import type { GradedCase } from '../assignment/cases';
 import { specOf, type FunctionSpec } from '../assignment/functions';
-import { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
+import { DEFAULT_MEMORY_BYTES, DIED_AT_CAP, OUT_OF_MEMORY } from '../sandbox/outOfMemory';
 import { notRunAfterFault, shareSpent, type Fault } from './hangWords';
 
 /** The whole submission's time budget, every function's share together (`--budget`); a correct submission needs about a second. */
@@ -41,20 +42,21 @@ interface Ended {
  * grader refuses), and an allocation that failed at the cap. Each would cost as much again on each
  * of the function's tests, and a new process besides: after one, the function's other tests fail
  * at once, so a submission starts a bounded number of processes whatever it does. A function's
- * share running out is no fault: it ends that function's tests by itself.
+ * share running out is no fault: it ends that function's tests by itself. `memoryBytes`: the cap
+ * the call ran under, which a memory fault names.
  */
-export function faultOf(outcome: Ended, timeoutMs: number): Fault | undefined {
+export function faultOf(outcome: Ended, timeoutMs: number, memoryBytes = DEFAULT_MEMORY_BYTES): Fault | undefined {
   if (outcome.duringLoad) return undefined;
   const how = outcome.how ?? '';
   switch (outcome.kind) {
     case 'timeout':
       return outcome.budget ? undefined : { kind: 'hang', timeoutMs };
     case 'crashed':
-      return /memory limit exceeded/.test(how) ? { kind: 'memory' } : { kind: 'crash', how };
+      return how.endsWith(DIED_AT_CAP) ? { kind: 'memory', capBytes: memoryBytes } : { kind: 'crash', how };
     case 'refused':
       return FLOODED_PIPE.test(how) ? { kind: 'flood' } : { kind: 'refused', how };
     case 'threw':
-      return OUT_OF_MEMORY.test(messageOf(outcome.error)) ? { kind: 'memory' } : undefined;
+      return OUT_OF_MEMORY.test(messageOf(outcome.error)) ? { kind: 'memory', capBytes: memoryBytes } : undefined;
     default:
       return undefined;
   }
@@ -69,7 +71,8 @@ function messageOf(error: unknown): string {
   }
 }
 
-const STATUS = { hang: 'timeout', memory: 'crashed', flood: 'error', crash: 'crashed', refused: 'error' } as const;
+/** The status of every test a fault cost, the one it happened in too (verdict.ts). */
+export const FAULT_STATUS = { hang: 'timeout', memory: 'crashed', flood: 'error', crash: 'crashed', refused: 'error' } as const;
 
 export class FunctionLedger {
   /** Each function's share of the budget. */
@@ -113,7 +116,7 @@ export class FunctionLedger {
    */
   blocked(fn: string): { reason: string; status: 'timeout' | 'crashed' | 'error' } | undefined {
     const faulted = this.faults.get(fn);
-    if (faulted) return { reason: notRunAfterFault(this.exported(fn), faulted.fault, faulted.in), status: STATUS[faulted.fault.kind] };
+    if (faulted) return { reason: notRunAfterFault(this.exported(fn), faulted.fault, faulted.in), status: FAULT_STATUS[faulted.fault.kind] };
     return this.left(fn) > 0 ? undefined : { reason: this.spentWords(fn, false), status: 'timeout' };
   }
 

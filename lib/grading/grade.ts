@@ -17,6 +17,7 @@ import { childCommand, containmentReport, type ChildCommand } from '../sandbox/c
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
 import { loadVerdict } from '../sandbox/loadCheck';
+import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 import { isPrepared, type TranspileJob } from '../sandbox/transpile';
 import type { WorkCache } from '../batch/workCache';
 import type { Variants } from '../model/variants';
@@ -30,6 +31,7 @@ import { explainFailures } from './diagnoseInChild';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from './faults';
 import { inputsChangedNote, PER_TEST_LIMIT_MS } from './hangWords';
 import { runOrder } from '../model/invoke';
+import { notRunAfterLoad } from '../model/notRun';
 import { loadFixture, type LoadedFixture } from '../model/fixtures';
 import { readManifest } from '../model/manifest';
 import { attentionHeatmaps } from './heatmaps';
@@ -66,7 +68,7 @@ export interface GradeOptions extends Omit<SessionOptions, 'functions'> {
   variants?: Variants;
 }
 
-export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
+export { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 export const DEFAULT_TIMEOUT_MS = PER_TEST_LIMIT_MS;
 export { DEFAULT_BUDGET_MS } from './faults';
 /** Honest code of a few hundred lines transpiles in tens of milliseconds; pathological nesting takes minutes. */
@@ -176,7 +178,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     }
     const { prepared } = transpiled;
     const feedback = [...submission.notes, ...prepared.notes];
-    // As npm test says it (adapters/load.ts): a file that does not parse, an import that finds
+    // As npm test says it (lib/suite/load.ts): a file that does not parse, an import that finds
     // nothing or may not be used, stops every test.
     const stopped = loadVerdict(prepared);
     if (stopped) return withoutRunning(name, options.cases, stopped.status, stopped.reason, [...feedback, ...prepared.refused, ...prepared.loadErrors], 'graded');
@@ -186,13 +188,15 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
       ? new Map([...options.fixtures, ...options.variants.draw(name, options.cases)])
       : options.fixtures;
     const ledger = FunctionLedger.forCases(options.budgetMs ?? DEFAULT_BUDGET_MS, options.cases, options.assignment.functions);
+    const memoryBytes = options.child.memoryBytes ?? DEFAULT_MEMORY_BYTES;
     session.ledger = ledger;
     const verdicts = new Map<string, CaseVerdict>();
     const runs = new Map<string, { printed: string; durationMs: number }>();
     const resultOf = (c: GradedCase) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs);
     const heatmaps = new Map<string, AttentionHeatmap>();
     const notes = new Map<string, string>();
-    let loadFailure: CaseVerdict | undefined;
+    /** The verdict of the call that found the submission cannot load, and the test that says it. */
+    let loadFailure: { verdict: CaseVerdict; in: string } | undefined;
     for (const [phase, cases] of phases(options.cases).entries()) {
       // Hidden cases run after every visible one, in a child of their own: nothing a hidden case
       // gave its child (its inputs, anything it printed) can reach another child.
@@ -201,17 +205,18 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
       for (const graded of runOrder(cases)) {
         const blocked = ledger.blocked(graded.fn);
         if (loadFailure || blocked) {
-          verdicts.set(graded.name, loadFailure ?? blockedVerdict(blocked!));
+          const notRun = loadFailure && { status: loadFailure.verdict.status, reason: notRunAfterLoad(loadFailure.in), details: '' };
+          verdicts.set(graded.name, notRun ?? blockedVerdict(blocked!));
           continue;
         }
         const fixture = fixtures.get(graded.fixture)!;
         const t0 = Date.now();
         const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
-        const verdict = fromOutcome(outcome, graded, fixture, { assignment: options.assignment, timeoutMs: options.timeoutMs, ledger }, prepared);
-        // A submission that cannot load fails the same way every time: say so once per case, run no more.
-        if (outcome.duringLoad) loadFailure = verdict;
+        const verdict = fromOutcome(outcome, graded, fixture, { assignment: options.assignment, timeoutMs: options.timeoutMs, ledger, memoryBytes }, prepared);
+        // A submission that cannot load fails the same way every time: said once, by this test; no more runs.
+        if (outcome.duringLoad) loadFailure = { verdict, in: graded.name };
         // A hang, the memory cap, a flood: the function's other tests fail at once (faults.ts).
-        const fault = faultOf(outcome, options.timeoutMs);
+        const fault = faultOf(outcome, options.timeoutMs, memoryBytes);
         if (fault) ledger.fault(graded.fn, fault, graded.name);
         // Said once per function, of a visible test only: a hidden test's name is not for the student yet.
         if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length && !graded.hidden && !notes.has(graded.fn)) {

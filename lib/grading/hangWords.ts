@@ -9,8 +9,10 @@ import { inputNames, type FunctionSpec } from '../assignment/functions';
 import { formatIndex, unravelIndex } from '../format';
 import { failedToLoad } from '../sandbox/loadCheck';
 import { floodWords } from '../sandbox/printed';
-import { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
+import { capWords, DEFAULT_MEMORY_BYTES, OUT_OF_MEMORY } from '../sandbox/outOfMemory';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
+
+export { notRunAfterLoad } from '../model/notRun';
 
 /** Each test's limit, the grader's default `--timeout` and `npm test`'s. */
 export const PER_TEST_LIMIT_MS = 10_000;
@@ -31,12 +33,22 @@ export function didNotLoad(timeoutMs: number): string {
 }
 
 /**
- * What a test says of an error the submission threw (`duringLoad`: while it was imported, so every
- * test says it), from its description (lib/sandbox/errorInfo.ts). A stub's message says it all.
+ * Code that reached the memory cap of `capBytes`: the function exported as `exported` did (undefined: the file, as it loaded);
+ * `at` is the place in the student's code its stack shows, when it shows one (an allocation that
+ * failed does; a process that died of it does not).
  */
-export function thrownWords(error: ErrorInfo, duringLoad: boolean): string {
-  const memory = OUT_OF_MEMORY.test(error.message) ? 'memory limit exceeded: ' : '';
-  const words = error.notImplemented ? error.message : `${memory}${error.name}: ${error.message}`;
+export function memoryWords(exported: string | undefined, capBytes: number, at?: string): string {
+  const who = exported ? named(exported) : 'it';
+  return `${who} reached the memory limit of ${capWords(capBytes)}${at ? ` at ${at}` : ''}: does it allocate far more than it needs, or without end?`;
+}
+
+/**
+ * What a test says of an error the submission threw (`duringLoad`: while it was imported, so every
+ * test says it), from its description (lib/sandbox/errorInfo.ts). A stub's message says it all; an
+ * allocation that failed is the memory cap (`capBytes`; `at`, where the stack shows it).
+ */
+export function thrownWords(error: ErrorInfo, duringLoad: boolean, capBytes = DEFAULT_MEMORY_BYTES, at?: string): string {
+  const words = OUT_OF_MEMORY.test(error.message) ? memoryWords(undefined, capBytes, at) : error.notImplemented ? error.message : `${error.name}: ${error.message}`;
   return duringLoad ? failedToLoad(words) : words;
 }
 
@@ -48,8 +60,8 @@ export function diedWords(how: string, duringLoad: boolean): string {
 /** What ends a function's tests at once: each would cost as much again. */
 export type Fault =
   | { kind: 'hang'; timeoutMs: number }
-  /** It reached the memory cap (the process running it died of it, or an allocation failed). */
-  | { kind: 'memory' }
+  /** It reached the memory cap of `capBytes` (the process running it died of it, or an allocation failed). */
+  | { kind: 'memory'; capBytes: number }
   /** It wrote past the grader's cap on output, around the capture (straight to the process's output). */
   | { kind: 'flood' }
   /** It ended the process running it otherwise (process.exit, a signal); `how` says how, e.g. "exited with code 1". */
@@ -62,7 +74,7 @@ function what(exported: string, fault: Fault): string {
     case 'hang':
       return `${named(exported)} did not return within ${seconds(fault.timeoutMs)}`;
     case 'memory':
-      return `${named(exported)} reached the memory limit`;
+      return `${named(exported)} reached the memory limit of ${capWords(fault.capBytes)}`;
     case 'flood':
       return `${named(exported)} flooded the grader with output`;
     case 'crash':

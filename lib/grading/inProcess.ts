@@ -2,10 +2,11 @@
  * The submission when it runs in this process (the vitest suite, the self-tests): each call made
  * as the grader's child makes it (lib/sandbox/childMain.ts answer), on its own copy of the inputs,
  * with what it prints captured under the same cap (lib/sandbox/printed.ts), under the per-test
- * limit or what is left of its function's share of the budget (faults.ts), its answer read with the
- * shape the contract promises; and the diagnosis's context, whose probes call it directly.
+ * limit or what is left of its function's share of the budget (faults.ts) and the memory cap on
+ * typed arrays (bufferCap.ts), its answer read with the shapes the contract promises; and the
+ * diagnosis's context, whose probes call it directly.
  */
-import { performance } from 'node:perf_hooks';
+import path from 'node:path';
 import { HangError, withinLimit } from './withinLimit';
 import { expectedShapes, invoke, type CaseInputs } from '../assignment/call';
 import type { Assignment } from '../assignment/assignment';
@@ -13,6 +14,10 @@ import { specOf, type FunctionSpec } from '../assignment/functions';
 import { notExported, readReturn, type Returned } from '../assignment/returns';
 import type { ProbeContext, Probe } from '../diagnosis/probe';
 import { ResultError } from '../errors';
+import { ThreadClock, WALL_FACTOR } from '../sandbox/childClock';
+import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
+import { codePlace, firstFramePlace } from '../text/place';
+import { withinBufferCap } from './bufferCap';
 import { PrintCapture, redirectConsole } from '../sandbox/printed';
 import { describeError, isA } from '../sandbox/errorInfo';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
@@ -65,11 +70,14 @@ export interface InProcessOptions {
   ledger?: FunctionLedger;
   timeoutMs?: number;
   outputCap?: number;
+  /** The grader's cap, held on the typed arrays the call makes (bufferCap.ts). */
+  memoryBytes?: number;
 }
 
 /** The submission's functions called in this process, one call at a time, as the grader's child calls them. */
 export class InProcessSession {
   readonly ledger?: FunctionLedger;
+  readonly memoryBytes: number;
   private readonly timeoutMs: number;
   private readonly outputCap: number;
 
@@ -78,11 +86,12 @@ export class InProcessSession {
     private readonly impl: object,
     private readonly functions: readonly FunctionSpec[],
     private readonly file: string,
-    { ledger, timeoutMs = PER_TEST_LIMIT_MS, outputCap = OUTPUT_CAP }: InProcessOptions = {},
+    { ledger, timeoutMs = PER_TEST_LIMIT_MS, outputCap = OUTPUT_CAP, memoryBytes = DEFAULT_MEMORY_BYTES }: InProcessOptions = {},
   ) {
     this.ledger = ledger;
     this.timeoutMs = timeoutMs;
     this.outputCap = outputCap;
+    this.memoryBytes = memoryBytes;
   }
 
   /**
@@ -90,27 +99,40 @@ export class InProcessSession {
    * reading of its return, which may run student code (getters), under one limit and charged to its
    * function as one, as the grader times the whole request. One limit also means one V8 watchdog
    * per call: each costs a thread (about 0.2 ms of CPU), and the diagnosis's probes make thousands.
+   * The call is charged what the grader charges its child (childClock.ts): CPU time, not the wall
+   * time a loaded machine stretches. Its watchdog, node:vm's, knows only the wall clock: it stops a
+   * call at the per-test limit of wall time, and, near the end of its function's share, at
+   * WALL_FACTOR times what is left of the share (what the grader allows a call that sleeps); the
+   * charge then says whether the share ran out, as the grader's would have.
    */
   call(fn: string, inputs: CaseInputs): InProcessOutcome {
     const share = this.ledger ? this.ledger.left(fn) : Infinity;
     if (share <= 0) return { kind: 'timeout', budget: true, output: '', flooded: false };
-    const limit = Math.min(share, this.timeoutMs);
+    const shareEnds = share < this.timeoutMs;
+    const watchdog = Math.min(this.timeoutMs, share * WALL_FACTOR);
     const capture = new PrintCapture(this.outputCap);
-    const started = performance.now();
+    const clock = this.ledger && new ThreadClock();
+    const exported = specOf(this.functions, fn).export;
+    let charged = 0;
     const exit = trapExit();
     try {
-      const outcome = capturing(capture, () => withinLimit(specOf(this.functions, fn).export, () => this.answer(fn, inputs, capture), limit));
+      // The cap outside node:vm's run: a run its watchdog stops skips the finally blocks inside it.
+      const outcome = withinBufferCap(this.memoryBytes, () => capturing(capture, () => withinLimit(exported, () => this.answer(fn, inputs, capture), watchdog)));
+      charged = clock?.charged() ?? 0;
       // Whatever the code did after process.exit (it may catch what the trap threw), the child was gone.
-      return exit.exited ? { kind: 'crashed', how: exit.exited, output: outcome.output, flooded: outcome.flooded } : outcome;
+      if (exit.exited) return { kind: 'crashed', how: exit.exited, output: outcome.output, flooded: outcome.flooded };
+      // The grader would have stopped it when its share ran out: what it answered after is not read.
+      return shareEnds && charged > share ? { kind: 'timeout', budget: true, output: outcome.output, flooded: outcome.flooded } : outcome;
     } catch (err) {
       // Only the watchdog gets here: answer() turns whatever student code throws into an outcome.
       if (!(err instanceof HangError)) throw err;
+      charged = clock?.charged() ?? 0;
       const flooded = capture.flooded;
       if (exit.exited) return { kind: 'crashed', how: exit.exited, output: capture.take(), flooded };
-      return { kind: 'timeout', budget: limit < this.timeoutMs, output: capture.take(), flooded };
+      return { kind: 'timeout', budget: shareEnds && (watchdog < this.timeoutMs || charged >= share), output: capture.take(), flooded };
     } finally {
       exit.release();
-      this.ledger?.charge(fn, performance.now() - started);
+      if (clock) this.ledger?.charge(fn, charged);
     }
   }
 
@@ -140,6 +162,21 @@ export class InProcessSession {
       return { kind: 'threw', error: describeError(err), unreadable: isA(err, ResultError), output: capture.take(), changed, flooded };
     }
   }
+}
+
+/**
+ * The first place in the submission's own files that a stack of this process names, as the grader
+ * names it (`<label>/<file>:<line>:<column>`, lib/text/place.ts): `root` is the folder holding the
+ * submission's entry, `label` how messages name it.
+ */
+export function ownPlace(stack: string, root: string, label: string): string | undefined {
+  const folder = root.endsWith(path.sep) ? root : root + path.sep;
+  for (const line of stack.split('\n')) {
+    const at = firstFramePlace(line.replace('file://', ''));
+    const place = at && /^(.*):(\d+):(\d+)$/.exec(at);
+    if (place && place[1].startsWith(folder)) return codePlace(label, path.relative(root, place[1]).split(path.sep).join('/'), Number(place[2]), Number(place[3]));
+  }
+  return undefined;
 }
 
 /**

@@ -13,9 +13,13 @@ import type { SessionOutcome } from '../sandbox/session';
 import { mapStack } from '../sandbox/sourceMap';
 import type { PreparedSubmission } from '../sandbox/transpile';
 import { judgeValue, unreadable } from './judge';
-import type { FunctionLedger } from './faults';
-import { didNotLoad, diedWords, didNotReturn, thrownWords } from './hangWords';
+import { didNotLoad, diedWords, didNotReturn, memoryWords, thrownWords } from './hangWords';
+import { faultOf, FAULT_STATUS, type FunctionLedger } from './faults';
+import { DIED_AT_CAP } from '../sandbox/outOfMemory';
+import { firstFramePlace } from '../text/place';
+import { failedToLoad } from '../sandbox/loadCheck';
 import type { LoadedFixture } from '../model/fixtures';
+import { firstToSay, notRunAfterLoad } from '../model/notRun';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from '../model/result';
 
 /**
@@ -50,13 +54,14 @@ export function withExplanation(verdict: CaseVerdict, { diagnosis, note }: Expla
 }
 
 /**
- * What a verdict is made with: the assignment (its functions, how to read their returns), the time
- * limits the reasons name (the per-test limit, and each function's share of the budget).
+ * What a verdict is made with: the assignment (its functions, how to read their returns), and the
+ * limits the reasons name (the per-test limit, each function's share of the budget, the memory cap).
  */
 export interface Limits {
   assignment: Pick<Assignment, 'functions' | 'nonFiniteHint'>;
   timeoutMs: number;
   ledger: FunctionLedger;
+  memoryBytes: number;
 }
 
 function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, graded: GradedCase, { assignment, timeoutMs, ledger }: Limits): CaseVerdict {
@@ -72,8 +77,23 @@ export function blockedVerdict({ reason, status }: { reason: string; status: Cas
   return { status, reason, details: '' };
 }
 
+/**
+ * A call that reached the memory cap, in the words npm test says too (tests/graded.test.ts), with
+ * the status of every test the fault costs (faults.ts): the place the student's stack shows, or how
+ * the process that died of it ended.
+ */
+function overMemory(outcome: SessionOutcome, exported: string, capBytes: number, prepared: PreparedSubmission): CaseVerdict {
+  const status = FAULT_STATUS.memory;
+  if (outcome.kind === 'crashed') return { status, reason: memoryWords(exported, capBytes), details: `the process running it ${outcome.how.slice(0, -DIED_AT_CAP.length)}` };
+  const details = outcome.kind === 'threw' ? studentStack(outcome.error, prepared) : '';
+  return { status, reason: memoryWords(exported, capBytes, firstFramePlace(details)), details };
+}
+
 export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, limits: Limits, prepared: PreparedSubmission): CaseVerdict {
   const during = outcome.duringLoad ? ' while loading the submission' : '';
+  if (faultOf(outcome, limits.timeoutMs, limits.memoryBytes)?.kind === 'memory') {
+    return overMemory(outcome, specOf(limits.assignment.functions, graded.fn).export, limits.memoryBytes, prepared);
+  }
   switch (outcome.kind) {
     case 'timeout':
       return timedOut(outcome, graded, limits);
@@ -81,14 +101,17 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
       // The grader's own words: what the child did is known, so no guess at a cause.
       return { status: 'error', reason: `the grader refused what the process running the submission sent${during} and stopped it: it ${outcome.how}`, details: '' };
     case 'crashed':
+      // Not a fault while it loads (every test fails with it anyway): the cap is named all the same.
+      if (outcome.duringLoad && outcome.how.endsWith(DIED_AT_CAP)) return { status: 'crashed', reason: failedToLoad(memoryWords(undefined, limits.memoryBytes)), details: '' };
       return { status: 'crashed', reason: diedWords(outcome.how, Boolean(outcome.duringLoad)), details: '' };
     case 'load_failed':
     case 'threw': {
       const { error } = outcome;
       if (outcome.kind === 'threw' && outcome.unreadable) return unreadable(error.message);
-      const reason = thrownWords(error, outcome.kind === 'load_failed');
-      if (error.notImplemented) return { status: 'not_implemented', reason, details: studentStack(error, prepared) };
-      const verdict: CaseVerdict = { status: 'error', reason, details: studentStack(error, prepared) };
+      const details = studentStack(error, prepared);
+      const reason = thrownWords(error, outcome.kind === 'load_failed', limits.memoryBytes, firstFramePlace(details));
+      if (error.notImplemented) return { status: 'not_implemented', reason, details };
+      const verdict: CaseVerdict = { status: 'error', reason, details };
       if (outcome.kind === 'load_failed' || outcome.duringLoad) return verdict;
       return { ...verdict, evidence: { kind: 'threw', name: error.name, message: error.message } };
     }
@@ -106,14 +129,16 @@ export function caseResult(graded: GradedCase, verdict: CaseVerdict, output = ''
 }
 
 /**
- * A result for a submission whose code did not run: every case gets the same status and reason.
- * `graded` when that is the submission's own doing (a refused import, a syntax error: 0 points);
- * `error` when there was nothing to run (no index.ts) or the grader failed.
+ * A result for a submission whose code did not run: every case gets the same status, and the reason
+ * is said once, by the first (lib/model/notRun.ts). `graded` when that is the submission's own doing
+ * (a refused import, a syntax error: 0 points); `error` when there was nothing to run (no index.ts)
+ * or the grader failed.
  */
 export function withoutRunning(
   name: string, cases: readonly GradedCase[], status: CaseStatus, reason: string, feedback: string[], submission: SubmissionResult['status'] = status === 'refused' ? 'graded' : 'error',
 ): SubmissionResult {
-  const results = cases.map((c) => caseResult(c, { status, reason, details: '' }));
+  const first = firstToSay(cases);
+  const results = cases.map((c) => caseResult(c, { status, reason: c === first ? reason : notRunAfterLoad(first!.name), details: '' }));
   return { name, status: submission, feedback, cases: results, executionTimeMs: 0, ...totals(results) };
 }
 

@@ -7,6 +7,7 @@
  * which the run goes on. The check costs a few tens of microseconds per call.
  */
 import vm from 'node:vm';
+import { nodeMs } from '../sandbox/nodeMs';
 import { didNotReturn, PER_TEST_LIMIT_MS } from './hangWords';
 
 /** A graded function did not return within the per-test limit; the message is the grader's. */
@@ -28,7 +29,8 @@ export function withinLimit<T>(exported: string, call: () => T, limitMs = PER_TE
   slots[SLOT] = call;
   try {
     // displayErrors: false, or Node prefixes the stack of whatever the student's code threw with a source excerpt.
-    return CALL.runInThisContext({ timeout: limitMs, displayErrors: false }) as T;
+    // A limit is what is left of a share as often as not, a fraction of a ms that node:vm refuses.
+    return CALL.runInThisContext({ timeout: nodeMs(limitMs), displayErrors: false }) as T;
   } catch (err) {
     if ((err as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new HangError(exported, limitMs);
     throw err;

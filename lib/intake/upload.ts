@@ -93,6 +93,21 @@ function harnessNotes(projectDir: string, shownProject: string): string[] {
   return notes;
 }
 
+/**
+ * The entry that makes `dir` one submission on its face, relative to it: index.ts (or index.js) in
+ * the folder itself, or in its student/ folder beside the project's own files (a student's copy of
+ * the repository); undefined otherwise. The shallowest of locateSubmission's candidates, without
+ * the search: a folder of submissions holds its entries a level down.
+ */
+export function entryOnItsFace(dir: string): string | undefined {
+  const entry = (folder: string) => ENTRY_NAMES.find((name) => lstatOrUndefined(path.join(dir, folder, name))?.isDirectory() === false);
+  const own = entry('');
+  if (own) return own;
+  const project = HARNESS_ITEMS.some((item) => lstatOrUndefined(path.join(dir, item)) !== undefined);
+  const nested = project ? entry('student') : undefined;
+  return nested ? `student/${nested}` : undefined;
+}
+
 /** Finds the submission in `upload`; throws IntakeError naming what is wrong. `shown` names the upload in messages. */
 export function locateSubmission(upload: string, shown: string): Located {
   const stat = lstatOrUndefined(upload);

@@ -4,14 +4,28 @@
  * words say (a syntax error, a refused import, a timeout, no known cause…). Every test that did not
  * pass has at least one cause, so the report's list of causes and its grid's cause filter account
  * for every lost point, zero-point submissions included. Both read the one tally made here.
+ *
+ * A diagnosis may also say what its probes saw without naming a cause (the catalogue marks those
+ * findings `observation`: "your attention's weights are not its probabilities", true of any wrong
+ * attention): that restates the failure, so it is the student's feedback but no cause here, and
+ * a test with nothing else counts as "no known cause".
  */
 import { MISTAKES } from '../diagnosis/catalogue';
+import { saidBy } from '../model/notRun';
 import type { GradescopeResults } from './gradescope';
 
 /** Cause ids in a diagnosis ('a|b' several fit, 'a+b' several at once). */
 export const causeIds = (mistake: string): string[] => mistake.split(/[|+]/).filter(Boolean);
 
 export const causeWords = (id: string): string => MISTAKES.find((m) => m.id === id)?.message ?? STATUS_CAUSES[id] ?? '';
+
+const OBSERVATIONS = new Set(MISTAKES.filter((m) => m.observation).map((m) => m.id));
+
+/** A diagnosis ('a|b', 'a+b') with its observations left out: the causes it names, or undefined when it names none. */
+export function diagnosedCause(mistake: string | undefined): string | undefined {
+  const kept = (mistake ?? '').split('|').map((group) => group.split('+').filter((id) => id && !OBSERVATIONS.has(id)).join('+')).filter(Boolean);
+  return kept.length ? kept.join('|') : undefined;
+}
 
 /** Multi-head tests failing because the submission's own attention fails: a knock-on of that failure, not a cause of its own. */
 export const KNOCK_ON = new Set(['attention_broken']);
@@ -27,7 +41,7 @@ export const STATUS_CAUSES: Record<string, string> = {
   'load error': 'The submission failed to load: an import of a file that is not in its folder, or its code threw while it was imported. Every test scores 0.',
   'not implemented': 'The stub still throws: the function was not attempted.',
   timeout: 'The function did not finish within the time limit per test (an endless loop, or far too slow); its other tests fail at once.',
-  crashed: 'The process running the submission died (process.exit, out of memory).',
+  crashed: 'The process running the submission died (process.exit, a signal), or the function reached the memory limit; its other tests fail at once.',
   'error, no known cause': 'The function threw, or returned something that is not a tensor, and no known mistake fits.',
   'no known cause': 'The function returned wrong values and no known mistake fits.',
 };
@@ -38,14 +52,21 @@ export const STATUS_CAUSES: Record<string, string> = {
 const LOAD_FAILED = /^Error: the submission failed to load: /;
 const SYNTAX_ERROR = /^Error: the submission failed to load: syntax error at /;
 
-/** Each test's causes, by test name, for every test that did not pass (passed ones and carried ones have none). */
+/**
+ * Each test's causes, by test name, for every test that did not pass (passed ones and carried ones
+ * have none). A test that did not run because the submission could not, and names the test that
+ * says why (lib/model/notRun.ts), has that test's cause: a syntax error is one in all of them.
+ */
 export function testCauses(results: GradescopeResults): Map<string, string[]> {
   const causes = new Map<string, string[]>();
   const headline = new Map(results.tests.map((t) => [t.name, t.output.split('\n')[0] ?? '']));
+  const own = (name: string, status: string) => statusCause(status, headline.get(name) ?? '', results);
   for (const [name, status] of Object.entries(results.extra_data.cases)) {
     if (status === 'passed') continue;
-    const diagnosis = results.extra_data.diagnoses?.[name];
-    causes.set(name, diagnosis ? [...new Set(causeIds(diagnosis))] : [statusCause(status, headline.get(name) ?? '', results)]);
+    const diagnosis = diagnosedCause(results.extra_data.diagnoses?.[name]);
+    const by = saidBy(headline.get(name) ?? '');
+    const sayer = by !== undefined && results.extra_data.cases[by] !== undefined ? by : name;
+    causes.set(name, diagnosis ? [...new Set(causeIds(diagnosis))] : [own(sayer, results.extra_data.cases[sayer])]);
   }
   return causes;
 }

@@ -145,11 +145,14 @@ function submissionOutput(result: SubmissionResult): string {
   return [headline, ...late, ...result.feedback].join('\n');
 }
 
-/** The status word, then the reason, unless the reason already starts with it ("Error: oops", not "Error: Error: oops"). */
+/**
+ * The status word, then the reason, unless the reason already starts with it, in any case ("Error:
+ * oops", not "Error: Error: oops"; "Not run: the submission could not run…", not "Not run: not run: …").
+ */
 function headlineOf(c: CaseResult): string {
   const word = STATUS_WORDS[c.status];
   if (!c.reason) return word;
-  return c.reason.startsWith(`${word}: `) ? c.reason : `${word}: ${c.reason}`;
+  return c.reason.toLowerCase().startsWith(`${word.toLowerCase()}: `) ? `${word}${c.reason.slice(word.length)}` : `${word}: ${c.reason}`;
 }
 
 function caseOutput(c: CaseResult): string {

@@ -10,6 +10,7 @@ import { colorOf, heatmapSvg, type Matrix } from './heatmap';
 import { escapeHtml, fileHref } from './html';
 import { submissionPage } from './submissionPage';
 import { caseResult, submission as sampleSubmission } from './sampleResults';
+import { parseLatePolicy, withLatePenalty, type LatePolicy, type LateTime } from '../late/policy';
 
 const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> "quoted" & \'single\'';
 
@@ -160,5 +161,24 @@ describe('batchReportHtml', () => {
     expect(page).toContain('Without a readable result (grade them again): lost.');
     expect(page).toContain(`<a class="page" href="${fileHref(pageFile(HOSTILE))}">${escapeHtml(HOSTILE)}</a>`);
     expect((page.match(/<rect class="bar"/g) ?? []).length).toBe(2 + 2); // 2 one-point bins (max 1.5), 2 tests
+  });
+
+  it('under a late policy: points, penalty and score per row, and who lost points, had no time or had an extension', () => {
+    const policy = parseLatePolicy('due=2026-12-01T23:59Z,per=day,penalty=10%', true) as LatePolicy;
+    const due = Date.parse('2026-12-01T23:59Z');
+    const late = (name: string, time: LateTime) => ({ name, results: toGradescope(withLatePenalty(good, policy, time)) });
+    const page = batchReportHtml([
+      late('penalised', { submittedMs: due + 3_600_000, source: 'times' }),
+      late('untimed', { source: null }),
+      late('extended', { submittedMs: due + 3_600_000, extendedMs: due + 86_400_000, source: 'times' }),
+    ], cases);
+    expect(page).toContain('1 submission(s) lost points to it');
+    expect(page).toContain('1 had no submission time, so no penalty (untimed)');
+    expect(page).toContain('1 had a due time of their own (--extensions): extended (2026-12-02T23:59:00.000Z)');
+    expect(page).toContain('Points are shown to 2 decimals');
+    const data = JSON.parse(/<script type="application\/json" id="grid-data">([^<]*)<\/script>/.exec(page)![1]) as { late: number; rows: unknown[][] };
+    expect(data.late).toBe(1);
+    // 10% of the 1.5 points: 0.15 off.
+    expect(data.rows.map((r) => [r[0], r[2], r[5]])).toEqual([['penalised', 1.35, [1.5, 0.15]], ['untimed', 1.5, [1.5, 0]], ['extended', 1.5, [1.5, 0]]]);
   });
 });

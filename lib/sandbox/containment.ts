@@ -62,6 +62,8 @@ export interface ChildCommand {
   uids?: UidPool;
   /** The folder the child starts in: empty, and one it cannot write. */
   cwd?: string;
+  /** The memory cap it runs under, as verdicts name it (lib/grading/hangWords.ts memoryWords). */
+  memoryBytes?: number;
 }
 
 /** Stands in the arguments for the uid of the child being started. */
@@ -73,6 +75,10 @@ const NETWORK_GAP = () =>
   `network isolation: no network namespace, and Node ${process.version} has no network permission (Node 25 and later have): a child can open sockets, loopback included`;
 
 export function childCommand(options: ContainmentOptions): ChildCommand {
+  return { ...chooseCommand(options), memoryBytes: options.memoryBytes };
+}
+
+function chooseCommand(options: ContainmentOptions): ChildCommand {
   // The permission model checks the path before following links: a node_modules that is a
   // symlink (a handout, a monorepo) would otherwise deny the child its own runtime.
   const paths: ChildPaths = {

@@ -11,7 +11,7 @@ import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraderError } from '../errors';
 import { CallClock, processTree } from './childClock';
-import { OUT_OF_MEMORY } from './outOfMemory';
+import { DIED_AT_CAP, OUT_OF_MEMORY } from './outOfMemory';
 import { expectedShapes, type CaseInputs } from '../assignment/call';
 import { partsOf, specOf, type FunctionSpec } from '../assignment/functions';
 import { judgedByShape } from '../assignment/returns';
@@ -21,6 +21,7 @@ import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
 import type { ChildMessage, ErrorInfo, InputChange, LoadMessage, ParentMessage, WireReturn, WireValue } from './protocol';
 import { jsonBounds, MESSAGE_LIMITS, readChildMessage } from './validate';
 import { oneLine } from '../text/sanitise';
+import { nodeMs } from './nodeMs';
 
 export interface SessionOptions {
   /** The contained command that starts a child (lib/sandbox/containment.ts). */
@@ -308,7 +309,7 @@ export class ChildSession {
       this.running = undefined;
       this.loaded = undefined;
       const memory = OUT_OF_MEMORY.test(this.capture.peek()) || signal === 'SIGSEGV' || signal === 'SIGABRT';
-      this.settle({ kind: 'crashed', how: memory ? `${how}: memory limit exceeded` : how });
+      this.settle({ kind: 'crashed', how: memory ? `${how}${DIED_AT_CAP}` : how });
     });
     return running;
   }
@@ -396,7 +397,7 @@ export class ChildSession {
           return;
         }
         if (spent < limit) {
-          pending.timer = setTimeout(check, Math.max(limit - spent, 20));
+          pending.timer = setTimeout(check, nodeMs(Math.max(limit - spent, 20)));
           return;
         }
         // Timers run before I/O in Node's loop: after a stall of the grader, the answer may be
@@ -407,7 +408,7 @@ export class ChildSession {
           this.kill();
         });
       };
-      pending.timer = setTimeout(check, limit);
+      pending.timer = setTimeout(check, nodeMs(limit));
       this.pending = pending;
       this.running?.channel.write(encodeFrame(message));
     });

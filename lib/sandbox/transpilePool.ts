@@ -8,6 +8,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { GraderError } from '../errors';
 import { buildChildRuntime } from './build';
+import { nodeMs } from './nodeMs';
 import type { PreparedSubmission, TranspileJob } from './transpile';
 
 export type TranspileOutcome =
@@ -113,7 +114,7 @@ export async function transpileInWorker(job: TranspileJob, limitMs: number): Pro
       finish(reply.ok ? { kind: 'done', prepared: reply.prepared } : { kind: 'failed', message: reply.message }, true);
     const onError = (err: Error) => finish({ kind: 'failed', message: err.message }, false);
     const onExit = (code: number) => finish({ kind: 'failed', message: `the transpiler stopped (exit code ${code})` }, false);
-    const timer = setTimeout(() => finish({ kind: 'timeout' }, false), limitMs);
+    const timer = setTimeout(() => finish({ kind: 'timeout' }, false), nodeMs(limitMs));
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { take } from '../batch/provenance';
+import { nodeMs } from '../sandbox/nodeMs';
 import { tokenIds } from './fingerprints';
 import { joinFiles, tokenise } from './tokens';
 
@@ -64,7 +65,7 @@ function ask(worker: Worker, id: number, text: string, limitMs: number): Promise
     const timer = setTimeout(() => {
       done();
       resolve(`tokenising took longer than ${limitMs / 1000} s and was stopped`);
-    }, limitMs);
+    }, nodeMs(limitMs));
     const onMessage = (m: { id: number } & Stream) => {
       if (m.id !== id) return;
       done();

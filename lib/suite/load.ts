@@ -36,6 +36,8 @@ export interface Checked {
   entryFile: string;
   /** How the grader names the entry in messages, e.g. `student/index.ts`. */
   entryName: string;
+  /** How the grader names the submission's folder in messages, e.g. `student` (lib/text/place.ts). */
+  label: string;
   check: LoadCheck;
 }
 
@@ -54,7 +56,7 @@ export function checkChosen(folder: string): Checked {
   const check = checkSubmission({ files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label });
   const verdict = loadVerdict(check);
   if (verdict) throw new LoadFailure(verdict.status, verdict.reason);
-  return { root, entryFile: path.join(root, submission.entry), entryName: `${submission.label}/${submission.entry}`, check };
+  return { root, entryFile: path.join(root, submission.entry), entryName: `${submission.label}/${submission.entry}`, label: submission.label, check };
 }
 
 /**

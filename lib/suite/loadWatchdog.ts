@@ -55,7 +55,7 @@ export function stoppedWords(entryName: string, limitMs: number): string {
   return [
     '',
     `npm test stopped: ${entryName}: ${didNotLoad(limitMs)}`,
-    "Every test fails with this reason in the grader. npm test cannot report them: the file's top level still runs in its thread.",
+    "In the grader every test fails: the first with this reason, the others naming it. npm test cannot report them: the file's top level still runs in its thread.",
     '',
   ].join('\n');
 }

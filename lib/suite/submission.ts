@@ -9,7 +9,7 @@ import { expectedShapes } from '../assignment/call';
 import { specOf } from '../assignment/functions';
 import type { Probe } from '../diagnosis/probe';
 import { trapExit } from '../grading/exitTrap';
-import { diedWords, PER_TEST_LIMIT_MS } from '../grading/hangWords';
+import { diedWords, notRunAfterLoad, PER_TEST_LIMIT_MS } from '../grading/hangWords';
 import { InProcessSession } from '../grading/inProcess';
 import { askingOnce, noAnswer, valueAnswer } from '../grading/probeCalls';
 import { describeError } from '../sandbox/errorInfo';
@@ -86,4 +86,23 @@ let chosen: Promise<Loaded> | undefined;
 /** The chosen submission, checked and loaded once; rejects with a LoadFailure in the grader's words. */
 export function loadedSubmission(assignment: Pick<Assignment, 'root' | 'functions'>): Promise<Loaded> {
   return (chosen ??= load(assignment));
+}
+
+/** The test that met the LoadFailure first in this run, and says why. */
+let loadFailedIn: string | undefined;
+
+/**
+ * loadedSubmission for the test `test`. When the submission cannot load, the first test to ask
+ * fails with the reason and every later one says it did not run and names that test, as the
+ * grader says it once (lib/model/notRun.ts). With `-t`, the first is the first that ran.
+ */
+export async function loadedFor(assignment: Pick<Assignment, 'root' | 'functions'>, test: string): Promise<Loaded> {
+  try {
+    return await loadedSubmission(assignment);
+  } catch (err) {
+    if (!(err instanceof LoadFailure)) throw err;
+    loadFailedIn ??= test;
+    if (loadFailedIn === test) throw err;
+    throw new LoadFailure(err.status, notRunAfterLoad(loadFailedIn));
+  }
 }

@@ -17,3 +17,12 @@ export function codeFile(folder: string, file: string): string {
 export function codePlace(folder: string, file: string, line: number, column: number): string {
   return `${codeFile(folder, file)}:${line}:${column}`;
 }
+
+/** The first place a stack's frames name, as they name it (`student/index.ts:40:26`); undefined for a stack that names none. */
+export function firstFramePlace(stack: string): string | undefined {
+  for (const line of stack.split('\n')) {
+    const frame = /^\s+at (?:.*\((.+:\d+:\d+)\)|(.+:\d+:\d+))$/.exec(line);
+    if (frame) return frame[1] ?? frame[2];
+  }
+  return undefined;
+}

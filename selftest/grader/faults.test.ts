@@ -53,8 +53,10 @@ describe('a fault costs its own function only', () => {
         const result = await grade(submission(name, fn, body), name, { ...gradeOptions(), ...everyCase, child: lowMemory, timeoutMs: 8000, budgetMs: 4 * 8000 });
         expect(others(result, fn)).toEqual([]);
         const [first, ...rest] = own(result, fn);
-        const fault: Fault = { kind };
-        expect(first.reason).toMatch(kind === 'memory' ? /memory limit exceeded/ : /flooded its output/);
+        const fault: Fault = kind === 'memory' ? { kind, capBytes: MEMORY_BYTES } : { kind };
+        expect(first.reason).toMatch(kind === 'memory' ? /reached the memory limit of 256 MiB/ : /flooded its output/);
+        // One status for every test the fault cost, the one it happened in too.
+        expect(new Set(own(result, fn).map((c) => c.status))).toEqual(new Set([kind === 'memory' ? 'crashed' : 'error']));
         for (const c of rest) expect(`${c.name}: ${c.reason}`).toBe(`${c.name}: ${notRunAfterFault(fn, fault, first.name)}`);
       });
     }

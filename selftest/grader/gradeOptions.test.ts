@@ -30,7 +30,7 @@ describe('the options that change a grade are one list, and a batch records each
   it.each(GRADE_OPTIONS.map((o) => o.flag))('--%s: another value is recorded, and a rerun or a merge names it', (flag) => {
     const option = GRADE_OPTIONS.find((o) => o.flag === flag)!;
     const defaults = gradeOptionValues({}, ASSIGNMENT);
-    const changed = gradeOptionValues({ [flag]: option.example }, ASSIGNMENT);
+    const changed = gradeOptionValues({ [flag]: typeof option.example === 'function' ? option.example(tempDir(`option-${flag}`)) : option.example }, ASSIGNMENT);
     if (typeof defaults === 'string' || typeof changed === 'string') throw new Error(String(typeof defaults === 'string' ? defaults : changed));
     expect(recordOptions(changed)).not.toEqual(recordOptions(defaults));
     const said = difference(gradedWith(changed, changed.cases, {}), gradedWith(defaults, defaults.cases, {}));

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PROJECT_ROOT } from '../../paths';
+import { nodeMs } from '../../sandbox/nodeMs';
 import type { CaseOutcome } from './run';
 import type { Job } from './worker';
 
@@ -40,7 +41,7 @@ export async function runPool(
     while (next < jobs.length) {
       const job = jobs[next++];
       const result = await new Promise<JobResult>((resolve) => {
-        const timer = setTimeout(() => resolve(`gave up after ${options.watchdogMs / 1000} s`), options.watchdogMs);
+        const timer = setTimeout(() => resolve(`gave up after ${options.watchdogMs / 1000} s`), nodeMs(options.watchdogMs));
         const done = (r: JobResult) => {
           clearTimeout(timer);
           slot.worker.off('message', onMessage);

@@ -16,6 +16,7 @@ import type { Assignment } from '../../assignment/assignment';
 import type { CaseInputs } from '../../assignment/call';
 import { blockedVerdict, fromOutcome, type CaseVerdict } from '../../grading/verdict';
 import { describeError } from '../../sandbox/errorInfo';
+import { DEFAULT_MEMORY_BYTES } from '../../sandbox/outOfMemory';
 import type { ChildSession, SessionOutcome } from '../../sandbox/session';
 import { transpileSubmission, type PreparedSubmission } from '../../sandbox/transpile';
 import type { GradedCase, GradedFunction } from '../../assignment/cases';
@@ -98,7 +99,7 @@ export async function gradeMutant(
       const fixture = fixtures.get(graded.fixture)!;
       const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
       if (outcome.kind === 'load_failed') return `the mutant failed to load: ${outcome.error.message}`;
-      verdicts.set(graded.name, fromOutcome(outcome, graded, fixture, { assignment, timeoutMs: limitMs, ledger }, prepared));
+      verdicts.set(graded.name, fromOutcome(outcome, graded, fixture, { assignment, timeoutMs: limitMs, ledger, memoryBytes: DEFAULT_MEMORY_BYTES }, prepared));
       const fault = faultOf(outcome, limitMs);
       if (fault) ledger.fault(graded.fn, fault, graded.name);
     }
