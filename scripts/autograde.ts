@@ -6,7 +6,7 @@
  */
 import { inspect } from 'node:util';
 import { autograderErrorResults, writeResults } from '../lib/gradescope/errorResults';
-import type { Assignment } from '../lib/assignment/assignment';
+import type { Assignment } from '../lib/grading/assignment';
 
 const root = process.env.AUTOGRADER_ROOT || '/autograder';
 
@@ -22,7 +22,7 @@ try {
   // Required, not imported: a module of the grader (or the assignment's declaration) that cannot
   // load (a package, or its native code, missing from the install) is then an "Autograder error"
   // that says which, like any failure of ours.
-  const { loadAssignment } = require('../lib/assignment/load') as typeof import('../lib/assignment/load');
+  const { loadAssignment } = require('../lib/grading/loadAssignment') as typeof import('../lib/grading/loadAssignment');
   graded = { assignment: loadAssignment(), grader: require('../lib/gradescope/autograde') as Grader };
 } catch (err) {
   const details = `autograde: the grader's modules could not load: ${inspect(err, { depth: 6 })}`;

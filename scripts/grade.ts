@@ -31,7 +31,7 @@ import { matchTimes, readTimesFile, TimesError, type SubmissionTime } from '../l
 import { CANVAS_CSV, canvasLines, LONG_CSV } from '../lib/report/exports';
 import { readRoster, RosterError, type RosterEntry } from '../lib/report/roster';
 import type { Variants } from '../lib/model/variants';
-import { loadAssignment } from '../lib/assignment/load';
+import { loadAssignment } from '../lib/grading/loadAssignment';
 
 // In the student handout (no reference/, no hidden fixtures, no similarity check) the flags that
 // need instructor files, or only make sense for a course, are neither listed nor accepted: --help

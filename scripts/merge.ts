@@ -15,6 +15,8 @@ import { formatBatchSummary } from '../lib/report/terminal';
 import { oneLine } from '../lib/text/sanitise';
 import { CANVAS_CSV, canvasLines, LONG_CSV } from '../lib/report/exports';
 import { readRoster, RosterError, type RosterEntry } from '../lib/report/roster';
+import { loadAssignment } from '../lib/grading/loadAssignment';
+import { CauseBook } from '../lib/report/causes';
 
 const USAGE = 'npm run merge -- OUT1 OUT2 … --out DIR [--roster FILE [--assignment NAME]]';
 
@@ -48,22 +50,25 @@ try {
   exitWithUsage(oneLine(err.message), USAGE);
 }
 
-try {
-  const merged = mergeShards(folders, flags.out, { roster, assignment: flags.assignment });
+async function merge(out: string): Promise<void> {
+  const causes = new CauseBook((await loadAssignment().diagnosis?.())?.causes);
+  const merged = mergeShards(folders, out, causes, { roster, assignment: flags.assignment });
   console.log(`merged ${folders.length} shard output(s): ${merged.rows.length} submissions`);
   console.log(formatBatchSummary(merged.entries));
-  console.log(`wrote ${path.join(flags.out, 'grades.csv')} (${merged.rows.length} rows), ${path.join(flags.out, LONG_CSV)} and ${path.join(flags.out, 'report.html')}`);
+  console.log(`wrote ${path.join(out, 'grades.csv')} (${merged.rows.length} rows), ${path.join(out, LONG_CSV)} and ${path.join(out, 'report.html')}`);
   if (merged.canvas) {
-    const { said, warned } = canvasLines(merged.canvas, path.join(flags.out, CANVAS_CSV));
+    const { said, warned } = canvasLines(merged.canvas, path.join(out, CANVAS_CSV));
     console.log(said);
     for (const line of warned) console.error(`merge: ${line}`);
   }
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) appendFileSync(summaryFile, batchSummaryMarkdown(merged.entries));
-} catch (err) {
+}
+
+merge(flags.out).catch((err: unknown) => {
   // One line either way: a refusal names the culprit; anything else is the merge's own failure.
   // Every line about a name goes through the sanitiser, whichever check wrote it.
   if (err instanceof MergeError) console.error(`merge: refused: ${oneLine(err.message)}`);
   else console.error(`merge: failed: ${oneLine(String((err as Error)?.message ?? err))}`);
   process.exit(1);
-}
+});

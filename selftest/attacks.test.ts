@@ -40,7 +40,7 @@ import {
 } from './attacks/expectations';
 import { LAYOUTS, makeOutside, type LayoutContext } from './attacks/layouts';
 import { attackFolder, CARRIED_BUGS, layoutFolder, ownMultiHead, runIsolated } from './attacks/folders';
-import { CARRIED_REASON } from '../lib/grading/carryForward';
+import { CARRIED_REASON } from '../tests/carryForward/carryForward';
 import { BUGS } from './catalogue';
 import { folderModes, leftOnTheMachine, modesChanged, SocketProbes } from './attacks/machine';
 import { inOwnPidNamespace } from './attacks/ownPidNamespace';

@@ -4,7 +4,8 @@
  * suite is also run on the reference and the stubs (suite.test.ts).
  */
 import type { Submission } from '../adapters';
-import { explain, type Diagnosis } from '../lib/diagnosis/diagnose';
+import { explain, type Diagnosis } from '../lib/diagnosis/explain';
+import { DIAGNOSIS } from '../tests/diagnosis/diagnose';
 import { NotImplementedError, ResultError } from '../lib/errors';
 import { judgeValue } from '../lib/grading/judge';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
@@ -44,12 +45,12 @@ export async function gradeInProcess(
     } catch (err) {
       const { name, message } = err instanceof Error ? err : { name: 'thrown', message: String(err) };
       if (err instanceof NotImplementedError) return { graded, fixture, passed: false, message: `${name}: ${message}` };
-      const { diagnosis } = await explain(graded, fixture, { kind: err instanceof ResultError ? 'unreadable' : 'threw', name, message }, context);
+      const { diagnosis } = await explain(DIAGNOSIS, graded, fixture, { kind: err instanceof ResultError ? 'unreadable' : 'threw', name, message }, context);
       return { graded, fixture, passed: false, message: `${name}: ${message}`, diagnosis };
     }
     const verdict = judgeValue(ASSIGNMENT, graded, [{ name: graded.fn, value: output }], fixture);
     const passed = verdict.status === 'passed';
-    const { diagnosis } = passed ? {} : await explain(graded, fixture, { kind: 'output', output }, context);
+    const { diagnosis } = passed ? {} : await explain(DIAGNOSIS, graded, fixture, { kind: 'output', output }, context);
     return { graded, fixture, passed, message: [verdict.reason, verdict.details].filter(Boolean).join('\n'), output, diagnosis };
   }
 }

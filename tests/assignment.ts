@@ -6,12 +6,15 @@
  */
 import path from 'node:path';
 import { FUNCTIONS } from '../adapters/functions';
-import type { Assignment } from '../lib/assignment/assignment';
+import type { Assignment } from '../lib/grading/assignment';
+import { lazyModule } from '../lib/assignment/lazy';
+import type { Diagnoser } from '../lib/diagnosis/explain';
 import type { NonFiniteHint } from '../lib/assignment/returns';
 import { broadcastOffset } from '../lib/compare';
 import { unravelIndex } from '../lib/format';
 import type { Tensor } from '../lib/tensor';
 import { GRADED_CASES } from './cases';
+import { INPUTS_CHANGED_FIX } from './diagnosis/words';
 
 /**
  * What the mask shows about a non-finite attention output: a fully masked row (0/0). Any other
@@ -30,10 +33,18 @@ function fullyMaskedRow(mask: Tensor | undefined): NonFiniteHint | undefined {
   };
 }
 
+// The diagnosis's modules load at the first failure that asks: a passing npm test loads none.
+const heatmaps = lazyModule<typeof import('./diagnosis/heatmaps')>(__dirname, 'diagnosis/heatmaps');
+const carry = lazyModule<typeof import('./carryForward/carryForward')>(__dirname, 'carryForward/carryForward');
+
 export const ASSIGNMENT: Assignment = {
   name: 'attention',
   root: path.resolve(__dirname, '..'),
   functions: FUNCTIONS,
   cases: GRADED_CASES,
   nonFiniteHint: (fn, inputs) => (fn === 'scaled_dot_product_attention' ? fullyMaskedRow(inputs.mask) : undefined),
+  inputsChangedFix: INPUTS_CHANGED_FIX,
+  carryForward: async (calls, graded, fixture, output) => (await carry()).carryForward(calls, graded, fixture, output),
+  heatmap: async (probe, graded, fixture, instructorView) => (await heatmaps()).attentionHeatmap(probe, graded, fixture, instructorView),
+  diagnosis: async () => (await lazyModule<{ DIAGNOSIS: Diagnoser }>(__dirname, 'diagnosis/index')()).DIAGNOSIS,
 };

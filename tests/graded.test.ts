@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { test } from 'vitest';
 import { specOf } from '../lib/assignment/functions';
-import type { Outcome } from '../lib/diagnosis/diagnose';
+import { explain, type Outcome } from '../lib/diagnosis/explain';
 import type { ProbeContext } from '../lib/diagnosis/probe';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from '../lib/grading/faults';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
@@ -64,14 +64,12 @@ function ownFrames(stack: string, root: string): string[] {
 
 /**
  * What the diagnosis found about a failure, as the grader's diagnosis would say it; '' for none.
- * The diagnosis's modules load at the first failure that asks: a run where everything passes (the
- * student loop, once the work is done) does not load them. Named `.js`, as TypeScript asks of an
- * import() under node16 resolution; vite finds the .ts.
+ * The assignment's diagnosis loads at the first failure that asks (Assignment.diagnosis): a run
+ * where everything passes (the student loop, once the work is done) does not load it.
  */
 async function noteOn(graded: GradedCase, fixture: LoadedFixture, evidence: Outcome | undefined): Promise<string> {
   if (!evidence) return '';
-  const { explain } = await import('../lib/diagnosis/diagnose.js');
-  return (await explain(graded, fixture, evidence, await diagnosis())).note;
+  return (await explain(await ASSIGNMENT.diagnosis?.(), graded, fixture, evidence, await diagnosis())).note;
 }
 
 /**

@@ -24,6 +24,7 @@ import { ABOUT, namesHash, readRecord, RECORD_FILE, writeRecord, type BatchRecor
 import { readResults } from './resume';
 import { formatShard, shardOf, WHOLE } from './shard';
 import { summaryEntry } from './summary';
+import type { CauseBook } from '../report/causes';
 
 /** The shard outputs cannot be merged; the message names the folder or submission at fault. */
 export class MergeError extends Error {
@@ -150,7 +151,8 @@ function collectResults(inputs: readonly Input[]): Map<string, { input: Input; r
   return found;
 }
 
-export function mergeShards(dirs: readonly string[], outDir: string, exports: CourseExportOptions = {}): MergeOutcome {
+/** `causes`: the assignment's, whose words the report and grades-long.csv give. */
+export function mergeShards(dirs: readonly string[], outDir: string, causes: CauseBook, exports: CourseExportOptions = {}): MergeOutcome {
   const inputs = readInputs(dirs);
   const target = path.resolve(outDir);
   const clash = inputs.find(({ dir }) => path.resolve(dir) === target);
@@ -165,8 +167,8 @@ export function mergeShards(dirs: readonly string[], outDir: string, exports: Co
   // Everything is built before anything is written: a refusal or a failure leaves the folder as it was.
   const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
   const csv = gradebookCsv(rows, first.case_table.map((c) => c.name), { late: first.graded_with.options.late_policy !== undefined });
-  const report = batchReportHtml(names.map((name) => readBatchEntries(found.get(name)!.input.dir, [name])[0]), first.case_table);
-  const exported = courseExports(names, results, rows, first.case_table, exports);
+  const report = batchReportHtml(names.map((name) => readBatchEntries(found.get(name)!.input.dir, [name])[0]), first.case_table, causes);
+  const exported = courseExports(names, results, rows, first.case_table, causes, exports);
   fs.mkdirSync(path.join(outDir, SUBMISSIONS_DIR), { recursive: true });
   for (const name of names) {
     const { input } = found.get(name)!;

@@ -17,7 +17,7 @@ import { readExtensions, type Extensions } from '../late/extensions';
 import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy, type LatePolicy } from '../late/policy';
 import { RosterError } from '../report/roster';
 import { secretHash } from '../model/draw';
-import type { Assignment } from '../assignment/assignment';
+import type { Assignment } from '../grading/assignment';
 import { visibleOf, type GradedCase } from '../assignment/cases';
 import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 

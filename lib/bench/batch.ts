@@ -14,7 +14,7 @@ import { buildChildRuntime } from '../sandbox/build';
 import { childCommand, launchCommand } from '../sandbox/containment';
 import { ChildSession } from '../sandbox/session';
 import { transpileSubmission } from '../sandbox/transpile';
-import type { Assignment } from '../assignment/assignment';
+import type { Assignment } from '../grading/assignment';
 import { elapsedMs, timeNode } from './measure';
 
 export const BATCH_TARGET = 10;

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, DEFAULT_TIMEOUT_MS, gradeSubmission, loadCaseFixtures, prepareChild } from '../grading/grade';
 import type { CaseStatus } from '../model/result';
-import type { Assignment } from '../assignment/assignment';
+import type { Assignment } from '../grading/assignment';
 
 export interface BudgetRow {
   name: string;

@@ -14,7 +14,7 @@ import { containmentBlock } from '../report/containment';
 import { toGradescope } from '../report/gradescope';
 import { containmentReport } from '../sandbox/containment';
 import { formatTable } from '../report/terminal';
-import type { Assignment } from '../assignment/assignment';
+import type { Assignment } from '../grading/assignment';
 import { parseLatePolicy, withLatePenalty, type LatePolicy } from '../late/policy';
 import { gradescopeTime } from '../late/times';
 import { PROJECT_ROOT } from '../paths';

@@ -41,6 +41,7 @@ import { LastGuard } from './lastGuard';
 import type { CanvasExport, CourseExportOptions } from '../report/exports';
 import type { SubmissionResult } from '../model/result';
 import { stopTypeChecks, typeCheckSalt, type TypeNotes } from '../typecheck/run';
+import { CauseBook } from '../report/causes';
 
 export interface BatchOptions extends GradeOptions {
   jobs: number;
@@ -259,8 +260,9 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   for (const cache of [transpileCache, typeCheckCache]) cache.prune();
   const stopped = interrupted();
   const done = names.filter((name) => results.has(name)).length;
+  const causes = new CauseBook((await options.assignment.diagnosis?.())?.causes);
   const { rows, canvas } = writeGradebook({
-    outDir, names, everyone, shard, run, cases: options.cases, fixtures, results, missing,
+    outDir, names, everyone, shard, run, cases: options.cases, causes, fixtures, results, missing,
     html: Boolean(options.html), late: Boolean(policy), exports: options.exports ?? {},
     ...(stopped ? { interrupted: { signal: stopped.signal, graded: done, of: names.length } } : {}),
   });

@@ -6,7 +6,8 @@
 import { expectedShapes, type CaseInputs } from '../assignment/call';
 import type { GradedCase } from '../assignment/cases';
 import { specOf } from '../assignment/functions';
-import { explain } from '../diagnosis/diagnose';
+import { explain } from '../diagnosis/explain';
+import type { Assignment } from './assignment';
 import type { Probe, ProbeAnswer, ProbeContext } from '../diagnosis/probe';
 import { askingOnce, noAnswer, valueAnswer } from './probeCalls';
 import type { ChildSession } from '../sandbox/session';
@@ -42,6 +43,7 @@ export function childProbe(session: ChildSession): Probe {
 
 /** Each verdict with evidence, explained: the diagnosis leads its reason, or a note joins its details. */
 export async function explainFailures(
+  assignment: Pick<Assignment, 'diagnosis'>,
   session: ChildSession,
   cases: readonly GradedCase[],
   fixtures: ReadonlyMap<string, LoadedFixture>,
@@ -49,9 +51,12 @@ export async function explainFailures(
 ): Promise<void> {
   const failures = async (fn: string) => cases.filter((c) => c.fn === fn && verdicts.get(c.name)?.status !== 'passed').map((c) => c.name);
   const context: ProbeContext = { probe: childProbe(session), failures };
+  // Loaded only when a case has something to explain.
+  let diagnoser: Awaited<ReturnType<NonNullable<Assignment['diagnosis']>>> | undefined;
   for (const graded of cases) {
     const verdict = verdicts.get(graded.name);
     if (!verdict?.evidence) continue;
-    verdicts.set(graded.name, withExplanation(verdict, await explain(graded, fixtures.get(graded.fixture)!, verdict.evidence, context)));
+    diagnoser ??= await assignment.diagnosis?.();
+    verdicts.set(graded.name, withExplanation(verdict, await explain(diagnoser, graded, fixtures.get(graded.fixture)!, verdict.evidence, context)));
   }
 }

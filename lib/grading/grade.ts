@@ -23,10 +23,10 @@ import type { WorkCache } from '../batch/workCache';
 import type { Variants } from '../model/variants';
 import { checkedSubmission, startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import { boundFeedback } from '../text/bound';
-import type { Assignment } from '../assignment/assignment';
+import type { Assignment } from './assignment';
 import type { GradedCase } from '../assignment/cases';
 import { specOf } from '../assignment/functions';
-import { carryForward } from './carryForward';
+import { carryForward, heatmaps as heatmapsOf } from './afterGrading';
 import { explainFailures } from './diagnoseInChild';
 import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from './faults';
 import { inputsChangedNote, PER_TEST_LIMIT_MS } from './hangWords';
@@ -34,7 +34,6 @@ import { runOrder } from '../model/invoke';
 import { notRunAfterLoad } from '../model/notRun';
 import { loadFixture, type LoadedFixture } from '../model/fixtures';
 import { readManifest } from '../model/manifest';
-import { attentionHeatmaps } from './heatmaps';
 import { totals, type AttentionHeatmap, type SubmissionResult } from '../model/result';
 import { blockedVerdict, caseResult, fromOutcome, withoutRunning, type CaseVerdict } from './verdict';
 
@@ -234,11 +233,11 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
       session.kill();
       for (const cases of phases(options.cases)) {
         // The instructor's choice: multi-head cases right on the student's own attention earn their points.
-        if (options.carryForward) await carryForward(session, cases, fixtures, verdicts);
-        await explainFailures(session, cases, fixtures, verdicts);
+        if (options.carryForward) await carryForward(options.assignment, session, cases, fixtures, verdicts);
+        await explainFailures(options.assignment, session, cases, fixtures, verdicts);
         // A probe that hangs or kills the child changes no verdict either.
         if (options.heatmaps) {
-          for (const [case_, heatmap] of await attentionHeatmaps(session, cases, fixtures, cases.map(resultOf), options.instructorView)) heatmaps.set(case_, heatmap);
+          for (const [case_, heatmap] of await heatmapsOf(options.assignment, session, cases, fixtures, cases.map(resultOf), options.instructorView)) heatmaps.set(case_, heatmap);
         }
       }
     }

@@ -4,7 +4,7 @@
  * time share used up, an input changed in place read the same on both paths. A function is named
  * by its export (`exported`), as the student wrote it.
  */
-import type { Assignment } from '../assignment/assignment';
+import type { Assignment } from './assignment';
 import { inputNames, type FunctionSpec } from '../assignment/functions';
 import { formatIndex, unravelIndex } from '../format';
 import { failedToLoad } from '../sandbox/loadCheck';
@@ -107,12 +107,11 @@ export function shareSpent(exported: string, shareMs: number, budgetMs: number, 
 export const INPUTS_CHANGED_FIX = 'Leave your inputs as they were given and write into new arrays or tensors: a caller may use them again.';
 
 /**
- * The inputs a call changed, as the student's code names them (the spec's argument names), each
- * with where it first changed: "mask, first at [0, 2, 5]". `changes` as a call reports them
- * (lib/model/inputsChanged.ts).
+ * The inputs a call changed, as the student's code names them (`names`: a spec's argument names,
+ * functions.ts inputNames), each with where it first changed: "mask, first at [0, 2, 5]".
+ * `changes` as a call reports them (lib/model/inputsChanged.ts).
  */
-export function changedInputsWords(spec: FunctionSpec, changes: readonly InputChange[], shapes: Readonly<Record<string, readonly number[]>>): string {
-  const names = inputNames(spec);
+export function changedInputsWords(names: Readonly<Record<string, string>>, changes: readonly InputChange[], shapes: Readonly<Record<string, readonly number[]>>): string {
   return changes.map(({ name, at }) => {
     const shape = shapes[name] ?? [];
     const size = shape.reduce((a, b) => a * b, 1);
@@ -126,5 +125,5 @@ export function inputsChangedNote(
 ): string {
   const shapes = Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, t.shape]));
   const fix = assignment.inputsChangedFix ?? INPUTS_CHANGED_FIX;
-  return `Note (no points): ${named(spec.export)} changed what it was given in place in ${test} (${changedInputsWords(spec, changes, shapes)}). Each test gives it a copy, so this costs nothing here. ${fix}`;
+  return `Note (no points): ${named(spec.export)} changed what it was given in place in ${test} (${changedInputsWords(inputNames(spec), changes, shapes)}). Each test gives it a copy, so this costs nothing here. ${fix}`;
 }

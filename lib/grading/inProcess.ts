@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { HangError, withinLimit } from './withinLimit';
 import { expectedShapes, invoke, type CaseInputs } from '../assignment/call';
-import type { Assignment } from '../assignment/assignment';
+import type { Assignment } from './assignment';
 import { specOf, type FunctionSpec } from '../assignment/functions';
 import { notExported, readReturn, type Returned } from '../assignment/returns';
 import type { ProbeContext, Probe } from '../diagnosis/probe';

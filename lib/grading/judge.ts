@@ -3,7 +3,7 @@
  * child sent (verdict.ts), `npm test` the parts its own call returned. Each part is read again and
  * its values checked for its kind (lib/assignment/returns.ts), then compared (evaluate.ts).
  */
-import type { Assignment } from '../assignment/assignment';
+import type { Assignment } from './assignment';
 import type { GradedCase } from '../assignment/cases';
 import { partsOf, specOf, type FunctionSpec } from '../assignment/functions';
 import { checkPart } from '../assignment/returns';

@@ -4,10 +4,10 @@
  * diagnosis itself comes later (explainFailures in diagnoseInChild.ts): it probes the submission,
  * so it runs once every verdict is in. Runs in the grading process; values are judged by evaluate.ts.
  */
-import type { Assignment } from '../assignment/assignment';
+import type { Assignment } from './assignment';
 import type { GradedCase } from '../assignment/cases';
 import { specOf } from '../assignment/functions';
-import type { Diagnosis, Explanation, Outcome } from '../diagnosis/diagnose';
+import type { Diagnosis, Explanation, Outcome } from '../diagnosis/explain';
 import type { ErrorInfo } from '../sandbox/protocol';
 import type { SessionOutcome } from '../sandbox/session';
 import { mapStack } from '../sandbox/sourceMap';

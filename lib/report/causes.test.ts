@@ -1,11 +1,18 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, CaseStatus, SubmissionResult } from '../model/result';
-import { MISTAKES } from '../diagnosis/catalogue';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
+
 import { notRunAfterLoad } from '../model/notRun';
-import { causeWords, diagnosedCause, STATUS_CAUSES, tallyCauses, testCauses } from './causes';
+import { CauseBook, STATUS_CAUSES } from './causes';
 import { toGradescope } from './gradescope';
 import { caseResult, submission } from './sampleResults';
+
+const BOOK = new CauseBook(MISTAKES);
+const causeWords = (id: string) => BOOK.words(id);
+const diagnosedCause = (mistake: string | undefined) => BOOK.diagnosed(mistake);
+const testCauses = (results: Parameters<CauseBook['testCauses']>[0]) => BOOK.testCauses(results);
+const tallyCauses = (graded: Parameters<CauseBook['tally']>[0]) => BOOK.tally(graded);
 
 /** A case that did not pass, as the grader words each kind of failure (lib/grading/verdict.ts, grade.ts). */
 const FAILURES: { cause: string; over: Partial<CaseResult> }[] = [

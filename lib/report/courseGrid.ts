@@ -8,12 +8,11 @@
  */
 import type { CaseStatus } from '../model/result';
 import type { GradedCase, GradedFunction } from '../assignment/cases';
-import { testCauses, type CauseCount } from './causes';
+import type { CauseBook, CauseCount } from './causes';
 import { STATUS_WORDS, type GradescopeResults } from './gradescope';
 import { fileHref } from './html';
 import { apportionUnits, fromUnits, POINT_DECIMALS, shownScore, toUnits } from './points';
 
-export { causeIds, causeWords, KNOCK_ON } from './causes';
 export { GRID_SCRIPT } from './courseGridScript';
 
 export const STATUSES: readonly CaseStatus[] = ['passed', 'failed', 'error', 'timeout', 'crashed', 'not_implemented', 'refused'];
@@ -52,7 +51,7 @@ const withoutStatusWord = (headline: string, status: CaseStatus) =>
  * up to its points, and those less its late penalty (`late`: [points, penalty], or 0 without a
  * late policy) are its score.
  */
-export function gridData(rows: readonly GridRow[], cases: readonly GradedCase[], causes: readonly CauseCount[], decimals: number = POINT_DECIMALS): string {
+export function gridData(rows: readonly GridRow[], cases: readonly GradedCase[], book: CauseBook, causes: readonly CauseCount[], decimals: number = POINT_DECIMALS): string {
   const causeIndex = new Map(causes.map((c, i) => [c.id, i]));
   const sets: number[][] = [];
   const setIndex = new Map<string, number>();
@@ -67,7 +66,7 @@ export function gridData(rows: readonly GridRow[], cases: readonly GradedCase[],
   const maxima = apportionUnits(cases.map((c) => c.points), undefined, decimals);
   const data = rows.map(({ name, page, results }) => {
     const byName = new Map(results.tests.map((t) => [t.name, t]));
-    const causesOf = testCauses(results);
+    const causesOf = book.testCauses(results);
     const late = results.extra_data.late;
     const graded = cases.map((c) => (results.extra_data.cases[c.name] && byName.has(c.name) ? byName.get(c.name)!.score : undefined));
     const shown = shownScore(graded, late?.before ?? results.score, results.score, decimals);

@@ -3,7 +3,6 @@ import type { CaseStatus, SubmissionResult } from '../model/result';
 import type { GradescopeResults } from './gradescope';
 import type { LateOutcome } from '../late/policy';
 import { spreadsheetCell } from '../text/sanitise';
-import { causeIds, causeWords } from './courseGrid';
 import { fromUnits, POINT_DECIMALS, shownScore, toUnits, type ShownScore } from './points';
 import { formatPoints, statusSummary } from './words';
 
@@ -86,11 +85,6 @@ export function csvText(lines: readonly (readonly string[])[]): string {
 // Numeric order reads naturally for generated names: student2 before student10.
 const byName = new Intl.Collator('en', { numeric: true });
 export const compareNames = (a: string, b: string): number => byName.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
-
-/** A diagnosed cause as a cell: its stable id, then its words ("scale_missing: Your scores are not scaled…"). */
-export function causeCell(mistake: string | undefined): string {
-  return mistake ? `${mistake}: ${causeIds(mistake).map(causeWords).join(' Or: ')}` : '';
-}
 
 /** A row's points as shown (points.ts), its cells in the order of `caseNames`. */
 export function shownRow(row: GradebookRow, caseNames: readonly string[], decimals: number = POINT_DECIMALS): ShownScore {

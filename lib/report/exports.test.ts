@@ -8,6 +8,10 @@ import { canvasCsv, canvasLines, longCsv, parseCsv } from './exports';
 import { readRoster, RosterError } from './roster';
 import { toGradescope } from './gradescope';
 import { caseResult, submission } from './sampleResults';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
+import { CauseBook } from './causes';
+
+const BOOK = new CauseBook(MISTAKES);
 
 const cases = GRADED_CASES.filter((c) => c.name === 'test_scaled_dot_product_attention' || c.name === 'test_causal_mask');
 const good = submission('alice', [caseResult(cases[0].name, { maxPoints: cases[0].points }), caseResult(cases[1].name, { fn: 'causal_mask', maxPoints: cases[1].points })]);
@@ -27,14 +31,14 @@ describe('grades.csv', () => {
     expect(header).toEqual(['name', ...cases.map((c) => c.name), 'total', 'max', 'status']);
     expect(alice).toEqual(['alice', ...cases.map((c) => String(c.points)), String(good.score), String(good.maxScore), 'graded']);
     expect(bob).toEqual(["'=bob", '0', '0', '0', String(bad.maxScore), 'graded (1 test timed out)']);
-    const long = parseCsv(longCsv([{ name: '=bob', results: toGradescope(bad) }], cases));
+    const long = parseCsv(longCsv([{ name: '=bob', results: toGradescope(bad) }], cases, BOOK));
     expect(long.find((r) => r[1] === cases[0].name)?.[5]).toBe('scale_missing');
   });
 });
 
 describe('grades-long.csv', () => {
   it('one row per submission and test: points, max, status, cause id and words; a missing result says so', () => {
-    const rows = parseCsv(longCsv([{ name: 'alice', results: toGradescope(good) }, { name: '=bob', results: toGradescope(bad) }, { name: 'carol' }], cases));
+    const rows = parseCsv(longCsv([{ name: 'alice', results: toGradescope(good) }, { name: '=bob', results: toGradescope(bad) }, { name: 'carol' }], cases, BOOK));
     expect(rows[0]).toEqual(['submission', 'test', 'points', 'max', 'status', 'cause_id', 'cause']);
     expect(rows).toHaveLength(1 + 3 * cases.length);
     expect(rows.find((r) => r[0] === 'alice')).toEqual(['alice', cases[0].name, String(cases[0].points), String(cases[0].points), 'passed', '', '']);
@@ -47,7 +51,7 @@ describe('grades-long.csv', () => {
 
   it("a diagnosis that only says what its probes saw is no cause: its cause cells are empty", () => {
     const seen = submission('dan', [caseResult(cases[0].name, { maxPoints: cases[0].points, status: 'failed', reason: 'x', diagnosis: { mistake: 'probabilities_wrong', message: 'm' } })]);
-    const row = parseCsv(longCsv([{ name: 'dan', results: toGradescope(seen) }], cases)).find((r) => r[1] === cases[0].name)!;
+    const row = parseCsv(longCsv([{ name: 'dan', results: toGradescope(seen) }], cases, BOOK)).find((r) => r[1] === cases[0].name)!;
     expect(row.slice(4)).toEqual(['failed', '', '']);
   });
 });

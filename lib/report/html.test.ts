@@ -11,6 +11,8 @@ import { escapeHtml, fileHref } from './html';
 import { submissionPage } from './submissionPage';
 import { caseResult, submission as sampleSubmission } from './sampleResults';
 import { parseLatePolicy, withLatePenalty, type LatePolicy, type LateTime } from '../late/policy';
+import { CauseBook } from './causes';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
 
 const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> "quoted" & \'single\'';
 
@@ -143,7 +145,7 @@ describe('batchReportHtml', () => {
       { name: 'good', results: toGradescope(good), page: 'good.html' },
       { name: HOSTILE, results: toGradescope(bad), page: pageFile(HOSTILE) },
       { name: 'lost' },
-    ], cases);
+    ], cases, new CauseBook(MISTAKES));
     // One script, ours: the policy names its hash; no submission's text can open or close an element.
     const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
     expect(scripts).toEqual([GRID_SCRIPT]);
@@ -171,7 +173,7 @@ describe('batchReportHtml', () => {
       late('penalised', { submittedMs: due + 3_600_000, source: 'times' }),
       late('untimed', { source: null }),
       late('extended', { submittedMs: due + 3_600_000, extendedMs: due + 86_400_000, source: 'times' }),
-    ], cases);
+    ], cases, new CauseBook(MISTAKES));
     expect(page).toContain('1 submission(s) lost points to it');
     expect(page).toContain('1 had no submission time, so no penalty (untimed)');
     expect(page).toContain('1 had a due time of their own (--extensions): extended (2026-12-02T23:59:00.000Z)');

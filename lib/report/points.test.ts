@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { GradedCase } from '../../tests/cases';
 import { parseLatePolicy, withLatePenalty, type LatePolicy } from '../late/policy';
 import type { CaseStatus, SubmissionResult } from '../model/result';
-import { tallyCauses } from './causes';
+import { CauseBook } from './causes';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
 import { gridData } from './courseGrid';
 import { gradebookCsv, rowFromResult } from './csv';
 import { canvasCsv, csvRecords, longCsv, parseCsv } from './exports';
@@ -113,14 +114,14 @@ describe('the gradebook files show the same points', () => {
     }
 
     const byGradescope = new Map(results.map((r) => [r.name, toGradescope(r)]));
-    const long = csvRecords(longCsv(results.map((r) => ({ name: r.name, results: byGradescope.get(r.name) })), table));
+    const long = csvRecords(longCsv(results.map((r) => ({ name: r.name, results: byGradescope.get(r.name) })), table, new CauseBook(MISTAKES)));
     for (const line of long) expect(line.points, `${line.submission} ${line.test}`).toBe(grades.get(line.submission)![line.test]);
 
     const canvas = parseCsv(canvasCsv(rows, [], 'A').csv).slice(1);
     for (const line of canvas) expect(line[5]).toBe(grades.get(line[0].replace('(not in the roster) ', ''))!.total);
 
     const graded = results.map((r) => ({ name: r.name, results: byGradescope.get(r.name)! }));
-    const grid = JSON.parse(gridData(graded, table, tallyCauses(graded))) as { late: number; rows: [string, string, number, number, ([number, number] | null)[], [number, number]][] };
+    const grid = JSON.parse(gridData(graded, table, new CauseBook(MISTAKES), new CauseBook(MISTAKES).tally(graded))) as { late: number; rows: [string, string, number, number, ([number, number] | null)[], [number, number]][] };
     expect(grid.late).toBe(1);
     for (const [name, , score, , cells, [points, penalty]] of grid.rows) {
       const row = grades.get(name)!;

@@ -4,7 +4,7 @@
  * sees only the graded calls in the table's order (as the grader's child does), and an instance of
  * its own for the diagnosis's probes (as the grader probes in a fresh child).
  */
-import type { Assignment } from '../assignment/assignment';
+import type { Assignment } from '../grading/assignment';
 import { expectedShapes } from '../assignment/call';
 import { specOf } from '../assignment/functions';
 import type { Probe } from '../diagnosis/probe';

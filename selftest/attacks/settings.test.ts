@@ -29,7 +29,7 @@ import {
   BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, problems, TIMEOUT_MS, uncontained, type Expectation, type Setting,
 } from './expectations';
 import { attackFolder, CARRIED_BUGS, layoutFolder, ownMultiHead, runIsolated } from './folders';
-import { CARRIED_REASON } from '../../lib/grading/carryForward';
+import { CARRIED_REASON } from '../../tests/carryForward/carryForward';
 import { GRADED_CASES } from '../../tests/cases';
 import { folderModes, leftOnTheMachine, modesChanged, SocketProbes } from './machine';
 import { LAYOUTS, makeOutside } from './layouts';

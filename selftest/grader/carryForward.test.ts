@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CARRIED_REASON } from '../../lib/grading/carryForward';
+import { CARRIED_REASON } from '../../tests/carryForward/carryForward';
 import { loadCaseFixtures } from '../../lib/grading/grade';
 import { GRADED_CASES } from '../../tests/cases';
 import { toGradescope } from '../../lib/report/gradescope';

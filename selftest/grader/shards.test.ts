@@ -18,6 +18,10 @@ import { GRADED_CASES } from '../../tests/cases';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
 import { csvRecords } from '../../lib/report/exports';
+import { CauseBook } from '../../lib/report/causes';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
+
+const BOOK = new CauseBook(MISTAKES);
 
 const CATALOGUE = path.join(__dirname, '..', 'catalogue');
 const ATTACKS = path.join(__dirname, '..', 'attacks');
@@ -82,7 +86,7 @@ describe('a batch graded as 3 shards and merged', () => {
     'equals the whole run, shards in order $order',
     ({ order, dirs }) => {
       const merged = out(`merged-${order.replace(/,/g, '')}`);
-      mergeShards(dirs, merged);
+      mergeShards(dirs, merged, BOOK);
       const whole = out('whole');
       for (const file of ['grades.csv', 'grades-long.csv', 'report.html', RECORD_FILE]) expect(read(merged, file), file).toBe(read(whole, file));
       for (const name of record(whole).submissions) {
@@ -108,7 +112,7 @@ describe('a batch graded as 3 shards and merged', () => {
 describe('a merge refuses, naming the culprit', () => {
   const refusal = (dirs: string[]) => {
     try {
-      mergeShards(dirs, out('refused'));
+      mergeShards(dirs, out('refused'), BOOK);
     } catch (err) {
       expect(err).toBeInstanceOf(MergeError);
       return (err as Error).message;
@@ -184,7 +188,7 @@ describe('a merge refuses, naming the culprit', () => {
     fs.writeFileSync(path.join(target, 'grades.csv'), 'the gradebook before\n');
     const refusedInto = (dirs: string[]) => {
       try {
-        mergeShards(dirs, target);
+        mergeShards(dirs, target, BOOK);
       } catch (err) {
         expect(err).toBeInstanceOf(MergeError);
         return (err as Error).message;

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isObservation } from '../../lib/diagnosis/catalogue';
+import { isObservation } from '../../tests/diagnosis/catalogue';
 import { loadCaseFixtures } from '../../lib/grading/grade';
 import { GRADED_CASES } from '../../tests/cases';
 import { grade, gradeOptions } from './harness';

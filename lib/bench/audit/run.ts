@@ -12,7 +12,7 @@ import type { LoadedFixture } from '../../model/fixtures';
 import { phases } from '../../grading/grade';
 import { InProcessSession as Calls } from '../../grading/inProcess';
 import { runOrder } from '../../model/invoke';
-import type { Assignment } from '../../assignment/assignment';
+import type { Assignment } from '../../grading/assignment';
 import type { CaseInputs } from '../../assignment/call';
 import { blockedVerdict, fromOutcome, type CaseVerdict } from '../../grading/verdict';
 import { describeError } from '../../sandbox/errorInfo';
@@ -106,7 +106,7 @@ export async function gradeMutant(
   }
   // … then the diagnosis in a fresh one, after every graded call.
   session.restart();
-  for (const phase of phases(cases)) await explainFailures(session as unknown as ChildSession, phase, fixtures, verdicts);
+  for (const phase of phases(cases)) await explainFailures(assignment, session as unknown as ChildSession, phase, fixtures, verdicts);
   return cases.map((graded) => {
     const verdict = verdicts.get(graded.name)!;
     const note = verdict.diagnosis ? undefined : verdict.evidence ? noteOf(verdict) : '';

@@ -5,12 +5,12 @@
  * and on generated shapes.
  */
 import { describe, expect, it } from 'vitest';
-import { causalMask, scaledDotProductAttention as attention, softmax } from '../../reference/index';
-import { CONTRACT_TOLERANCE, GRADED_CASES } from '../../tests/cases';
-import { gaussian } from '../random';
-import { Tensor } from '../tensor';
-import { carryProblem, ENTRIES, FACTORS, probeGrid, REAL, splitHeads, type ProbeInputs } from './carryProbe';
-import { loadCaseFixtures } from './grade';
+import { causalMask, scaledDotProductAttention as attention, softmax } from '../reference/index';
+import { CONTRACT_TOLERANCE, GRADED_CASES } from '../tests/cases';
+import { gaussian } from '../lib/random';
+import { Tensor } from '../lib/tensor';
+import { carryProblem, ENTRIES, FACTORS, probeGrid, REAL, splitHeads, type ProbeInputs } from '../tests/carryForward/carryProbe';
+import { loadCaseFixtures } from '../lib/grading/grade';
 
 type Answer = (entry: ProbeInputs) => Tensor;
 const answerAll = (grid: ReturnType<typeof probeGrid>, answer: Answer) => grid.entries.map((entry) => answer(entry).astype('float64'));

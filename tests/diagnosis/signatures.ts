@@ -3,14 +3,8 @@
  * threw, or that the adapter found NaN or Infinity. Each recogniser reads the failure and the
  * case's inputs only.
  */
-import type { Values } from '../compare';
-
-/** threw: the submission's code threw. unreadable: the adapter refused what it returned (NaN, a wrong type…). */
-export interface Failure {
-  kind: 'threw' | 'unreadable';
-  name: string;
-  message: string;
-}
+import type { Values } from '../../lib/compare';
+import { parseNonFinite, type Failure } from '../../lib/diagnosis/explain';
 
 export type Inputs = Readonly<Record<string, Values>>;
 export type Recogniser = (failure: Failure, inputs: Inputs, params: Readonly<Record<string, number>>) => boolean;
@@ -19,17 +13,6 @@ export type Recogniser = (failure: Failure, inputs: Inputs, params: Readonly<Rec
 const EXP_OVERFLOWS_AT = 88;
 
 const dim = (v: Values, fromEnd: number) => v.shape[v.shape.length - fromEnd];
-
-/**
- * Where the adapter found non-finite values, read back from its message (lib/assignment/returns.ts):
- * "scaledDotProductAttention output has NaN at [0, 3, 1] (48 non-finite values in all). …".
- */
-export function parseNonFinite(failure: Failure): { index: number[]; count: number } | undefined {
-  if (failure.kind !== 'unreadable') return undefined;
-  const found = / output has \S+ at \[([\d, ]*)\] \((\d+) non-finite values? in all\)/.exec(failure.message);
-  if (!found) return undefined;
-  return { index: found[1] === '' ? [] : found[1].split(', ').map(Number), count: Number(found[2]) };
-}
 
 /**
  * Where exp leaves the finite, non-zero numbers, in float64 and in float32 (as a Float32Array stores

@@ -5,15 +5,15 @@
  * features reordered, one batch dim), then what the output ignores (numHeads, the mask, oProj), and
  * last a split without the transpose, simulated with the student's own attention function.
  */
-import type { Values } from '../compare';
-import { formatNumber } from '../format';
-import type { LoadedFixture } from '../model/fixtures';
-import { Tensor } from '../tensor';
-import type { GradedCase } from '../assignment/cases';
+import type { Values } from '../../lib/compare';
+import { formatNumber } from '../../lib/format';
+import type { LoadedFixture } from '../../lib/model/fixtures';
+import { Tensor } from '../../lib/tensor';
+import type { GradedCase } from '../../lib/assignment/cases';
 import { ignoredInputs } from './multiHeadIgnored';
 import { callPremises, CALLS, changedWords, Premises } from './premises';
-import { probeOutput, withinTolerance, type Finding, type ProbeContext } from './probe';
-import type { Failure } from './signatures';
+import { probeOutput, withinTolerance, type Finding, type ProbeContext } from '../../lib/diagnosis/probe';
+import type { Failure } from '../../lib/diagnosis/explain';
 
 interface Weights {
   q_proj: Tensor;

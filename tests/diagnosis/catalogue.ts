@@ -9,8 +9,8 @@
  * its output on each case, and a failing output is compared with those; `recognise` reads an error
  * or where a NaN is instead.
  */
-import type { GradedFunction } from '../assignment/cases';
-import { formatIndex, unravelIndex } from '../format';
+import type { GradedFunction } from '../../lib/assignment/cases';
+import { INPUTS_CHANGED_FIX } from './words';
 import { matmulWithUntransposedK, softmaxGlobalMax, softmaxOverflow, type Recogniser } from './signatures';
 
 export interface Mistake {
@@ -26,30 +26,8 @@ export interface Mistake {
    * where no cause shows, so any failing test may carry one.
    */
   observation?: true;
-}
-
-/**
- * What to do about a function that changes its inputs: one sentence for the diagnosis and for the
- * grader's note on any graded call that changed them, so both say it in the same words.
- */
-export const INPUTS_CHANGED_FIX =
-  'Leave your inputs as they were given and write into new arrays or tensors (Float64Array.from(mask.data) is a copy; the tensor methods always return new tensors): a caller may use them again, as multi-head attention passes one mask to every head.';
-
-/** How a student's code names each input of a case (the fixture's file names are q, k, v, mask, x, q_proj, …). */
-export const INPUT_NAMES: Readonly<Record<string, string>> = {
-  q: 'Q', k: 'K', v: 'V', mask: 'mask', x: 'x', q_proj: 'weights.qProj', k_proj: 'weights.kProj', v_proj: 'weights.vProj', o_proj: 'weights.oProj',
-};
-
-/**
- * The inputs a call changed, as the student names them, each with where it first changed:
- * "mask, first at [0, 2, 5]". `changes` as a call reports them (lib/model/inputsChanged.ts).
- */
-export function changedInputsWords(changes: readonly { name: string; at: number }[], shapes: Readonly<Record<string, readonly number[]>>): string {
-  return changes.map(({ name, at }) => {
-    const shape = shapes[name] ?? [];
-    const size = shape.reduce((a, b) => a * b, 1);
-    return `${INPUT_NAMES[name] ?? name}${shape.length && at < size ? `, first at ${formatIndex(unravelIndex(at, shape))}` : ''}`;
-  }).join('; ');
+  /** A failure that only follows from another function's: reports set it apart. */
+  knockOn?: true;
 }
 
 const SOFTMAX: readonly Mistake[] = [
@@ -164,7 +142,7 @@ const CAUSAL: readonly Mistake[] = [
 ];
 
 const MULTI_HEAD: readonly Mistake[] = [
-  { id: 'attention_broken', fn: 'multihead_self_attention',
+  { id: 'attention_broken', fn: 'multihead_self_attention', knockOn: true,
     message: 'Your scaledDotProductAttention fails its own tests: multi-head attention that calls it (the usual way) cannot pass before it does, so fix it first (npm test -- -t scaled_dot_product), then run this test again.' },
   { id: 'mhsa_batch_dims', fn: 'multihead_self_attention',
     message: 'Your multi-head attention fails with more than one batch dim: take seq and dModel from the last two dims of x and keep every leading dim when you split heads (reshape(...batch, seq, numHeads, dHead), transpose(-3, -2)).' },

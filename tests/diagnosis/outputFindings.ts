@@ -5,13 +5,13 @@
  * (where every exp is 1); a causal mask's wrong cells are counted and located. Each is what was
  * measured and where, with what to check: observations, no cause named.
  */
-import type { Tolerance, Values } from '../compare';
-import { formatNumber, plural, unravelIndex } from '../format';
-import type { LoadedFixture } from '../model/fixtures';
-import { Tensor } from '../tensor';
+import type { Tolerance, Values } from '../../lib/compare';
+import { formatNumber, plural, unravelIndex } from '../../lib/format';
+import type { LoadedFixture } from '../../lib/model/fixtures';
+import { Tensor } from '../../lib/tensor';
 import { callPremises, CALLS, Premises } from './premises';
-import { probeOutput, type Finding, type ProbeContext } from './probe';
-import { parseNonFinite, type Failure } from './signatures';
+import { probeOutput, type Finding, type ProbeContext } from '../../lib/diagnosis/probe';
+import { parseNonFinite, type Failure } from '../../lib/diagnosis/explain';
 
 /** The slices of x along dim: each as the flat indices of its values, in order. */
 function slices(shape: readonly number[], dim: number): number[][] {

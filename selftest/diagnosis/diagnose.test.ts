@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
-import { loadFixture } from '../model/fixtures';
-import { Tensor } from '../tensor';
-import { diagnose, summarise } from './diagnose';
-import { withinTolerance, type ProbeContext } from './probe';
-import { fitScale, readMask } from './readProbabilities';
-import { matmulWithUntransposedK } from './signatures';
+import { loadFixture } from '../../lib/model/fixtures';
+import { Tensor } from '../../lib/tensor';
+import { summarise } from '../../lib/diagnosis/explain';
+import { diagnose } from '../../tests/diagnosis/diagnose';
+import { withinTolerance, type ProbeContext } from '../../lib/diagnosis/probe';
+import { fitScale, readMask } from '../../tests/diagnosis/readProbabilities';
+import { matmulWithUntransposedK } from '../../tests/diagnosis/signatures';
 
 const tol = { atol: 1e-6, rtol: 1e-4 };
 const t = (data: number[], shape: number[]) => ({ data: Float64Array.from(data), shape });

@@ -1,37 +1,21 @@
 /**
- * Names the cause of a failing case, for the vitest messages and the grader alike (one path, the
- * same words): attention and multi-head failures are diagnosed by probing the student's own
- * functions (attention.ts, multiHead.ts); a softmax or causal-mask output is compared with what
- * each known mistake outputs on the case (stored with the fixture, read only now that the case
- * failed), and an error or NaN goes to the mistakes' recognisers. When no evidence shows a cause
- * the note says so, and how far off the output is, rather than guess.
+ * This assignment's diagnosis (the harness's Diagnoser, lib/diagnosis/explain.ts): names the cause
+ * of a failing case, for npm test and the grader alike (one path, the same words). Attention and
+ * multi-head failures are diagnosed by probing the student's own functions (attention.ts,
+ * multiHead.ts); a softmax or causal-mask output is compared with what each known mistake outputs
+ * on the case (stored with the fixture, read only now that the case failed), and an error or NaN
+ * goes to the mistakes' recognisers. When no evidence shows a cause it names none; the harness
+ * then says what the output itself shows.
  */
-import type { GradedCase } from '../assignment/cases';
-import type { Tolerance, Values } from '../compare';
-import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
-import type { LoadedFixture } from '../model/fixtures';
-import { formatShape } from '../shape';
+import type { GradedCase } from '../../lib/assignment/cases';
+import type { Values } from '../../lib/compare';
+import type { Diagnoser, Diagnosis, Outcome } from '../../lib/diagnosis/explain';
+import type { LoadedFixture } from '../../lib/model/fixtures';
 import { diagnoseAttention } from './attention';
 import { diagnosedByProbing, MISTAKES, mistakesOf, type Mistake } from './catalogue';
 import { diagnoseMultiHead } from './multiHead';
 import { causalCells, diagnoseSoftmax } from './outputFindings';
-import { probeOutput, withinTolerance, type Finding, type ProbeContext } from './probe';
-import { parseNonFinite, type Failure } from './signatures';
-
-export interface Diagnosis {
-  /** The mistake's id in lib/diagnosis/catalogue.ts; ids joined by '|' when several give this same output, by '+' when several show at once. */
-  mistake: string;
-  message: string;
-}
-
-/** What a failing case produced: an output that a check refused, or a failure with no output. */
-export type Outcome = { kind: 'output'; output: Values; /** A tuple return's failing part. */ part?: string } | Failure;
-
-export interface Explanation {
-  diagnosis?: Diagnosis;
-  /** A line for the student: the diagnosis, or that no known cause shows (and how far off an output is); '' when there is nothing to add. */
-  note: string;
-}
+import { probeOutput, withinTolerance, type Finding, type ProbeContext } from '../../lib/diagnosis/probe';
 
 /** Softmax and causal-mask mistakes: the stored outputs an output matches, or the recogniser an error fits. */
 function matchStored(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome): Mistake[] {
@@ -102,40 +86,5 @@ export async function diagnose(graded: GradedCase, fixture: LoadedFixture, outco
   };
 }
 
-const NO_CAUSE = 'No known cause shows in what your function returns';
-
-/** How far off an output that no known mistake explains is: share out of tolerance, largest error and where. */
-export function summarise(output: Values, expected: Values, tol: Tolerance): string {
-  const sameShape = output.shape.length === expected.shape.length && output.shape.every((n, i) => n === expected.shape[i]);
-  if (!sameShape) return `${NO_CAUSE} (shape ${formatShape(output.shape)} where ${formatShape(expected.shape)} is expected).`;
-  let bad = 0;
-  let worst = 0;
-  let worstAt = 0;
-  for (let i = 0; i < expected.data.length; i++) {
-    const err = Math.abs(output.data[i] - expected.data[i]);
-    if (!(err <= tol.atol + tol.rtol * Math.abs(expected.data[i]))) bad++;
-    if (!(err <= worst)) [worst, worstAt] = [err, i];
-  }
-  if (bad === 0) return `${NO_CAUSE}; every value is within tolerance, so the check above says what is wrong.`;
-  const share = Number(((100 * bad) / expected.data.length).toPrecision(2));
-  return (
-    `${NO_CAUSE}; ${share}% of the values (${bad} of ${plural(expected.data.length, 'value')}) are out of ` +
-    `tolerance, the largest error is ${formatNumber(worst)} at ${formatIndex(unravelIndex(worstAt, expected.shape))}.`
-  );
-}
-
-/** The diagnosis of a failing case with its line for the student (see Explanation). */
-export async function explain(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<Explanation> {
-  const diagnosis = await diagnose(graded, fixture, outcome, context);
-  if (diagnosis) return { diagnosis, note: `Diagnosis: ${diagnosis.message}` };
-  if (outcome.kind === 'unreadable') {
-    // A result that could not be read already says what to return instead: nothing to add.
-    return { note: parseNonFinite(outcome) ? 'No known cause shows behind these non-finite values.' : '' };
-  }
-  // The tensor module's own errors name the operation and the shapes that do not fit: that line
-  // says what is wrong, and "no known cause" after it would only read as a shrug.
-  if (outcome.kind !== 'output') return { note: outcome.name === 'ShapeError' ? '' : 'No known cause shows behind this error.' };
-  // Likewise a wrong shape: the check's line gives the expected shape and the one returned.
-  if (outcome.output.shape.join() !== fixture.expected.shape.join()) return { note: '' };
-  return { note: summarise(outcome.output, fixture.expected, graded.tolerance) };
-}
+/** This assignment's diagnosis, as the harness is handed it (lib/diagnosis/explain.ts). */
+export const DIAGNOSIS: Diagnoser = { diagnose, causes: MISTAKES };

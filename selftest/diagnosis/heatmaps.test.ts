@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Tensor } from '../tensor';
-import { entryToShow } from './heatmaps';
+import { Tensor } from '../../lib/tensor';
+import { entryToShow } from '../../tests/diagnosis/heatmaps';
 
 describe('the batch entry a heatmap shows', () => {
   const expected = new Tensor(new Float64Array(3 * 2 * 2).fill(0.5), [3, 2, 2]);

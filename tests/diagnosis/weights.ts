@@ -5,9 +5,9 @@
  * Whether the output really is W·V for the case's V is a premise (attentionPremises.ts), checked
  * before anything read from W is said.
  */
-import { Tensor } from '../tensor';
+import { Tensor } from '../../lib/tensor';
 import { caseOf, identityBlock } from './attentionCase';
-import type { Probe } from './probe';
+import type { Probe } from '../../lib/diagnosis/probe';
 
 const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 299)}…` : text);
 

@@ -6,11 +6,11 @@
  * - entries_independent: the batch entries in reverse order (the mask's too) reverse the output's;
  * - linear_in_v: the output is W·V, W being what V = identity returns (weights.ts).
  */
-import type { Tolerance } from '../compare';
-import type { Tensor } from '../tensor';
+import type { Tolerance } from '../../lib/compare';
+import type { Tensor } from '../../lib/tensor';
 import { batchAxes, callAttention, inputsOf, reversed, whereRow, type AttentionCase } from './attentionCase';
 import { callPremises, Premises } from './premises';
-import type { Finding, ProbeContext } from './probe';
+import type { Finding, ProbeContext } from '../../lib/diagnosis/probe';
 import { probeProbabilities, weightsTimesValues } from './weights';
 
 /**

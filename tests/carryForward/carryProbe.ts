@@ -22,9 +22,9 @@
  * function's own work.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Tolerance } from '../compare';
-import { gaussian } from '../random';
-import { Tensor } from '../tensor';
+import type { Tolerance } from '../../lib/compare';
+import { gaussian } from '../../lib/random';
+import { Tensor } from '../../lib/tensor';
 
 /** The four things the entries redraw, in the order of their index bits. */
 export const FACTORS = ['q', 'k', 'v', 'x'] as const;

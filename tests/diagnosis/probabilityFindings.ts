@@ -4,13 +4,13 @@
  * named, where W differs from the expected probabilities. Every reading here relies on the premises
  * of attentionPremises.ts (each row and entry apart, the output W·V): attention.ts checks them first.
  */
-import type { Tolerance } from '../compare';
-import { formatNumber } from '../format';
-import type { LoadedFixture } from '../model/fixtures';
-import type { Tensor } from '../tensor';
-import type { GradedCase } from '../assignment/cases';
+import type { Tolerance } from '../../lib/compare';
+import { formatNumber } from '../../lib/format';
+import type { LoadedFixture } from '../../lib/model/fixtures';
+import type { Tensor } from '../../lib/tensor';
+import type { GradedCase } from '../../lib/assignment/cases';
 import { allowedGrid, callAttention, whereRow, type AttentionCase } from './attentionCase';
-import { hasNaN, withinTolerance, type Finding, type ProbeContext } from './probe';
+import { hasNaN, withinTolerance, type Finding, type ProbeContext } from '../../lib/diagnosis/probe';
 import { columnsSumToOne, fitScale, FITS, rawScores, readMask, type MaskReading } from './readProbabilities';
 import { probeProbabilities } from './weights';
 

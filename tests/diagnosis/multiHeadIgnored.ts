@@ -6,10 +6,10 @@
  * An output that stays the same when several inputs change depends on little at all: the reading
  * is not about any one of them, and nothing is named.
  */
-import type { GradedCase } from '../assignment/cases';
-import type { Values } from '../compare';
-import { Tensor } from '../tensor';
-import { probeOutput, withinTolerance, type Finding, type ProbeContext } from './probe';
+import type { GradedCase } from '../../lib/assignment/cases';
+import type { Values } from '../../lib/compare';
+import { Tensor } from '../../lib/tensor';
+import { probeOutput, withinTolerance, type Finding, type ProbeContext } from '../../lib/diagnosis/probe';
 
 export interface MultiHeadInputs {
   x: Tensor;

@@ -4,9 +4,9 @@
  * solution given float64 rounds differently, and a mask given in another broadcast shape meets
  * other code), so that code which handles the case's inputs handles the probe's the same way.
  */
-import type { Values } from '../compare';
-import { Tensor } from '../tensor';
-import { probeOutput, type ProbeContext } from './probe';
+import type { Values } from '../../lib/compare';
+import { Tensor } from '../../lib/tensor';
+import { probeOutput, type ProbeContext } from '../../lib/diagnosis/probe';
 import type { Grid } from './readProbabilities';
 
 export interface AttentionCase {

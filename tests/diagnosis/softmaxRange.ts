@@ -10,12 +10,12 @@
  *   is K plus one vector u per batch entry, solved so that q_i·u moves row i's largest raw score
  *   to 0: attention cannot see it (softmax ignores a constant added to a row), these mistakes can.
  */
-import { formatNumber } from '../format';
-import type { LoadedFixture } from '../model/fixtures';
-import { Tensor } from '../tensor';
-import type { GradedCase } from '../assignment/cases';
+import { formatNumber } from '../../lib/format';
+import type { LoadedFixture } from '../../lib/model/fixtures';
+import { Tensor } from '../../lib/tensor';
+import type { GradedCase } from '../../lib/assignment/cases';
 import { allowedGrid, callAttention, entry, whereRow, type AttentionCase } from './attentionCase';
-import { withinTolerance, type Finding, type ProbeContext } from './probe';
+import { withinTolerance, type Finding, type ProbeContext } from '../../lib/diagnosis/probe';
 import { rawScores } from './readProbabilities';
 
 interface Range {

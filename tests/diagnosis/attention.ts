@@ -6,18 +6,19 @@
  * the weights (V = identity) show (probabilityFindings.ts). Each probe declares its premises in
  * RELIES_ON and speaks only when they hold; a broken premise is the finding instead.
  */
-import type { Values } from '../compare';
-import type { LoadedFixture } from '../model/fixtures';
-import { Tensor } from '../tensor';
-import type { GradedCase } from '../assignment/cases';
+import type { Values } from '../../lib/compare';
+import type { LoadedFixture } from '../../lib/model/fixtures';
+import { Tensor } from '../../lib/tensor';
+import type { GradedCase } from '../../lib/assignment/cases';
 import {
   allowedGrid, broadcastMask, callAttention, caseOf, entry, laidOutTransposed, whereRow, type AttentionCase, type AttentionInputs,
 } from './attentionCase';
 import { attentionEvidence, type AttentionEvidence } from './attentionPremises';
 import { CALLS, type PremiseId } from './premises';
-import { hasNaN, isAllZero, withinTolerance, type Finding, type ProbeContext } from './probe';
+import { hasNaN, isAllZero, withinTolerance, type Finding, type ProbeContext } from '../../lib/diagnosis/probe';
 import { probabilitiesSeen, probabilityFindings } from './probabilityFindings';
-import { matmulWithUntransposedK, type Failure } from './signatures';
+import type { Failure } from '../../lib/diagnosis/explain';
+import { matmulWithUntransposedK } from './signatures';
 import { softmaxRange } from './softmaxRange';
 
 export type { Finding };

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Submission } from '../../adapters';
 import { ASSIGNMENT } from '../../tests/assignment';
-import { probeOf } from '../suite/submission';
+import { probeOf } from '../../lib/suite/submission';
 import * as reference from '../../reference';
-import { Tensor } from '../tensor';
-import { reversed } from './attentionCase';
-import { changedInputs, snapshotInputs } from '../model/inputsChanged';
-import { callPremises, CALLS, Premises } from './premises';
-import type { ProbeContext } from './probe';
+import { Tensor } from '../../lib/tensor';
+import { reversed } from '../../tests/diagnosis/attentionCase';
+import { changedInputs, snapshotInputs } from '../../lib/model/inputsChanged';
+import { callPremises, CALLS, Premises } from '../../tests/diagnosis/premises';
+import type { ProbeContext } from '../../lib/diagnosis/probe';
 
 const x = Tensor.randn([2, 3, 4], 1, 'float64');
 const a = { params: { dim: -1 }, inputs: { x } };

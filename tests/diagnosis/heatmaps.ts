@@ -1,23 +1,20 @@
 /**
- * The attention probabilities behind each failed attention case, for the HTML report's heatmaps.
+ * The attention probabilities behind each failed attention case, for the HTML report's heatmaps
+ * (this assignment's Assignment.heatmap).
  * The graded output is softmax(Q Kᵀ/√d_k) V, so the probabilities are not in it: the diagnosis's
  * probe with V = identity returns them (lib/diagnosis/attention.ts), in the diagnosis's contained
  * child, after every case has its verdict; what it returns is only drawn, never judged. The expected
  * probabilities come with the fixture (probabilities.npy); a hidden case's are drawn only on an
  * instructor's page.
  */
-import { probeProbabilities } from '../diagnosis/weights';
-import type { Matrix } from '../report/heatmap';
-import type { ChildSession } from '../sandbox/session';
-import { unravelIndex } from '../format';
-import { Tensor } from '../tensor';
-import type { GradedCase } from '../assignment/cases';
-import { childProbe } from './diagnoseInChild';
-import type { LoadedFixture } from '../model/fixtures';
-import type { AttentionHeatmap, CaseResult, CaseStatus } from '../model/result';
-
-/** The statuses where the function ran and answered wrongly: a probe can show how. */
-const PROBED: readonly CaseStatus[] = ['failed', 'error'];
+import type { GradedCase } from '../../lib/assignment/cases';
+import type { Probe } from '../../lib/diagnosis/probe';
+import { unravelIndex } from '../../lib/format';
+import type { LoadedFixture } from '../../lib/model/fixtures';
+import type { AttentionHeatmap } from '../../lib/model/result';
+import type { Matrix } from '../../lib/report/heatmap';
+import { Tensor } from '../../lib/tensor';
+import { probeProbabilities } from './weights';
 
 /** Entry b of a [...batch, rows, cols] tensor as a matrix. */
 function matrixAt(t: Tensor, b: number): Matrix {
@@ -38,9 +35,9 @@ export function entryToShow(actual: Tensor | undefined, expected: Tensor): numbe
   return worstEntry;
 }
 
-async function heatmapOf(session: ChildSession, graded: GradedCase, fixture: LoadedFixture, instructorView: boolean): Promise<AttentionHeatmap> {
+async function heatmapOf(probe: Probe, graded: GradedCase, fixture: LoadedFixture, instructorView: boolean): Promise<AttentionHeatmap> {
   const expected = fixture.probabilities()!;
-  const probed = await probeProbabilities(childProbe(session), fixture.inputs);
+  const probed = await probeProbabilities(probe, fixture.inputs);
   const actual = typeof probed === 'string' ? undefined : probed;
   const entry = entryToShow(actual, expected);
   const batch = expected.shape.slice(0, -2);
@@ -56,21 +53,10 @@ async function heatmapOf(session: ChildSession, graded: GradedCase, fixture: Loa
 }
 
 /**
- * One heatmap per failed attention case, by case name. Run after grading: the results are final.
- * `instructorView`: hidden cases show their expected probabilities too (the page says so).
+ * The heatmap of a failed attention case (Assignment.heatmap), probed after grading, when the
+ * results are final; none for the other functions. `instructorView`: a hidden case shows its
+ * expected probabilities too (the page says so).
  */
-export async function attentionHeatmaps(
-  session: ChildSession,
-  cases: readonly GradedCase[],
-  fixtures: ReadonlyMap<string, LoadedFixture>,
-  results: readonly CaseResult[],
-  instructorView = false,
-): Promise<Map<string, AttentionHeatmap>> {
-  const heatmaps = new Map<string, AttentionHeatmap>();
-  for (const graded of cases) {
-    const result = results.find((r) => r.name === graded.name);
-    if (graded.fn !== 'scaled_dot_product_attention' || !result || !PROBED.includes(result.status)) continue;
-    heatmaps.set(graded.name, await heatmapOf(session, graded, fixtures.get(graded.fixture)!, instructorView));
-  }
-  return heatmaps;
+export async function attentionHeatmap(probe: Probe, graded: GradedCase, fixture: LoadedFixture, instructorView: boolean): Promise<AttentionHeatmap | undefined> {
+  return graded.fn === 'scaled_dot_product_attention' ? heatmapOf(probe, graded, fixture, instructorView) : undefined;
 }

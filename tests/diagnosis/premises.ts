@@ -7,11 +7,11 @@
  * a premise does not hold, what a probe measures is not what it claims to measure: the broken
  * premise is the diagnosis, and no probe that relies on it speaks (each declares its premises).
  */
-import { formatIndex, formatNumber, unravelIndex } from '../format';
-import type { CaseInputs } from '../assignment/call';
-import type { GradedFunction } from '../assignment/cases';
-import { changedInputsWords } from './catalogue';
-import { firstDifference, sameAnswer, type Finding, type ProbeAnswer, type ProbeContext } from './probe';
+import { formatIndex, formatNumber, unravelIndex } from '../../lib/format';
+import type { CaseInputs } from '../../lib/assignment/call';
+import type { GradedFunction } from '../../lib/assignment/cases';
+import { changedWords as inputsWords } from './words';
+import { firstDifference, sameAnswer, type Finding, type ProbeAnswer, type ProbeContext } from '../../lib/diagnosis/probe';
 
 export type PremiseId =
   /** The same call twice in a row gives the same answer. */
@@ -79,7 +79,7 @@ function difference(first: ProbeAnswer, second: ProbeAnswer): string {
 /** Which inputs a call changed and where, in words: "mask, first at [0, 2, 5]". */
 export function changedWords(answer: ProbeAnswer, inputs: CaseInputs['inputs']): string | undefined {
   if (answer.kind === 'none' || !answer.changed?.length) return undefined;
-  return changedInputsWords(answer.changed, Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, t.shape])));
+  return inputsWords(answer.changed, Object.fromEntries(Object.entries(inputs).map(([name, t]) => [name, t.shape])));
 }
 
 /**

@@ -9,14 +9,13 @@
  * reference code runs in the child. The case passes with a reason that says where its points came
  * from; without the flag nothing here runs.
  */
-import type { LoadedFixture } from '../model/fixtures';
-import type { Tolerance, Values } from '../compare';
-import { withinTolerance } from '../diagnosis/probe';
-import { Tensor } from '../tensor';
-import type { ChildSession } from '../sandbox/session';
-import type { GradedCase } from '../assignment/cases';
+import type { LoadedFixture } from '../../lib/model/fixtures';
+import type { Tolerance, Values } from '../../lib/compare';
+import { withinTolerance } from '../../lib/diagnosis/probe';
+import { Tensor } from '../../lib/tensor';
+import type { GradedCase } from '../../lib/assignment/cases';
+import type { FreshCalls } from '../../lib/grading/assignment';
 import { carryProblem, probeGrid, REAL, shuffled, type ProbeGrid } from './carryProbe';
-import type { CaseVerdict } from './verdict';
 
 export const CARRIED_REASON = 'points carried forward: your multi-head attention is right given your own scaledDotProductAttention';
 
@@ -24,7 +23,7 @@ export const CARRIED_REASON = 'points carried forward: your multi-head attention
  * Every entry of the grid asked in `order`, in a child that has seen nothing before: the answers by
  * entry, or undefined as soon as one is not a tensor of the heads' shape (a throw, a hang, a crash).
  */
-async function ask(session: ChildSession, grid: ProbeGrid, order: readonly number[]): Promise<Tensor[] | undefined> {
+async function ask(session: FreshCalls, grid: ProbeGrid, order: readonly number[]): Promise<Tensor[] | undefined> {
   session.kill();
   const answers: Tensor[] = [];
   for (const entry of order) {
@@ -54,7 +53,7 @@ function merged(heads: Tensor, fixture: LoadedFixture): Tensor {
  * right on the first ask's answer, then the same answer again and an attention-like one
  * (carryProbe.ts). A first answer it does not match needs no second ask.
  */
-export async function rightOnOwnAttention(session: ChildSession, fixture: LoadedFixture, output: Values, tolerance: Tolerance): Promise<boolean> {
+export async function rightOnOwnAttention(session: FreshCalls, fixture: LoadedFixture, output: Values, tolerance: Tolerance): Promise<boolean> {
   const grid = probeGrid(fixture.inputs, fixture.params.numHeads);
   try {
     const first = await ask(session, grid, shuffled());
@@ -67,14 +66,11 @@ export async function rightOnOwnAttention(session: ChildSession, fixture: Loaded
   }
 }
 
-/** Each failed multi-head case of `cases` whose output is what the student's own attention gives passes, saying so. */
-export async function carryForward(
-  session: ChildSession, cases: readonly GradedCase[], fixtures: ReadonlyMap<string, LoadedFixture>, verdicts: Map<string, CaseVerdict>,
-): Promise<void> {
-  for (const graded of cases) {
-    const verdict = verdicts.get(graded.name);
-    if (graded.fn !== 'multihead_self_attention' || verdict?.status !== 'failed' || verdict.evidence?.kind !== 'output') continue;
-    if (!(await rightOnOwnAttention(session, fixtures.get(graded.fixture)!, verdict.evidence.output, graded.tolerance))) continue;
-    verdicts.set(graded.name, { status: 'passed', reason: CARRIED_REASON, details: `Without carrying forward: ${verdict.reason}`, carried: true });
-  }
+/**
+ * The assignment's --carry-forward (Assignment.carryForward): a failed multi-head case whose output
+ * is what the student's own attention gives passes, saying so; nothing else is carried.
+ */
+export async function carryForward(calls: FreshCalls, graded: GradedCase, fixture: LoadedFixture, output: Values): Promise<string | undefined> {
+  if (graded.fn !== 'multihead_self_attention') return undefined;
+  return (await rightOnOwnAttention(calls, fixture, output, graded.tolerance)) ? CARRIED_REASON : undefined;
 }
