@@ -9,7 +9,7 @@ import path from 'node:path';
 import { mistakeFile, type Manifest } from './model/manifest';
 import { PROJECT_ROOT } from './paths';
 import { withCaseTables } from './readmeTables';
-import { GRADED_CASES, type GradedCase } from '../tests/cases';
+import type { GradedCase } from './assignment/cases';
 
 /** The release cannot be built or written; the message says what to do. */
 export class ReleaseError extends Error {
@@ -221,7 +221,7 @@ function tsconfig(root: string, shipped: ReadonlySet<string>): Buffer {
 /**
  * The project README's title, the student commands, then its "For students" section, with its
  * tables of points and tests made afresh from the case table (lib/readmeTables.ts): a point value
- * changed in tests/cases.ts cannot leave the handout showing the old one.
+ * changed in the case table cannot leave the handout showing the old one.
  */
 function readme(root: string, cases: readonly GradedCase[]): Buffer {
   const text = readSource(root, 'README.md').toString('utf8');
@@ -240,7 +240,8 @@ function readme(root: string, cases: readonly GradedCase[]): Buffer {
   return Buffer.from(`${title}\n\n${commands}\n\n${section}\n`);
 }
 
-export function buildHandout(root = PROJECT_ROOT, cases: readonly GradedCase[] = GRADED_CASES): Handout {
+/** The handout of the assignment whose case table is `cases` (the README's tables are made from it). */
+export function buildHandout(cases: readonly GradedCase[], root = PROJECT_ROOT): Handout {
   const files = new Map<string, Buffer>();
   copiedFiles(root, files);
   committedStudent(root, files);

@@ -272,7 +272,7 @@ async function main(chosen: OptionValues): Promise<void> {
   if (flags.html) {
     const page = flags.html === true ? path.join(PAGES_DIR, `${fileStem(name)}.html`) : path.resolve(flags.html);
     fs.mkdirSync(path.dirname(page), { recursive: true });
-    writeFileAtomic(page, submissionPage(result));
+    writeFileAtomic(page, submissionPage(result, assignment.cases, assignment.page));
     console.log(`wrote ${path.relative(process.cwd(), page) || page}: open it in a browser`);
   }
   if (process.env.GITHUB_ACTIONS) console.log(writeGithubOutputs(result));

@@ -12,6 +12,7 @@ import { ACTIVE_LTS_RELEASE, NODE_LTS_LINES, supportedRelease } from '../lib/gra
 import { writeZip } from '../lib/gradescope/zip';
 import { buildHandout, ReleaseError } from '../lib/release';
 import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy } from '../lib/late/policy';
+import { GRADED_CASES } from '../tests/cases';
 
 const USAGE = `npm run gradescope -- --out FILE.zip [--node vX.Y.Z] [--late-policy ${LATE_POLICY_SYNTAX}]`;
 const flags = parseFlags(process.argv.slice(2), { out: 'string', node: 'string', 'late-policy': 'string' }, USAGE);
@@ -37,7 +38,7 @@ const latePolicy = flags['late-policy'] === undefined ? undefined : parseLatePol
 if (typeof latePolicy === 'string') usage(latePolicy);
 
 try {
-  const entries = buildBundle({ handout: buildHandout().files, nodeVersion, latePolicy });
+  const entries = buildBundle({ cases: GRADED_CASES, handout: buildHandout(GRADED_CASES).files, nodeVersion, latePolicy });
   const zip = writeZip(entries);
   fs.mkdirSync(path.dirname(path.resolve(flags.out)), { recursive: true });
   fs.writeFileSync(path.resolve(flags.out), zip);

@@ -51,8 +51,9 @@ try {
 }
 
 async function merge(out: string): Promise<void> {
-  const causes = new CauseBook((await loadAssignment().diagnosis?.())?.causes);
-  const merged = mergeShards(folders, out, causes, { roster, assignment: flags.assignment });
+  const assignment = loadAssignment();
+  const terms = { functions: assignment.functions, causes: new CauseBook((await assignment.diagnosis?.())?.causes) };
+  const merged = mergeShards(folders, out, assignment.cases, terms, { roster, assignment: flags.assignment });
   console.log(`merged ${folders.length} shard output(s): ${merged.rows.length} submissions`);
   console.log(formatBatchSummary(merged.entries));
   console.log(`wrote ${path.join(out, 'grades.csv')} (${merged.rows.length} rows), ${path.join(out, LONG_CSV)} and ${path.join(out, 'report.html')}`);

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { exitWithUsage, parseFlags } from '../lib/cli';
 import { buildHandout, ReleaseError, writeHandout } from '../lib/release';
+import { GRADED_CASES } from '../tests/cases';
 
 const USAGE = 'npm run release -- --out DIR';
 const flags = parseFlags(process.argv.slice(2), { out: 'string' }, USAGE);
@@ -14,7 +15,7 @@ if (!flags.out) {
 }
 
 try {
-  const handout = buildHandout();
+  const handout = buildHandout(GRADED_CASES);
   writeHandout(handout, path.resolve(flags.out), flags.out);
   console.log(
     `release: wrote ${handout.files.size} files to ${flags.out} (visible fixtures: ${handout.visibleFixtures}; hidden cases left out: ${handout.hiddenFixtures})`,

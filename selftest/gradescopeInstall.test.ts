@@ -89,7 +89,7 @@ beforeAll(async () => {
   temp = tempDir('gradescope-install');
   // The contained child runs as another uid when the tests run as root: it must be able to reach its runtime.
   fs.chmodSync(temp, 0o755);
-  const entries = readZip(writeZip(buildBundle({ handout: buildHandout().files, nodeVersion: ACTIVE_LTS_RELEASE })));
+  const entries = readZip(writeZip(buildBundle({ cases: GRADED_CASES, handout: buildHandout(GRADED_CASES).files, nodeVersion: ACTIVE_LTS_RELEASE })));
   installed = path.join(temp, 'installed');
   lacking = path.join(temp, 'lacking');
   unpack(installed, entries);

@@ -68,7 +68,7 @@ const assertions = (report: JsonReport) => report.testResults.flatMap((f) => f.a
 
 beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-'));
-  const handout = buildHandout();
+  const handout = buildHandout(GRADED_CASES);
   [stubs, solved, buggy] = ['stubs', 'solved', 'buggy'].map((name) => {
     const dir = path.join(temp, name);
     writeHandout(handout, dir);
@@ -151,7 +151,7 @@ describe('what the handout holds', () => {
     expect(text).not.toMatch(/_hidden/);
     // The point value of one test changed in (a copy of) the case table: the handout says so.
     const changed = visibleCases().map((c) => (c.name === 'test_causal_mask' ? { ...c, points: 0.75 } : c));
-    const handout = buildHandout(PROJECT_ROOT, changed).files.get('README.md')!.toString('utf8');
+    const handout = buildHandout(changed, PROJECT_ROOT).files.get('README.md')!.toString('utf8');
     expect(handout).toContain('| `test_causal_mask` | 0.75 |');
     expect(handout).toContain('| `causalMask(seqLen)` | 1.25 |');
   });
@@ -197,7 +197,7 @@ describe('what the handout holds', () => {
   });
 
   it('refuses a folder that is not empty', () => {
-    expect(() => writeHandout(buildHandout(), stubs, 'handout')).toThrow('handout is not empty: pick a new folder');
+    expect(() => writeHandout(buildHandout(GRADED_CASES), stubs, 'handout')).toThrow('handout is not empty: pick a new folder');
   });
 });
 
@@ -256,7 +256,7 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
 describe('the handout installs and runs on its own', () => {
   it('npm ci from its own package.json and lock (offline, from the npm cache), then every script it ships runs', async (ctx) => {
     const dir = path.join(temp, 'installed');
-    writeHandout(buildHandout(), dir);
+    writeHandout(buildHandout(GRADED_CASES), dir);
     // Its own node_modules holds the child runtime the grader builds: the contained child (another
     // uid) must reach it, as it does in a student's checkout, not through a private temp folder.
     fs.chmodSync(temp, 0o755);

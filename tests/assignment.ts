@@ -39,6 +39,19 @@ const carry = lazyModule<typeof import('./carryForward/carryForward')>(__dirname
 
 export const ASSIGNMENT: Assignment = {
   name: 'attention',
+  page: {
+    title: 'Attention assignment',
+    heatmaps: {
+      heading: 'Attention probabilities of the failed attention tests',
+      note: 'Attention probabilities are not part of the graded output, so your function was called once more per ' +
+        'failed case, with V replaced by the identity (Q, K and the mask unchanged): its output is then the probability ' +
+        'matrix. These calls award no points. Each heatmap shows the batch entry with a NaN, or else the one furthest ' +
+        'from the expected ones; masked cells are crossed. Hover a cell for its value.',
+      values: 'probabilities',
+      rows: 'queries',
+      cols: 'keys',
+    },
+  },
   root: path.resolve(__dirname, '..'),
   functions: FUNCTIONS,
   cases: GRADED_CASES,

@@ -9,7 +9,7 @@ import type { GradedCase } from '../assignment/cases';
 import { writeFileAtomic } from '../fsAtomic';
 import { batchReportHtml, readBatchEntries, REPORT_FILE } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
-import type { CauseBook } from '../report/causes';
+import type { ReportTerms } from '../report/causes';
 import { courseExports, type CanvasExport, type CourseExportOptions } from '../report/exports';
 import type { GradescopeResults } from '../report/gradescope';
 import { fileStems, GRADES_CSV } from './layout';
@@ -26,8 +26,8 @@ export interface GradebookInput {
   shard: Shard;
   run: GradedWith;
   cases: readonly GradedCase[];
-  /** The causes the assignment's diagnosis names, for the report and grades-long.csv. */
-  causes: CauseBook;
+  /** What the report and grades-long.csv say of the assignment: its functions' short names, its causes' words. */
+  terms: ReportTerms;
   fixtures: Record<string, string>;
   /** The results there are. */
   results: ReadonlyMap<string, GradescopeResults>;
@@ -50,9 +50,9 @@ export function writeGradebook(input: GradebookInput): { rows: GradebookRow[]; c
     return { name, points: {}, total: 0, max, status: `not graded: ${input.missing.get(name) ?? 'no result'}` };
   });
   writeFileAtomic(path.join(outDir, GRADES_CSV), gradebookCsv(rows, cases.map((c) => c.name), { late: input.late }));
-  const exported = courseExports(names, results, rows, cases, input.causes, input.exports);
+  const exported = courseExports(names, results, rows, cases, input.terms, input.exports);
   for (const [file, contents] of exported.files) writeFileAtomic(path.join(outDir, file), contents);
-  if (input.html) writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), cases, input.causes));
+  if (input.html) writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), cases, input.terms));
   writeRecord(outDir, {
     about: ABOUT,
     shard: input.shard,

@@ -16,7 +16,7 @@ import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/cs
 import type { GradescopeResults } from '../report/gradescope';
 import { courseExports, type CanvasExport, type CourseExportOptions } from '../report/exports';
 import type { SummaryEntry } from '../report/terminal';
-import { GRADED_CASES, visibleCases } from '../../tests/cases';
+import { visibleOf, type GradedCase } from '../assignment/cases';
 import { badName, RESULT_BYTES, resultProblem } from './checkResult';
 import { fileStem, fileStems, GRADES_CSV } from './layout';
 import { caseTable, difference } from './provenance';
@@ -24,7 +24,7 @@ import { ABOUT, namesHash, readRecord, RECORD_FILE, writeRecord, type BatchRecor
 import { readResults } from './resume';
 import { formatShard, shardOf, WHOLE } from './shard';
 import { summaryEntry } from './summary';
-import type { CauseBook } from '../report/causes';
+import type { ReportTerms } from '../report/causes';
 
 /** The shard outputs cannot be merged; the message names the folder or submission at fault. */
 export class MergeError extends Error {
@@ -45,7 +45,7 @@ interface Input {
   record: BatchRecord;
 }
 
-function readInputs(dirs: readonly string[]): Input[] {
+function readInputs(dirs: readonly string[], cases: readonly GradedCase[]): Input[] {
   if (dirs.length === 0) throw new MergeError('no shard outputs given: pass the --out folder of every `npm run grade -- --shard i/n`');
   return dirs.map((dir) => {
     const record = readRecord(dir);
@@ -62,9 +62,9 @@ function readInputs(dirs: readonly string[]): Input[] {
       }
     }
     // The case table is this checkout's, not what the shard says it was: points come from it.
-    const table = caseTable(record.graded_with.options.hidden ? GRADED_CASES : visibleCases());
+    const table = caseTable(record.graded_with.options.hidden ? cases : visibleOf(cases));
     if (JSON.stringify(record.case_table) !== JSON.stringify(table)) {
-      throw new MergeError(`${dir} was graded with another case table than this checkout's tests/cases.ts: merge with the checkout that graded it, or regrade`);
+      throw new MergeError(`${dir} was graded with another case table than this checkout's: merge with the checkout that graded it, or regrade`);
     }
     return { dir, record };
   });
@@ -151,9 +151,12 @@ function collectResults(inputs: readonly Input[]): Map<string, { input: Input; r
   return found;
 }
 
-/** `causes`: the assignment's, whose words the report and grades-long.csv give. */
-export function mergeShards(dirs: readonly string[], outDir: string, causes: CauseBook, exports: CourseExportOptions = {}): MergeOutcome {
-  const inputs = readInputs(dirs);
+/**
+ * `cases`: the assignment's every case (a shard's record must name this checkout's table); `terms`:
+ * what the report and grades-long.csv say of the assignment (its functions, its causes' words).
+ */
+export function mergeShards(dirs: readonly string[], outDir: string, cases: readonly GradedCase[], terms: ReportTerms, exports: CourseExportOptions = {}): MergeOutcome {
+  const inputs = readInputs(dirs, cases);
   const target = path.resolve(outDir);
   const clash = inputs.find(({ dir }) => path.resolve(dir) === target);
   if (clash) throw new MergeError(`--out ${outDir} is one of the shard outputs: merge into a folder of its own`);
@@ -167,8 +170,8 @@ export function mergeShards(dirs: readonly string[], outDir: string, causes: Cau
   // Everything is built before anything is written: a refusal or a failure leaves the folder as it was.
   const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
   const csv = gradebookCsv(rows, first.case_table.map((c) => c.name), { late: first.graded_with.options.late_policy !== undefined });
-  const report = batchReportHtml(names.map((name) => readBatchEntries(found.get(name)!.input.dir, [name])[0]), first.case_table, causes);
-  const exported = courseExports(names, results, rows, first.case_table, causes, exports);
+  const report = batchReportHtml(names.map((name) => readBatchEntries(found.get(name)!.input.dir, [name])[0]), first.case_table, terms);
+  const exported = courseExports(names, results, rows, first.case_table, terms, exports);
   fs.mkdirSync(path.join(outDir, SUBMISSIONS_DIR), { recursive: true });
   for (const name of names) {
     const { input } = found.get(name)!;

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { mistakeFile, sha256, type Manifest } from '../model/manifest';
 import { PROJECT_ROOT } from '../paths';
-import { GRADED_CASES } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { AUTOGRADER_OPTIONS } from './autograde';
 import { autograderErrorResults, DETAILS_LIMIT } from './errorResults';
 import { NATIVE_PACKAGES } from './nativePackages';
@@ -41,6 +41,8 @@ export interface BundleOptions {
   nodeVersion: string;
   /** A late policy (`--late-policy`, lib/late/policy.ts) the autograder applies from each submission's metadata. */
   latePolicy?: LatePolicy;
+  /** The assignment's every case, hidden ones included: the points at stake in an "Autograder error" result. */
+  cases: readonly GradedCase[];
 }
 
 function readFile(root: string, file: string): Buffer {
@@ -86,7 +88,7 @@ function nativePackagesListed(files: ReadonlyMap<string, Buffer>): void {
   }
 }
 
-export function buildBundle({ handout, nodeVersion, latePolicy }: BundleOptions): ZipEntry[] {
+export function buildBundle({ handout, nodeVersion, latePolicy, cases }: BundleOptions): ZipEntry[] {
   const root = PROJECT_ROOT;
   if (!supportedRelease(nodeVersion)) {
     throw new BundleError(`Node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}), such as ${ACTIVE_LTS_RELEASE}`);
@@ -99,7 +101,7 @@ export function buildBundle({ handout, nodeVersion, latePolicy }: BundleOptions)
   files.set('setup.sh', Buffer.from(setupSh(nodeVersion)));
   files.set(SETUP_PACKAGES, Buffer.from(setupPackagesSh()));
   files.set('run_autograder', Buffer.from(runAutograderSh(DETAILS_LIMIT)));
-  const maxScore = GRADED_CASES.reduce((sum, c) => sum + c.points, 0);
+  const maxScore = cases.reduce((sum, c) => sum + c.points, 0);
   const fallback = autograderErrorResults(
     'run_autograder: Node itself could not run (neither scripts/autograde.ts nor scripts/autograde-failed.js started): ' +
       'setup.sh installs it into /usr/local; see whether it did in the image build log.',

@@ -15,6 +15,7 @@ import type { Diagnoser } from '../diagnosis/explain';
 import type { Probe } from '../diagnosis/probe';
 import type { LoadedFixture } from '../model/fixtures';
 import type { AttentionHeatmap } from '../model/result';
+import type { PageWords } from '../report/submissionPage';
 import type { SessionOutcome } from '../sandbox/session';
 import type { Tensor } from '../tensor';
 
@@ -31,6 +32,8 @@ export interface FreshCalls {
 export interface Assignment {
   /** A short name for people (a bundle's title, a report's heading). */
   name: string;
+  /** How a submission's page speaks of the assignment (its title, what its heatmaps show). */
+  page: PageWords;
   /** The folder holding the assignment's own folders: student/, tests/, fixtures/ (and reference/ for instructors). */
   root: string;
   functions: readonly FunctionSpec[];

@@ -182,7 +182,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
     if (commit) written.extra_data.commit = commit;
     try {
       // The page before the JSON: the JSON marks the submission done, so a stop in between regrades it.
-      if (options.html) writeFileAtomic(path.join(outDir, pageFile(name)), submissionPage(result));
+      if (options.html) writeFileAtomic(path.join(outDir, pageFile(name)), submissionPage(result, options.assignment.cases, options.assignment.page));
       writeFileAtomic(path.join(outDir, resultsFile(name)), `${JSON.stringify(written, null, 2)}\n`);
     } catch (err) {
       console.error(`grade: could not write the result of ${oneLine(name)}: ${errorWords(err)}`);
@@ -260,9 +260,9 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   for (const cache of [transpileCache, typeCheckCache]) cache.prune();
   const stopped = interrupted();
   const done = names.filter((name) => results.has(name)).length;
-  const causes = new CauseBook((await options.assignment.diagnosis?.())?.causes);
+  const terms = { functions: options.assignment.functions, causes: new CauseBook((await options.assignment.diagnosis?.())?.causes) };
   const { rows, canvas } = writeGradebook({
-    outDir, names, everyone, shard, run, cases: options.cases, causes, fixtures, results, missing,
+    outDir, names, everyone, shard, run, cases: options.cases, terms, fixtures, results, missing,
     html: Boolean(options.html), late: Boolean(policy), exports: options.exports ?? {},
     ...(stopped ? { interrupted: { signal: stopped.signal, graded: done, of: names.length } } : {}),
   });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { GradedCase } from '../assignment/cases';
 import { compareNames } from './csv';
-import type { CauseBook, CauseCount } from './causes';
+import type { CauseCount, ReportTerms } from './causes';
 import { GRID_HTML, GRID_SCRIPT, GRID_STYLE, gridData } from './courseGrid';
 import { formatPoints } from './words';
 import { POINT_DECIMALS, toUnits } from './points';
@@ -120,7 +120,9 @@ function lateNote(graded: readonly { name: string; results: GradescopeResults }[
     + `${extended.length ? `; ${extended.length} had a due time of their own (--extensions): ${extended.map((g) => `${escapeHtml(g.name)} (${escapeHtml(g.results.extra_data.late!.due ?? '')})`).join(', ')}` : ''}.</p>`;
 }
 
-export function batchReportHtml(entries: readonly BatchEntry[], cases: readonly GradedCase[], book: CauseBook, decimals: number = POINT_DECIMALS): string {
+export function batchReportHtml(
+  entries: readonly BatchEntry[], cases: readonly GradedCase[], terms: ReportTerms, decimals: number = POINT_DECIMALS,
+): string {
   const graded = entries.flatMap((e) => (e.results ? [{ name: e.name, page: e.page, results: e.results }] : []));
   const scores = graded.map((g) => g.results.score);
   const sorted = [...scores].sort((a, b) => a - b);
@@ -141,8 +143,8 @@ export function batchReportHtml(entries: readonly BatchEntry[], cases: readonly 
   }
   body.push('<h2>Scores</h2>',
     histogramSvg(scoreBins(scores, max), { title: 'score histogram', xLabel: 'score (points)', yLabel: 'submissions' }));
-  const causes = book.tally(graded);
-  body.push('<h2>Who failed what</h2>', GRID_HTML, `<script type="application/json" id="grid-data">${gridData(graded, cases, book, causes, decimals)}</script>`);
+  const causes = terms.causes.tally(graded);
+  body.push('<h2>Who failed what</h2>', GRID_HTML, `<script type="application/json" id="grid-data">${gridData(graded, cases, terms, causes, decimals)}</script>`);
   body.push(precisionNote(cases, decimals));
   const late = lateNote(graded);
   if (late) body.push(late);

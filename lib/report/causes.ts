@@ -10,6 +10,7 @@
  * attention): that restates the failure, so it is the student's feedback but no cause here, and
  * a test with nothing else counts as "no known cause".
  */
+import type { FunctionSpec } from '../assignment/functions';
 import type { Cause } from '../diagnosis/explain';
 import { saidBy } from '../model/notRun';
 import type { GradescopeResults } from './gradescope';
@@ -148,4 +149,10 @@ export class CauseBook {
   cell(mistake: string | undefined): string {
     return mistake ? `${mistake}: ${causeIds(mistake).map((id) => this.words(id)).join(' Or: ')}` : '';
   }
+}
+
+/** What a course's reports say of its assignment: each function's short name (column heads), the causes' words. */
+export interface ReportTerms {
+  functions: readonly FunctionSpec[];
+  causes: CauseBook;
 }

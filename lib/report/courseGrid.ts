@@ -7,8 +7,9 @@
  * its hash and nothing else, so the page still loads nothing and runs nothing a submission wrote.
  */
 import type { CaseStatus } from '../model/result';
-import type { GradedCase, GradedFunction } from '../assignment/cases';
-import type { CauseBook, CauseCount } from './causes';
+import type { GradedCase } from '../assignment/cases';
+import type { FunctionSpec } from '../assignment/functions';
+import type { CauseCount, ReportTerms } from './causes';
 import { STATUS_WORDS, type GradescopeResults } from './gradescope';
 import { fileHref } from './html';
 import { apportionUnits, fromUnits, POINT_DECIMALS, shownScore, toUnits } from './points';
@@ -23,22 +24,15 @@ export interface GridRow {
   results: GradescopeResults;
 }
 
-/** How a column's head names each graded function: short enough to read turned on its side. */
-const FUNCTION_LABELS: Record<GradedFunction, string> = {
-  softmax: 'softmax',
-  scaled_dot_product_attention: 'attention',
-  causal_mask: 'causal mask',
-  multihead_self_attention: 'multi-head',
-};
-
 /**
- * A test's column head: its function's short name, then what sets the test apart, in words
- * (`test_scaled_dot_product_attention_2d_mask_broadcast` is `attention · 2d mask broadcast`). The
- * full name is the head's tooltip and the "who failed" filter's option.
+ * A test's column head: its function's short name (FunctionSpec.short, short enough to read turned
+ * on its side), then what sets the test apart, in words (`test_<id>_2d_mask_broadcast` is
+ * `<short> · 2d mask broadcast`). The full name is the head's tooltip and the "who failed" filter's option.
  */
-export function testLabel({ name, fn }: Pick<GradedCase, 'name' | 'fn'>): string {
+export function testLabel({ name, fn }: Pick<GradedCase, 'name' | 'fn'>, functions: readonly FunctionSpec[]): string {
+  const short = functions.find((f) => f.id === fn)?.short ?? fn;
   const rest = name.replace(/^test_/, '').replace(fn, '').split('_').filter(Boolean).join(' ');
-  return rest ? `${FUNCTION_LABELS[fn]} · ${rest}` : FUNCTION_LABELS[fn];
+  return rest ? `${short} · ${rest}` : short;
 }
 
 const withoutStatusWord = (headline: string, status: CaseStatus) =>
@@ -51,7 +45,9 @@ const withoutStatusWord = (headline: string, status: CaseStatus) =>
  * up to its points, and those less its late penalty (`late`: [points, penalty], or 0 without a
  * late policy) are its score.
  */
-export function gridData(rows: readonly GridRow[], cases: readonly GradedCase[], book: CauseBook, causes: readonly CauseCount[], decimals: number = POINT_DECIMALS): string {
+export function gridData(
+  rows: readonly GridRow[], cases: readonly GradedCase[], terms: ReportTerms, causes: readonly CauseCount[], decimals: number = POINT_DECIMALS,
+): string {
   const causeIndex = new Map(causes.map((c, i) => [c.id, i]));
   const sets: number[][] = [];
   const setIndex = new Map<string, number>();
@@ -66,7 +62,7 @@ export function gridData(rows: readonly GridRow[], cases: readonly GradedCase[],
   const maxima = apportionUnits(cases.map((c) => c.points), undefined, decimals);
   const data = rows.map(({ name, page, results }) => {
     const byName = new Map(results.tests.map((t) => [t.name, t]));
-    const causesOf = book.testCauses(results);
+    const causesOf = terms.causes.testCauses(results);
     const late = results.extra_data.late;
     const graded = cases.map((c) => (results.extra_data.cases[c.name] && byName.has(c.name) ? byName.get(c.name)!.score : undefined));
     const shown = shownScore(graded, late?.before ?? results.score, results.score, decimals);
@@ -85,7 +81,7 @@ export function gridData(rows: readonly GridRow[], cases: readonly GradedCase[],
       late ? [points(shown.points), points(shown.penalty)] : 0];
   });
   const json = JSON.stringify({
-    tests: cases.map((c, i) => [c.name, points(maxima[i]!), c.hidden ? 1 : 0, testLabel(c)]),
+    tests: cases.map((c, i) => [c.name, points(maxima[i]!), c.hidden ? 1 : 0, testLabel(c, terms.functions)]),
     statuses: STATUSES,
     causes: causes.map((c) => [c.id, c.submissions.length]),
     sets,

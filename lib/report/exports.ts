@@ -7,7 +7,7 @@
  * it keeps a row in the Canvas file that Canvas's import preview will flag.
  */
 import type { GradedCase } from '../assignment/cases';
-import type { CauseBook } from './causes';
+import type { ReportTerms } from './causes';
 import { compareNames, csvCell, csvText, pointsCell, type GradebookRow } from './csv';
 import type { GradescopeResults } from './gradescope';
 import { apportionUnits, POINT_DECIMALS, shownScore, toUnits } from './points';
@@ -22,7 +22,7 @@ export { csvRecords, parseCsv } from './csvParse';
  * in the case table's order. Points as grades.csv shows them (points.ts): a submission's rows add
  * up to its points before any penalty, and the tests' maxima to the maximum.
  */
-export function longCsv(entries: readonly { name: string; results?: GradescopeResults }[], cases: readonly GradedCase[], book: CauseBook, decimals: number = POINT_DECIMALS): string {
+export function longCsv(entries: readonly { name: string; results?: GradescopeResults }[], cases: readonly GradedCase[], terms: ReportTerms, decimals: number = POINT_DECIMALS): string {
   const lines = [['submission', 'test', 'points', 'max', 'status', 'cause_id', 'cause'].map((c) => csvCell(c))];
   const maxima = apportionUnits(cases.map((c) => c.points), undefined, decimals);
   for (const { name, results } of [...entries].sort((a, b) => compareNames(a.name, b.name))) {
@@ -32,11 +32,11 @@ export function longCsv(entries: readonly { name: string; results?: GradescopeRe
     for (const [i, c] of cases.entries()) {
       const status = results?.extra_data.cases[c.name];
       // The causes the diagnosis names, as the report lists them (causes.ts): not what its probes only saw.
-      const cause = book.diagnosed(results?.extra_data.diagnoses?.[c.name]);
+      const cause = terms.causes.diagnosed(results?.extra_data.diagnoses?.[c.name]);
       const units = shown[i];
       lines.push([
         csvCell(name), csvCell(c.name), units === undefined ? '' : pointsCell(units, decimals), pointsCell(maxima[i]!, decimals),
-        csvCell(status ?? (results ? 'not graded' : 'no result')), csvCell(cause ?? ''), csvCell(cause ? book.cell(cause).slice(cause.length + 2) : ''),
+        csvCell(status ?? (results ? 'not graded' : 'no result')), csvCell(cause ?? ''), csvCell(cause ? terms.causes.cell(cause).slice(cause.length + 2) : ''),
       ]);
     }
   }
@@ -106,9 +106,9 @@ export interface CourseExportOptions {
 
 /** The export files of a batch or a merge (file name → contents), built before anything is written, and the roster's verdict. */
 export function courseExports(
-  names: readonly string[], results: ReadonlyMap<string, GradescopeResults>, rows: readonly GradebookRow[], cases: readonly GradedCase[], book: CauseBook, options: CourseExportOptions,
+  names: readonly string[], results: ReadonlyMap<string, GradescopeResults>, rows: readonly GradebookRow[], cases: readonly GradedCase[], terms: ReportTerms, options: CourseExportOptions,
 ): { files: [string, string][]; canvas?: CanvasExport } {
-  const files: [string, string][] = [[LONG_CSV, longCsv(names.map((name) => ({ name, results: results.get(name) })), cases, book)]];
+  const files: [string, string][] = [[LONG_CSV, longCsv(names.map((name) => ({ name, results: results.get(name) })), cases, terms)]];
   if (!options.roster) return { files };
   const canvas = canvasCsv(rows, options.roster, options.assignment ?? DEFAULT_ASSIGNMENT);
   files.push([CANVAS_CSV, canvas.csv]);

@@ -11,6 +11,9 @@ import { canvasCsv, csvRecords, longCsv, parseCsv } from './exports';
 import { toGradescope } from './gradescope';
 import { apportionUnits, shownScore, toUnits } from './points';
 import { caseResult, submission } from './sampleResults';
+import { FUNCTIONS } from '../../adapters/functions';
+
+const TERMS = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
 
 /** Points a course may declare: sixty-fourths, sixteenths, quarters, thirds, tenths, whole points. */
 function drawPoints(random: () => number): number {
@@ -114,14 +117,14 @@ describe('the gradebook files show the same points', () => {
     }
 
     const byGradescope = new Map(results.map((r) => [r.name, toGradescope(r)]));
-    const long = csvRecords(longCsv(results.map((r) => ({ name: r.name, results: byGradescope.get(r.name) })), table, new CauseBook(MISTAKES)));
+    const long = csvRecords(longCsv(results.map((r) => ({ name: r.name, results: byGradescope.get(r.name) })), table, TERMS));
     for (const line of long) expect(line.points, `${line.submission} ${line.test}`).toBe(grades.get(line.submission)![line.test]);
 
     const canvas = parseCsv(canvasCsv(rows, [], 'A').csv).slice(1);
     for (const line of canvas) expect(line[5]).toBe(grades.get(line[0].replace('(not in the roster) ', ''))!.total);
 
     const graded = results.map((r) => ({ name: r.name, results: byGradescope.get(r.name)! }));
-    const grid = JSON.parse(gridData(graded, table, new CauseBook(MISTAKES), new CauseBook(MISTAKES).tally(graded))) as { late: number; rows: [string, string, number, number, ([number, number] | null)[], [number, number]][] };
+    const grid = JSON.parse(gridData(graded, table, TERMS, TERMS.causes.tally(graded))) as { late: number; rows: [string, string, number, number, ([number, number] | null)[], [number, number]][] };
     expect(grid.late).toBe(1);
     for (const [name, , score, , cells, [points, penalty]] of grid.rows) {
       const row = grades.get(name)!;

@@ -17,8 +17,8 @@ import { batchReportHtml } from '../../lib/report/batchReport';
 import { CauseBook } from '../../lib/report/causes';
 import { MISTAKES } from '../../tests/diagnosis/catalogue';
 
-const BOOK = new CauseBook(MISTAKES);
-const causeWords = (id: string) => BOOK.words(id);
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
+const causeWords = (id: string) => BOOK.causes.words(id);
 import { toGradescope } from '../../lib/report/gradescope';
 import { caseResult as sampleCase, submission as sampleSubmission } from '../../lib/report/sampleResults';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';
@@ -26,6 +26,7 @@ import { materialize, tempDir } from '../grader/materialize';
 import { launchChromium } from './chromium';
 import { causeOptions, causesFromCells, cutHeads, drawAll, gridJson, listedCauses, rowsInView, WINDOW } from './grid';
 import { expectQuiet, run, visit as open } from './visit';
+import { FUNCTIONS } from '../../adapters/functions';
 
 const DOCS = path.join(PROJECT_ROOT, 'docs');
 const work = tempDir('browser-batch');

@@ -20,8 +20,10 @@ import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
 import { CauseBook } from '../../lib/report/causes';
 import { MISTAKES } from '../../tests/diagnosis/catalogue';
+import { FUNCTIONS } from '../../adapters/functions';
+import { GRADED_CASES } from '../../tests/cases';
 
-const BOOK = new CauseBook(MISTAKES);
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
 
 const root = tempDir('late');
 const submissions = path.join(root, 'submissions');
@@ -91,7 +93,7 @@ describe('a late policy on a batch', () => {
   });
 
   it('a merge recomputes each penalty from the recorded policy and time, and refuses one that is not what they give', () => {
-    const merged = mergeShards([out], path.join(root, 'merged'), BOOK);
+    const merged = mergeShards([out], path.join(root, 'merged'), GRADED_CASES, BOOK);
     expect(merged.rows.find((r) => r.name === 'late')?.total).toBe(0);
     const file = path.join(out, resultsFile('Late-Too'));
     const results = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -100,6 +102,6 @@ describe('a late policy on a batch', () => {
     results.extra_data.late.penalty = 2;
     results.score = 10;
     fs.writeFileSync(file, JSON.stringify(results));
-    expect(() => mergeShards([out], path.join(root, 'merged-2'), BOOK)).toThrow(/late-too--[a-z2-7]{26}\.json is not a result this grader wrote: its late penalty is 2 where the policy takes 0 of 12/);
+    expect(() => mergeShards([out], path.join(root, 'merged-2'), GRADED_CASES, BOOK)).toThrow(/late-too--[a-z2-7]{26}\.json is not a result this grader wrote: its late penalty is 2 where the policy takes 0 of 12/);
   });
 });

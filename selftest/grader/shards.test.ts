@@ -20,8 +20,9 @@ import { materialize, tempDir } from './materialize';
 import { csvRecords } from '../../lib/report/exports';
 import { CauseBook } from '../../lib/report/causes';
 import { MISTAKES } from '../../tests/diagnosis/catalogue';
+import { FUNCTIONS } from '../../adapters/functions';
 
-const BOOK = new CauseBook(MISTAKES);
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
 
 const CATALOGUE = path.join(__dirname, '..', 'catalogue');
 const ATTACKS = path.join(__dirname, '..', 'attacks');
@@ -86,7 +87,7 @@ describe('a batch graded as 3 shards and merged', () => {
     'equals the whole run, shards in order $order',
     ({ order, dirs }) => {
       const merged = out(`merged-${order.replace(/,/g, '')}`);
-      mergeShards(dirs, merged, BOOK);
+      mergeShards(dirs, merged, GRADED_CASES, BOOK);
       const whole = out('whole');
       for (const file of ['grades.csv', 'grades-long.csv', 'report.html', RECORD_FILE]) expect(read(merged, file), file).toBe(read(whole, file));
       for (const name of record(whole).submissions) {
@@ -112,7 +113,7 @@ describe('a batch graded as 3 shards and merged', () => {
 describe('a merge refuses, naming the culprit', () => {
   const refusal = (dirs: string[]) => {
     try {
-      mergeShards(dirs, out('refused'), BOOK);
+      mergeShards(dirs, out('refused'), GRADED_CASES, BOOK);
     } catch (err) {
       expect(err).toBeInstanceOf(MergeError);
       return (err as Error).message;
@@ -188,7 +189,7 @@ describe('a merge refuses, naming the culprit', () => {
     fs.writeFileSync(path.join(target, 'grades.csv'), 'the gradebook before\n');
     const refusedInto = (dirs: string[]) => {
       try {
-        mergeShards(dirs, target, BOOK);
+        mergeShards(dirs, target, GRADED_CASES, BOOK);
       } catch (err) {
         expect(err).toBeInstanceOf(MergeError);
         return (err as Error).message;
