@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { collect } from '../similarity/collect';
 import { runSimilarity } from '../similarity/run';
-import { PROJECT_ROOT } from '../paths';
 import { elapsedMs } from './measure';
 
 export interface SimilarityBench {
@@ -46,7 +45,7 @@ export async function measureSimilarity(submissions: string, count: number, runs
       best.tokeniseMs = Math.min(best.tokeniseMs, elapsedMs(start));
       best.tokeniseCpuMs = Math.min(best.tokeniseCpuMs, cpuMs(cpu));
       [start, cpu] = [process.hrtime.bigint(), process.cpuUsage()];
-      const outcome = await runSimilarity({ submissions, out, base: path.join(PROJECT_ROOT, 'student') });
+      const outcome = await runSimilarity({ submissions, out });
       best.totalMs = Math.min(best.totalMs, elapsedMs(start));
       best.totalCpuMs = Math.min(best.totalCpuMs, cpuMs(cpu));
       [flagged, groups] = [outcome.flagged.length, outcome.groups.length];
@@ -65,7 +64,7 @@ export function similaritySection(r: SimilarityBench): string[] {
     '## Code similarity',
     '',
     `${r.submissions} typical submissions (the catalogue's correct and buggy ones, round robin: many share helper files, so `
-      + `${r.flagged} pairs reach the threshold and ${r.groups} groups form, far more than a real course), the handout (student/) subtracted. `
+      + `${r.flagged} pairs reach the threshold and ${r.groups} groups form, far more than a real course), the handout (the stubs of student/ as committed) subtracted. `
       + 'Best of 3 runs in one process. Also on its own: `npm run bench:similarity`.',
     '',
     '| step | wall time | CPU time, all threads |',

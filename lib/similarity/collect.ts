@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { take } from '../batch/provenance';
 import { tokenIds } from './fingerprints';
+import type { Handout } from './handout';
 import { joinFiles, tokenise } from './tokens';
 
 /** A submission's tokens as the index takes them: one number per token (fingerprints.ts tokenIds), and where each is. */
@@ -137,13 +138,11 @@ export async function collect(dir: string, limitMs = TOKENISE_LIMIT_MS): Promise
 }
 
 /**
- * The handout's code (--base, student/ by default): its files joined, as a submission's are, and
- * tokenised here: it is the instructor's, and this process has TypeScript loaded already.
+ * The handout's code (handout.ts): its files joined, as a submission's are, and tokenised here:
+ * it is the instructor's, and this process has TypeScript loaded already.
  */
-export function collectBase(dir: string): Collected {
-  const taken = take(dir, path.basename(dir));
-  if (taken instanceof Error) return { name: '(handout)', problem: `the handout ${dir} could not be read: ${taken.message}` };
-  const text = joinFiles(taken.files, taken.entry);
+export function collectHandout(handout: Handout): Collected {
+  const text = joinFiles(handout.files, handout.entry);
   const { tokens, spans } = tokenise(text);
   return { name: '(handout)', text, ids: tokenIds(tokens), spans };
 }

@@ -72,7 +72,7 @@ describe('a set of independent solutions and disguised copies', async () => {
   const dir = tempDir('similarity');
   const submissions = path.join(dir, 'submissions');
   layOut(submissions, { ...INDEPENDENT, ...Object.fromEntries(Object.entries(DISGUISED).map(([name, d]) => [name, d.files])) });
-  const outcome = await runSimilarity({ submissions, out: path.join(dir, 'out'), base: STUDENT });
+  const outcome = await runSimilarity({ submissions, out: path.join(dir, 'out') });
   const csv = parseCsv(fs.readFileSync(outcome.files.csv, 'utf8')).slice(1);
   const scoreOf = new Map(csv.map(([a, b, score]) => [[a, b].sort().join(' · '), Number(score)]));
   const origin = (name: string) => INDEPENDENT[name] ? name : DISGUISED[name].of;
@@ -113,7 +113,7 @@ describe('a set of independent solutions and disguised copies', async () => {
   it('three or more submissions sharing one solution are one group', async () => {
     const groupDir = path.join(dir, 'group');
     layOut(groupDir, { ...INDEPENDENT, copy_a: DISGUISED.plain_loops_by_hand.files, copy_b: byProgram(INDEPENDENT.plain_loops, 'group') });
-    const grouped = await runSimilarity({ submissions: groupDir, out: path.join(dir, 'group-out'), base: STUDENT });
+    const grouped = await runSimilarity({ submissions: groupDir, out: path.join(dir, 'group-out') });
     expect(grouped.groups).toEqual([['copy_a', 'copy_b', 'plain_loops']]);
     expect(fs.readFileSync(grouped.files.html, 'utf8')).toContain('3 submissions: copy_a, copy_b, plain_loops');
   });
@@ -132,7 +132,7 @@ describe('pairs are listed by how much code they share', () => {
       tiny_a: { 'index.ts': mask }, tiny_b: { 'index.ts': mask },
       reference: INDEPENDENT.reference, copy: DISGUISED.reference_by_hand.files,
     });
-    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o') });
     expect(outcome.flagged.map(key)).toEqual(['copy · reference', 'tiny_a · tiny_b']);
     const [copy, tiny] = outcome.flagged;
     expect(tiny.score).toBe(1);
@@ -148,9 +148,9 @@ describe('what every student received is no evidence', () => {
     const dir = tempDir('similarity-handout');
     const stub = fs.readFileSync(path.join(STUDENT, 'index.ts'), 'utf8');
     layOut(path.join(dir, 's'), { a: { 'index.ts': stub }, b: { 'index.ts': stub.replace("throw new NotImplementedError('softmax');", 'return x;') } });
-    const without = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o1'), base: STUDENT });
+    const without = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o1') });
     expect(without.flagged).toEqual([]);
-    const withHandout = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o2') });
+    const withHandout = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o2'), handout: null });
     expect(withHandout.flagged.length).toBe(1);
   });
 });
@@ -160,7 +160,7 @@ describe('hostile submissions', () => {
     const dir = tempDir('similarity-escape');
     const evil = `${INDEPENDENT.plain_loops['index.ts']}\n// </pre></script><script>alert(1)</script><img src=x onerror=alert(2)>\n`;
     layOut(path.join(dir, 's'), { plain_loops: INDEPENDENT.plain_loops, '<img src=x onerror=alert(3)>': { 'index.ts': evil } });
-    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o') });
     expect(outcome.flagged.length).toBe(1);
     const html = fs.readFileSync(outcome.files.html, 'utf8');
     expect(html).not.toMatch(/<script|<img/i);
@@ -176,7 +176,7 @@ describe('hostile submissions', () => {
     const collected = await collect(path.join(dir, 's'));
     const linked = collected.find((c) => c.name === 'linked')!;
     expect('problem' in linked && linked.problem).toMatch(/^not read: .*link/);
-    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o') });
     expect(outcome.notCompared.map((s) => s.name)).toEqual(['linked']);
     expect(fs.readFileSync(outcome.files.html, 'utf8')).toMatch(/Not compared.*linked/s);
   });
@@ -198,7 +198,7 @@ describe('npm run similarity', () => {
     layOut(path.join(dir, 's'), { plain_loops: INDEPENDENT.plain_loops, copy: DISGUISED.plain_loops_by_hand.files, reference: INDEPENDENT.reference });
     const tsNode = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
     const stdout = execFileSync(process.execPath, [tsNode, 'scripts/similarity.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o')], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-    expect(stdout).toMatch(/^compared 3 submissions: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more$/m);
+    expect(stdout).toMatch(/^compared 3 submissions: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more; handout subtracted: student\/ as committed in [0-9a-f]{7,}$/m);
     expect(fs.existsSync(path.join(dir, 'o', 'similarity.html'))).toBe(true);
     let failure: { status: number; stderr: string } | undefined;
     try {
@@ -217,7 +217,7 @@ describe('npm run similarity', () => {
     const tsNode = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
     const args = ['scripts/grade.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o'), '--similarity'];
     const stdout = execFileSync(process.execPath, [tsNode, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-    expect(stdout).toMatch(/^similarity: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more; wrote /m);
+    expect(stdout).toMatch(/^similarity: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more \(handout subtracted: student\/ as committed in [0-9a-f]{7,}\); wrote /m);
     expect(fs.readdirSync(path.join(dir, 'o')).sort()).toEqual([CACHE_DIR, 'batch.json', 'grades-long.csv', 'grades.csv', 'report.html', 'similarity.csv', 'similarity.html', 'submissions']);
     let failure: { status: number; stderr: string } | undefined;
     try {
