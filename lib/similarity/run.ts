@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fsAtomic';
-import { collect, collectHandout, type NotCompared, type Tokenised } from './collect';
+import { collect, type NotCompared, type Tokenised } from './collect';
 import { compare } from './compare';
 import { committedStubs, HandoutError, type Handout } from './handout';
 import { similarityReport, type SimilarityReport } from './page';
@@ -43,10 +43,10 @@ export interface SimilarityOutcome extends SimilarityReport {
 export async function runSimilarity(options: SimilarityOptions): Promise<SimilarityOutcome> {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const given = options.handout === undefined ? committedStubs() : options.handout ?? undefined;
-  const collected = await collect(options.submissions);
-  const tokenised = collected.filter((c): c is Tokenised => 'ids' in c);
-  const notCompared = collected.filter((c): c is NotCompared => 'problem' in c);
-  const handout = given && collectHandout(given);
+  const collected = await collect(options.submissions, { handout: given });
+  const tokenised = collected.submissions.filter((c): c is Tokenised => 'ids' in c);
+  const notCompared = collected.submissions.filter((c): c is NotCompared => 'problem' in c);
+  const handout = collected.handout;
   if (handout && 'problem' in handout) throw new HandoutError(`the handout (${given!.described}) ${handout.problem}`);
   const comparison = compare(tokenised, handout);
   const report = similarityReport(comparison, notCompared, threshold, given?.described);

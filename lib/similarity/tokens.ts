@@ -170,11 +170,15 @@ function grow(array: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayB
   return bigger;
 }
 
+/** A submission's TypeScript files in the order they are shown and read: the entry first, then by path. */
+export function joinOrder(files: ReadonlyMap<string, string>, entry: string): string[] {
+  return [...files.keys()].filter((name) => /\.ts$/.test(name)).sort((a, b) => (a === entry ? -1 : b === entry ? 1 : a < b ? -1 : a > b ? 1 : 0));
+}
+
 /**
- * One text for a submission of several files, in a fixed order (the entry first, then by path),
- * each under a line naming it: the page shows it, and the tokens of every file count as one.
+ * One text for a submission of several files, in a fixed order (joinOrder), each under a line
+ * naming it: the page shows it, and the tokens of every file count as one (read.ts places them in it).
  */
 export function joinFiles(files: ReadonlyMap<string, string>, entry: string): string {
-  const names = [...files.keys()].filter((name) => /\.ts$/.test(name)).sort((a, b) => (a === entry ? -1 : b === entry ? 1 : a < b ? -1 : a > b ? 1 : 0));
-  return names.map((name) => `// ── ${name} ──\n${files.get(name)!.replace(/\r\n?/g, '\n')}`).join('\n\n');
+  return joinOrder(files, entry).map((name) => `// ── ${name} ──\n${files.get(name)!.replace(/\r\n?/g, '\n')}`).join('\n\n');
 }

@@ -7,8 +7,8 @@
  * a random draw of rewrites that change nothing a program does). Every copy must reach the
  * threshold and rank above every pair of independent solutions, and no pair of different origins
  * may reach it. Also: pairs are listed by how much code they share, the handout's code is no
- * evidence, the page escapes every submission's text, the intake refuses links, and a tokeniser
- * past its limit is a row, not a crash.
+ * evidence, the page escapes every submission's text, the intake refuses links, and a submission
+ * its reader cannot finish within its limit is a row naming the file, not a crash.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,9 +16,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CACHE_DIR } from '../../lib/batch/workCache';
 import { PROJECT_ROOT } from '../../lib/paths';
-import { collect, tokeniseTexts } from '../../lib/similarity/collect';
+import { collect } from '../../lib/similarity/collect';
 import type { PairScore } from '../../lib/similarity/compare';
 import { tokenIds } from '../../lib/similarity/fingerprints';
+import { readAll } from '../../lib/similarity/readers';
 import { DEFAULT_THRESHOLD, runSimilarity } from '../../lib/similarity/run';
 import { tempDir } from '../grader/materialize';
 import { parseCsv } from '../../lib/report/exports';
@@ -174,21 +175,23 @@ describe('hostile submissions', () => {
     fs.mkdirSync(path.join(dir, 's', 'linked'));
     fs.symlinkSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(dir, 's', 'linked', 'index.ts'));
     const collected = await collect(path.join(dir, 's'));
-    const linked = collected.find((c) => c.name === 'linked')!;
+    const linked = collected.submissions.find((c) => c.name === 'linked')!;
     expect('problem' in linked && linked.problem).toMatch(/^not read: .*link/);
     const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o') });
     expect(outcome.notCompared.map((s) => s.name)).toEqual(['linked']);
     expect(fs.readFileSync(outcome.files.html, 'utf8')).toMatch(/Not compared.*linked/s);
   });
 
-  it('a text that holds the tokeniser past its limit is a row, and the others are tokenised', async () => {
-    // 300,000 nested template literals: the scanner's work grows with the nesting; a 1 ms limit
-    // stops it whatever the machine. The text after it has the default limit: a loaded machine
-    // could hold even one line past 1 ms.
-    const deep = `${'`${'.repeat(300_000)}${'}`'.repeat(300_000)}`;
-    const out = await tokeniseTexts([{ name: 'deep', text: deep, limitMs: 1 }, { name: 'fine', text: 'export const x = 1;' }]);
-    expect(out[0]).toEqual({ name: 'deep', problem: 'tokenising took longer than 0.001 s and was stopped' });
-    expect(out[1]).toMatchObject({ name: 'fine', ids: tokenIds(['let', '$', '=', 'num']) });
+  it('a submission that holds its reader past its limit is a row naming the file, and the others are read', async () => {
+    // A megabyte of statements: reading it takes far longer than the 1 ms it is given, whatever the
+    // machine. The submission after it has the default limit: a loaded machine could hold even one line past 1 ms.
+    const big = 'a.b(c, d);\n'.repeat(100_000);
+    const out = await readAll([
+      { label: 'big', entry: 'index.ts', files: new Map([['index.ts', big]]), limitMs: 1 },
+      { label: 'fine', entry: 'index.ts', files: new Map([['index.ts', 'export const x = 1;']]) },
+    ]);
+    expect(out[0]).toMatch(/^(big\/index\.ts: )?reading it took longer than 0\.001 s and was stopped$/);
+    expect(out[1]).toMatchObject({ ids: tokenIds(['let', '$', '=', 'num']) });
   });
 });
 
