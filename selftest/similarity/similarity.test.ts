@@ -4,9 +4,11 @@
  * them: by hand (selftest/similarity/corpus: names changed, functions reordered, comments and
  * blank lines changed, statements split or merged, a for loop turned into a while, a helper
  * inlined) and by a program (disguise.ts: every name renamed, top-level declarations shuffled, and
- * a random draw of rewrites that change nothing a program does). Every copy must reach the
- * threshold and rank above every pair of independent solutions, and no pair of different origins
- * may reach it. Also: pairs are listed by how much code they share, the handout's code is no
+ * a random draw of rewrites that change nothing a program does), and with code that does nothing
+ * drawn at random inserted (pureCode.ts: pure statements, pure left operands of commas, branches a
+ * constant never takes), on the original or on a copy a program disguised. Every copy must reach
+ * the threshold and rank above every pair of independent solutions, and no pair of different
+ * origins may reach it. Also: pairs are listed by how much code they share, the handout's code is no
  * evidence, the page escapes every submission's text, the intake refuses links, and a submission
  * its reader cannot finish within its limit is a row naming the file, not a crash.
  */
@@ -24,6 +26,7 @@ import { DEFAULT_THRESHOLD, runSimilarity } from '../../lib/similarity/run';
 import { tempDir } from '../grader/materialize';
 import { parseCsv } from '../../lib/report/exports';
 import { disguise, drawRewrites } from './disguise';
+import { withJunk } from './pureCode';
 
 const CORRECT = path.join(__dirname, '..', 'catalogue', 'correct');
 const LOOPS = path.join(__dirname, '..', 'catalogue', 'bugs', 'loops.ts');
@@ -50,12 +53,19 @@ const byProgram = (files: Record<string, string>, seed: string) => Object.fromEn
 /** Draws per independent solution. */
 const DRAWS = 3;
 
+/** A copy with pure code drawn at random inserted (pureCode.ts), on the original or on a copy a program disguised. */
+const withJunkIn = (files: Record<string, string>, seed: number) => Object.fromEntries(Object.entries(files).map(([file, code]) => [file, withJunk(code, seed)]));
+
 const DISGUISED: Record<string, { of: string; files: Record<string, string> }> = {
   plain_loops_by_hand: { of: 'plain_loops', files: { 'index.ts': fs.readFileSync(path.join(__dirname, 'corpus', 'plain_loops_disguised.ts'), 'utf8') } },
   reference_by_hand: { of: 'reference', files: { 'index.ts': fs.readFileSync(path.join(__dirname, 'corpus', 'reference_disguised.ts'), 'utf8') } },
   ...Object.fromEntries(Object.entries(INDEPENDENT).flatMap(([of, files]) => Array.from({ length: DRAWS }, (_, draw) => [
     `${of}_by_program_${draw}`, { of, files: byProgram(files, `${of}-${draw}`) },
   ]))),
+  ...Object.fromEntries(Object.entries(INDEPENDENT).flatMap(([of, files], k) => [
+    [`${of}_with_junk`, { of, files: withJunkIn(files, 100 + k) }],
+    [`${of}_by_program_with_junk`, { of, files: withJunkIn(byProgram(files, `${of}-junk`), 200 + k) }],
+  ])),
 };
 
 function layOut(dir: string, submissions: Record<string, Record<string, string>>): void {
