@@ -145,6 +145,23 @@ function checkBatchFolders(submissions: string, out: string): void {
 }
 if (flags.submissions) checkBatchFolders(flags.submissions, flags.out!);
 
+/**
+ * --similarity subtracts the handout's stubs as committed (lib/similarity/handout.ts), read before
+ * anything is graded: a run that cannot have them stops here, with the reason. Loaded only when
+ * asked for, and typed here: the student handout ships no similarity check.
+ */
+function similarityHandout(): { described: string } | undefined {
+  if (!flags.similarity) return undefined;
+  const { committedStubs } = require('../lib/similarity/handout') as { committedStubs(): { described: string } };
+  try {
+    return committedStubs();
+  } catch (err) {
+    console.error(`grade: --similarity: ${oneLine((err as Error).message)}; or run npm run similarity -- --submissions DIR --out DIR2 --base DIR`);
+    process.exit(2);
+  }
+}
+const handout = similarityHandout();
+
 /** What a child must not see into: the other submissions (a batch's folder, a submission's siblings), the results, the temp folder. */
 function hiddenFolders(): string[] {
   if (flags.submissions) {
@@ -242,15 +259,16 @@ async function main(chosen: OptionValues): Promise<void> {
       console.log(said);
       for (const line of warned) console.error(`grade: ${line}`);
     }
-    if (flags.similarity) {
-      // Loaded only when asked for: the student handout ships no similarity check.
+    if (handout) {
       // Typed here rather than by its module's types, which the handout does not ship.
       const { DEFAULT_THRESHOLD, runSimilarity } = require('../lib/similarity/run') as {
         DEFAULT_THRESHOLD: number;
-        runSimilarity(options: { submissions: string; out: string; base?: string }): Promise<{ flagged: unknown[]; groups: unknown[]; files: { csv: string; html: string } }>;
+        runSimilarity(options: { submissions: string; out: string; handout: typeof handout }): Promise<{ flagged: unknown[]; groups: unknown[]; notCompared: { name: string; problem: string }[]; files: { csv: string; html: string } }>;
       };
-      const similar = await runSimilarity({ submissions: path.resolve(flags.submissions), out: path.resolve(flags.out!), base: path.join(PROJECT_ROOT, 'student') });
-      console.log(`similarity: ${similar.flagged.length} pair(s) at or above ${Math.round(DEFAULT_THRESHOLD * 100)}%, ${similar.groups.length} group(s) of three or more; wrote ${similar.files.csv} and ${similar.files.html}`);
+      const similar = await runSimilarity({ submissions: path.resolve(flags.submissions), out: path.resolve(flags.out!), handout });
+      console.log(`similarity: ${similar.flagged.length} pair(s) at or above ${Math.round(DEFAULT_THRESHOLD * 100)}%, ${similar.groups.length} group(s) of three or more `
+        + `(handout subtracted: ${handout.described}); wrote ${similar.files.csv} and ${similar.files.html}`);
+      for (const s of similar.notCompared) console.log(`similarity: not compared: ${oneLine(s.name)}: ${oneLine(s.problem)}`);
     }
     if (outcome.graderErrors.length) {
       // Their rows say so, but a gradebook with the grader's own failures in it is not a finished run.

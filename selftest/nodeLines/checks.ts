@@ -191,7 +191,7 @@ function checkChildCannotStart(binDir: string, work: string): CheckResult {
   return { name: 'a child that cannot be contained is a grader error: exit 1, no results', ok, detail: ok ? '' : tail(run) };
 }
 
-/** The similarity check (its tokenising workers, TypeScript's parser) finds a disguised copy: on every line. */
+/** The similarity check (its reading child processes, TypeScript's parser) finds a disguised copy: on every line. */
 function checkSimilarity(binDir: string, work: string): CheckResult {
   const submissions = path.join(work, 'similar');
   const files = {
