@@ -14,7 +14,7 @@ export function listSubmissions(dir: string): string[] {
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new GraderError(`submissions folder ${dir} not found: pass a folder with one subfolder per submission`);
   }
-  return listNames(dir)!
+  return listNames(dir)
     .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.'))
     .map((e) => e.name);
 }
