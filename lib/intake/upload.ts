@@ -13,7 +13,7 @@ import { showName } from '../text/sanitise';
 import { IntakeError, INTAKE_LIMITS } from './folder';
 import { notText } from './names';
 import { walkFolder, type Walked } from './walk';
-import { WalkBudget, type WalkCaps } from './walkBudget';
+import { OverBudget, quietBudget, WalkBudget, type WalkCaps } from './walkBudget';
 
 const SEARCH_DEPTH = 4;
 /** The search's walk: entries it may list; the depth it stops at is SEARCH_DEPTH, no refusal. */
@@ -67,8 +67,6 @@ function candidates(upload: string, shown: string, caps: WalkCaps): string[] {
   return [...new Set(found)].sort();
 }
 
-class Past extends Error {}
-
 /** Whether the file `theirs` is not byte for byte `ours`, read within `budget`. */
 function differs(theirs: string, stat: fs.Stats, ours: string, budget: WalkBudget, where: string): boolean {
   budget.file(where, stat.size);
@@ -86,8 +84,8 @@ function harnessNotes(projectDir: string, shownProject: string): string[] {
   ];
   const libDir = path.join(projectDir, 'lib');
   if (!lstatOrUndefined(libDir)?.isDirectory()) return notes;
-  // A note, not a verdict: a lib/ past the budget is not compared, and its refusal's words are never shown.
-  const budget = new WalkBudget(NOTES_LIMITS, { whole: 'lib/', file: 'file', fix: { entries: '', depth: '', fileBytes: '', totalBytes: '' } }, () => new Past());
+  // A note, not a verdict: a lib/ past the budget is not compared.
+  const budget = quietBudget(NOTES_LIMITS);
   const changed: string[] = [];
   try {
     for (const { name, stat } of walkFolder(libDir, budget, { show: () => 'lib', enter: () => false })) {
@@ -95,7 +93,7 @@ function harnessNotes(projectDir: string, shownProject: string): string[] {
       if (differs(path.join(libDir, name), stat, path.join(PROJECT_ROOT, 'lib', name), budget, name)) changed.push(name);
     }
   } catch (err) {
-    if (!(err instanceof Past)) throw err;
+    if (!(err instanceof OverBudget)) throw err;
     return notes;
   }
   if (changed.length > 0) {

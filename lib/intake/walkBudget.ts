@@ -76,3 +76,13 @@ export class WalkBudget {
     this.bytes += size;
   }
 }
+
+/** A refusal no one reads: the walk only asks whether the tree fits (a note, a measure). */
+export class OverBudget extends Error {
+  override name = 'OverBudget';
+}
+
+const UNREAD: WalkWords = { whole: '', file: '', fix: { entries: '', depth: '', fileBytes: '', totalBytes: '' } };
+
+/** A budget whose refusals are OverBudget, for a walk that asks rather than refuses. */
+export const quietBudget = (caps: WalkCaps) => new WalkBudget(caps, UNREAD, () => new OverBudget());
