@@ -21,6 +21,7 @@ import { buildHandout } from '../lib/release';
 import { GRADED_CASES } from '../tests/cases';
 import { parseLatePolicy, type LatePolicy } from '../lib/late/policy';
 import { linkNodeModules } from './linkNodeModules';
+import { CAP_CROSSINGS, makeOutside } from './attacks/layouts';
 
 interface Results {
   score: number;
@@ -193,6 +194,18 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     expect(results.score).toBe(0);
     expect(results.tests).toHaveLength(GRADED_CASES.length);
     for (const t of results.tests) expect(t.output).toMatch(/^Not run: .*"notes\\xFF\.ts" has a name that is not UTF-8 text .*: rename it/);
+  });
+
+  // The intake is the one every path takes (the batch grades every crossing, in every setting): two of them here, through Gradescope's.
+  it.each(['entries_past_the_cap_between_listings', 'total_bytes_one_over_in_a_later_folder'])('an upload that crosses the intake\'s cap, as a "Download ZIP" of the repository: %s', async (name) => {
+    const root = autograderRoot(`cap-${name}`, {});
+    const student = path.join(root, 'submission', 'attention-main', 'student');
+    fs.mkdirSync(student, { recursive: true });
+    CAP_CROSSINGS[name].build(student, makeOutside(path.join(root, 'elsewhere')));
+    const { results } = await runAutograder(root);
+    expect(results.score).toBe(0);
+    expect(results.tests).toHaveLength(GRADED_CASES.length);
+    for (const t of results.tests) expect(t.output).toMatch(CAP_CROSSINGS[name].reason);
   });
 
   it('a late policy in the bundle: the score is what is left after the penalty for the metadata\'s time and the student\'s own due date', async () => {
