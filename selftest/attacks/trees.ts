@@ -99,9 +99,8 @@ export const gitOrder = (a: TreeNode, b: TreeNode) => {
 };
 
 /**
- * A bare repository at `bare` whose one commit holds `tree` (files of `size` bytes of 'x', or of
- * `content(path)` when given), written by `git fast-import`: no working tree, so a tree of a
- * hundred thousand files or a blob of a hundred MiB costs what its pack costs.
+ * A bare repository at `bare` whose one commit on main holds `files` (mode 100644 unless given),
+ * written by `git fast-import`: no working tree, so many files or a large one cost what its pack costs.
  */
 export function gitRepository(bare: string, files: Iterable<{ path: string; bytes: Buffer; mode?: string }>): void {
   execFileSync('git', ['init', '--quiet', '--bare', '-b', 'main', bare]);
@@ -112,7 +111,7 @@ export function gitRepository(bare: string, files: Iterable<{ path: string; byte
   execFileSync('git', ['fast-import', '--quiet'], { cwd: bare, input: Buffer.concat(parts), maxBuffer: 1 << 30 });
 }
 
-/** The files of a tree, for gitRepository (git keeps no empty folder: give each an entry first). */
+/** The files of a tree, for gitRepository: its empty folders are lost, as git keeps none. */
 export function treeFiles(tree: readonly TreeNode[]): { path: string; bytes: Buffer }[] {
   return entriesOf(tree).flatMap(({ path: at, node }) => (node.kind === 'file' ? [{ path: at, bytes: Buffer.alloc(node.size, 'x') }] : []));
 }
