@@ -4,8 +4,9 @@
  * for private repositories comes from the environment variable SUBMISSIONS_TOKEN, never a flag.
  * A repository that cannot be fetched, or is past the fetch's bounds (lib/batch/fetch.ts), is
  * named on stderr and recorded in DIR/.fetched.json, which the batch grader turns into a row of its
- * own ("not fetched: …"); the others are fetched and graded. With --deadline, each repository's last commit before it is taken. Exits 0 when any
- * repository was fetched, 1 when none could be, 2 on a usage error.
+ * own ("not fetched: …"); the others are fetched and graded. With --deadline, each repository's
+ * last commit before it is taken. Exits 0 when any repository was fetched, 1 when none could be, 2
+ * on a usage error.
  */
 import fs from 'node:fs';
 import { parseFlags } from '../lib/cli';
@@ -15,7 +16,7 @@ import { oneLine } from '../lib/text/sanitise';
 
 const USAGE = 'npm run fetch-submissions -- --repositories FILE --out DIR [--deadline TIME] [--jobs N]';
 const { entries, depth, fileBytes, totalBytes, scratchBytes, seconds } = FETCH_LIMITS;
-const HELP = `usage: ${USAGE}\n\nClones each repository FILE lists (owner/name, one a line) into DIR/<name>, its .git removed;\n` +
+const HELP = `usage: ${USAGE}\n\nFetches each repository FILE lists (owner/name, one a line) into DIR/<name>, without its .git;\n` +
   'SUBMISSIONS_TOKEN in the environment reads private ones. --deadline TIME (ISO 8601, e.g. 2026-12-01T23:59:00Z)\n' +
   'takes each repository\'s last commit before TIME (by commit date, which a student\'s clock sets). A repository\n' +
   `that cannot be fetched, or is past the fetch's bounds (${entries} files and folders, ${depth} deep, ${sizeWords(fileBytes)} a file,\n` +
