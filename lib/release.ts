@@ -22,7 +22,7 @@ const COPIED: readonly { path: string; skip?: RegExp }[] = [
   { path: 'tests/' },
   // The harness's unit tests and their sample results, this tool, the benchmarks, the Gradescope bundler, the explore
   // page (it runs the reference) and a course's fetch and merge (scripts/fetch-submissions.ts, merge.ts) are instructor-only.
-  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/readmeTables\.ts$|^lib\/report\/(sampleResults|githubBatch)\.ts$|^lib\/batch\/(fetch|merge)\.ts$|^lib\/(bench|gradescope|explore|similarity)\// },
+  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/readmeTables\.ts$|^lib\/report\/(sampleResults|githubBatch)\.ts$|^lib\/batch\/(fetch|fetchGit|fetchWrite|fetchedEntries|merge)\.ts$|^lib\/(bench|gradescope|explore|similarity)\// },
   { path: 'scripts/grade.ts' },
   { path: 'scripts/typecheck.ts' },
   // tsconfig.json names it as ts-node's transpiler: without it no script of the handout starts.

@@ -25,6 +25,7 @@ import { parseLatePolicy, type LatePolicy } from '../lib/late/policy';
 import { autograderRoot as rootIn, FULL_MARKS, reference, runAutograder, unpack, type Results } from './gradescopeKit';
 import { linkNodeModules } from './linkNodeModules';
 import { WITHOUT_SYS_ADMIN } from './simulatedSettings';
+import { CAP_CROSSINGS, makeOutside } from './attacks/layouts';
 
 /**
  * Of a submission none of whose tests could run: every test still has its row, failed with 0 points;
@@ -170,6 +171,18 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     const { results } = await runAutograder(root);
     expect(results.score).toBe(0);
     expect(saidOnce(results.tests, 'Not run')).toMatch(/^Not run: .*"notes\\xFF\.ts" has a name that is not UTF-8 text .*: rename it/);
+  });
+
+  // The intake is the one every path takes (the batch grades every crossing, in every setting): two of them here, through Gradescope's.
+  it.each(['entries_past_the_cap_between_listings', 'total_bytes_one_over_in_a_later_folder'])('an upload that crosses the intake\'s cap, as a "Download ZIP" of the repository: %s', async (name) => {
+    const root = autograderRoot(`cap-${name}`, {});
+    const student = path.join(root, 'submission', 'attention-main', 'student');
+    fs.mkdirSync(student, { recursive: true });
+    CAP_CROSSINGS[name].build(student, makeOutside(path.join(root, 'elsewhere')));
+    const { results } = await runAutograder(root);
+    expect(results.score).toBe(0);
+    expect(results.tests).toHaveLength(GRADED_CASES.length);
+    for (const t of results.tests) expect(t.output).toMatch(CAP_CROSSINGS[name].reason);
   });
 
   it('a late policy in the bundle: the score is what is left after the penalty for the metadata\'s time and the student\'s own due date', async () => {

@@ -93,7 +93,7 @@ describe('what the handout holds', () => {
     expect(files.filter((file) => file.startsWith('fixtures/hidden/') || (file.endsWith('.test.ts') && !file.startsWith('tests/'))))
       .toEqual([]);
     expect(files.filter((file) => file.startsWith('docs/'))).toEqual(['docs/report-submission.png']);
-    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs/benchmarks.md', 'lib/similarity', 'vitest.selftest.config.mts', 'lib/release.ts', 'lib/bench', 'lib/gradescope', 'lib/explore', 'lib/batch/merge.ts', 'lib/batch/fetch.ts', 'lib/report/githubBatch.ts', 'classroom']) {
+    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs/benchmarks.md', 'lib/similarity', 'vitest.selftest.config.mts', 'lib/release.ts', 'lib/bench', 'lib/gradescope', 'lib/explore', 'lib/batch/merge.ts', 'lib/batch/fetch.ts', 'lib/batch/fetchGit.ts', 'lib/batch/fetchWrite.ts', 'lib/batch/fetchedEntries.ts', 'lib/report/githubBatch.ts', 'classroom']) {
       expect(fs.existsSync(path.join(stubs, gone)), gone).toBe(false);
     }
   });

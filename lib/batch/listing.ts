@@ -23,7 +23,7 @@ function subfolders(dir: string): NamedEntry[] {
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new GraderError(`submissions folder ${dir} not found: pass a folder with one subfolder per submission`);
   }
-  return listNames(dir)!.filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.'));
+  return listNames(dir).filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.'));
 }
 
 export function listSubmissions(dir: string): string[] {
