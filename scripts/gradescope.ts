@@ -12,7 +12,7 @@ import { ACTIVE_LTS_RELEASE, NODE_LTS_LINES, supportedRelease } from '../lib/gra
 import { writeZip } from '../lib/gradescope/zip';
 import { buildHandout, ReleaseError } from '../lib/release';
 import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy } from '../lib/late/policy';
-import { GRADED_CASES } from '../tests/cases';
+import { loadAssignment } from '../lib/grading/loadAssignment';
 
 const USAGE = `npm run gradescope -- --out FILE.zip [--node vX.Y.Z] [--late-policy ${LATE_POLICY_SYNTAX}]`;
 const flags = parseFlags(process.argv.slice(2), { out: 'string', node: 'string', 'late-policy': 'string' }, USAGE);
@@ -29,6 +29,7 @@ function usage(problem: string): never {
 if (!flags.out) usage('--out FILE.zip is required');
 if (!flags.out.endsWith('.zip')) usage(`--out ${flags.out}: name the bundle FILE.zip`);
 const nodeVersion = flags.node ?? ACTIVE_LTS_RELEASE;
+const assignment = loadAssignment();
 if (!supportedRelease(nodeVersion)) {
   usage(`--node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}): pass e.g. --node ${ACTIVE_LTS_RELEASE}`);
 }
@@ -38,7 +39,7 @@ const latePolicy = flags['late-policy'] === undefined ? undefined : parseLatePol
 if (typeof latePolicy === 'string') usage(latePolicy);
 
 try {
-  const entries = buildBundle({ cases: GRADED_CASES, handout: buildHandout(GRADED_CASES).files, nodeVersion, latePolicy });
+  const entries = buildBundle({ cases: assignment.cases, handout: buildHandout(assignment).files, nodeVersion, latePolicy });
   const zip = writeZip(entries);
   fs.mkdirSync(path.dirname(path.resolve(flags.out)), { recursive: true });
   fs.writeFileSync(path.resolve(flags.out), zip);

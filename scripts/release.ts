@@ -6,16 +6,17 @@
 import path from 'node:path';
 import { exitWithUsage, parseFlags } from '../lib/cli';
 import { buildHandout, ReleaseError, writeHandout } from '../lib/release';
-import { GRADED_CASES } from '../tests/cases';
+import { loadAssignment } from '../lib/grading/loadAssignment';
 
 const USAGE = 'npm run release -- --out DIR';
 const flags = parseFlags(process.argv.slice(2), { out: 'string' }, USAGE);
+const assignment = loadAssignment();
 if (!flags.out) {
   exitWithUsage('release: --out DIR is required (a new or empty folder)', USAGE);
 }
 
 try {
-  const handout = buildHandout(GRADED_CASES);
+  const handout = buildHandout(assignment);
   writeHandout(handout, path.resolve(flags.out), flags.out);
   console.log(
     `release: wrote ${handout.files.size} files to ${flags.out} (visible fixtures: ${handout.visibleFixtures}; hidden cases left out: ${handout.hiddenFixtures})`,

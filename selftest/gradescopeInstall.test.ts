@@ -22,6 +22,7 @@ import { GRADED_CASES } from '../tests/cases';
 import { tempDir } from './grader/materialize';
 import { autograderRoot, FULL_MARKS, reference, runAutograder, unpack, type AutograderRun, type Results } from './gradescopeKit';
 import { AS_USER, openTo, WITHOUT_SYS_ADMIN } from './simulatedSettings';
+import { ASSIGNMENT } from '../tests/assignment';
 
 /** The test's own Node first: the install, its snapshot and every run use the same binary. */
 const PATH_ENV = { PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` };
@@ -89,7 +90,7 @@ beforeAll(async () => {
   temp = tempDir('gradescope-install');
   // The contained child runs as another uid when the tests run as root: it must be able to reach its runtime.
   fs.chmodSync(temp, 0o755);
-  const entries = readZip(writeZip(buildBundle({ cases: GRADED_CASES, handout: buildHandout(GRADED_CASES).files, nodeVersion: ACTIVE_LTS_RELEASE })));
+  const entries = readZip(writeZip(buildBundle({ cases: ASSIGNMENT.cases, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE })));
   installed = path.join(temp, 'installed');
   lacking = path.join(temp, 'lacking');
   unpack(installed, entries);

@@ -14,8 +14,9 @@ import { mistakeFile, type Manifest } from '../lib/model/manifest';
 import { PAGES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
 import { withCaseTables } from '../lib/readmeTables';
-import { GRADED_CASES, visibleCases } from '../tests/cases';
+import { visibleCases } from '../tests/cases';
 import { linkNodeModules } from './linkNodeModules';
+import { ASSIGNMENT } from '../tests/assignment';
 
 interface JsonReport {
   numTotalTests: number;
@@ -68,7 +69,7 @@ const assertions = (report: JsonReport) => report.testResults.flatMap((f) => f.a
 
 beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-'));
-  const handout = buildHandout(GRADED_CASES);
+  const handout = buildHandout(ASSIGNMENT);
   [stubs, solved, buggy] = ['stubs', 'solved', 'buggy'].map((name) => {
     const dir = path.join(temp, name);
     writeHandout(handout, dir);
@@ -151,14 +152,14 @@ describe('what the handout holds', () => {
     expect(text).not.toMatch(/_hidden/);
     // The point value of one test changed in (a copy of) the case table: the handout says so.
     const changed = visibleCases().map((c) => (c.name === 'test_causal_mask' ? { ...c, points: 0.75 } : c));
-    const handout = buildHandout(changed, PROJECT_ROOT).files.get('README.md')!.toString('utf8');
+    const handout = buildHandout({ ...ASSIGNMENT, cases: changed }, PROJECT_ROOT).files.get('README.md')!.toString('utf8');
     expect(handout).toContain('| `test_causal_mask` | 0.75 |');
     expect(handout).toContain('| `causalMask(seqLen)` | 1.25 |');
   });
 
   it("the project's own README holds the tables the case table makes", () => {
     const readme = read(PROJECT_ROOT, 'README.md');
-    expect(withCaseTables(readme, GRADED_CASES)).toBe(readme);
+    expect(withCaseTables(readme, ASSIGNMENT)).toBe(readme);
   });
 
   it('npm run grade -- --help lists only what works in the handout; an instructor flag is one line and the usage, exit 2', async () => {
@@ -197,7 +198,7 @@ describe('what the handout holds', () => {
   });
 
   it('refuses a folder that is not empty', () => {
-    expect(() => writeHandout(buildHandout(GRADED_CASES), stubs, 'handout')).toThrow('handout is not empty: pick a new folder');
+    expect(() => writeHandout(buildHandout(ASSIGNMENT), stubs, 'handout')).toThrow('handout is not empty: pick a new folder');
   });
 });
 
@@ -256,7 +257,7 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
 describe('the handout installs and runs on its own', () => {
   it('npm ci from its own package.json and lock (offline, from the npm cache), then every script it ships runs', async (ctx) => {
     const dir = path.join(temp, 'installed');
-    writeHandout(buildHandout(GRADED_CASES), dir);
+    writeHandout(buildHandout(ASSIGNMENT), dir);
     // Its own node_modules holds the child runtime the grader builds: the contained child (another
     // uid) must reach it, as it does in a student's checkout, not through a private temp folder.
     fs.chmodSync(temp, 0o755);

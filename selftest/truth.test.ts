@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
-import { reach, unreached } from '../lib/model/coverage';
+import { reach, unreached } from './domain/coverage';
 import { GRADED_CASES } from '../tests/cases';
 import { answerOf } from './calls';
 import * as oracle from './oracle';

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Submission } from '../adapters';
 import { gradeBatch } from '../lib/grading/batch';
 import { loadCaseFixtures } from '../lib/grading/grade';
-import { secretHash } from '../lib/model/draw';
+import { secretHash } from '../lib/model/secret';
 import { PROJECT_ROOT } from '../lib/paths';
 import { loadVariants } from '../reference/fixtures/variants';
 import { GRADED_CASES } from '../tests/cases';

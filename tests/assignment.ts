@@ -39,6 +39,11 @@ const carry = lazyModule<typeof import('./carryForward/carryForward')>(__dirname
 
 export const ASSIGNMENT: Assignment = {
   name: 'attention',
+  studentCommands: [
+    'npm ci                                  # set up (Node 22, 24 or 26: the LTS lines)',
+    'npm test -- -t scaled_dot_product       # the attention tests against student/index.ts',
+    'npm run grade                           # point totals of the visible tests',
+  ],
   page: {
     title: 'Attention assignment',
     heatmaps: {

@@ -16,7 +16,7 @@ import type { FlagKind } from '../cli';
 import { readExtensions, type Extensions } from '../late/extensions';
 import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy, type LatePolicy } from '../late/policy';
 import { RosterError } from '../report/roster';
-import { secretHash } from '../model/draw';
+import { secretHash } from '../model/secret';
 import type { Assignment } from '../grading/assignment';
 import { visibleOf, type GradedCase } from '../assignment/cases';
 import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';

@@ -34,6 +34,8 @@ export interface Assignment {
   name: string;
   /** How a submission's page speaks of the assignment (its title, what its heatmaps show). */
   page: PageWords;
+  /** The commands the handout's README opens with (a shell block: set-up, the student's loop, the grade). */
+  studentCommands: readonly string[];
   /** The folder holding the assignment's own folders: student/, tests/, fixtures/ (and reference/ for instructors). */
   root: string;
   functions: readonly FunctionSpec[];

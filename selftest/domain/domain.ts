@@ -12,7 +12,7 @@
  * query dim of 1 (one row of keys for every query: a padding mask) or a key dim of 1, or be 1-D
  * [n_k]. A 0-d mask is broadcastable too, but says nothing per key: no case uses one.
  */
-import type { GradedFunction } from '../assignment/cases';
+import type { GradedFunction } from '../../lib/assignment/cases';
 
 export interface DomainClass {
   id: string;

@@ -1,11 +1,11 @@
 /**
  * `npm run explore`'s page: the seed notebook's plots redrawn as inline SVG from the reference's
- * numbers (lib/explore/experiments.ts). Self-contained like the grading reports.
+ * numbers (experiments.ts). Self-contained like the grading reports.
  */
-import { formatNumber } from '../format';
-import { linePlotSvg, type Series } from '../report/charts';
-import { heatmapSvg } from '../report/heatmap';
-import { escapeHtml, htmlPage } from '../report/html';
+import { formatNumber } from '../../lib/format';
+import { linePlotSvg, type Series } from '../../lib/report/charts';
+import { heatmapSvg } from '../../lib/report/heatmap';
+import { escapeHtml, htmlPage } from '../../lib/report/html';
 import { MASK_SEQ, type MaskCase, type ScalingPoint } from './experiments';
 
 const series = (points: readonly ScalingPoint[], pick: (p: ScalingPoint) => number, label: string, marker: Series['marker']): Series =>

@@ -3,10 +3,10 @@
  * hand, so a case cannot claim a class it does not reach). Whether a call repeats an earlier one
  * depends on the order of the calls: coverage.ts.
  */
-import { broadcastOffset } from '../compare';
-import type { Tensor } from '../tensor';
-import type { GradedFunction } from '../assignment/cases';
-import type { CaseData } from './caseBuild';
+import { broadcastOffset } from '../../lib/compare';
+import type { Tensor } from '../../lib/tensor';
+import type { GradedFunction } from '../../lib/assignment/cases';
+import type { CaseData } from '../../reference/fixtures/caseBuild';
 import { classId, softmaxDimClass } from './domain';
 
 const SMALL = 0.01;

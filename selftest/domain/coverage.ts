@@ -6,10 +6,10 @@
  * answers the second with the first one's result, and loses its points. A function's cases run in
  * the table's order in both paths.
  */
-import type { Tolerance } from '../compare';
-import type { Tensor } from '../tensor';
-import type { GradedCase } from '../assignment/cases';
-import type { CaseData } from './caseBuild';
+import type { Tolerance } from '../../lib/compare';
+import type { Tensor } from '../../lib/tensor';
+import type { GradedCase } from '../../lib/assignment/cases';
+import type { CaseData } from '../../reference/fixtures/caseBuild';
 import { classesOf } from './classify';
 import { classId, DOMAIN, type DomainClass } from './domain';
 

@@ -2,11 +2,11 @@
  * The course notebook's experiments (seed 001, "The Attention Surgeon"), run on the reference:
  * how the softmax saturates as d_k grows with and without the 1/√d_k scale, and what no mask, a
  * causal mask and a random mask do to the attention weights. Instructor tooling: it imports
- * reference/, so it is never shipped (lib/release.ts leaves lib/explore/ out).
+ * reference/, so it is never shipped.
  */
-import { causalMask, scaledDotProductAttention } from '../../reference';
-import type { Matrix } from '../report/heatmap';
-import { Tensor } from '../tensor';
+import { causalMask, scaledDotProductAttention } from '..';
+import type { Matrix } from '../../lib/report/heatmap';
+import { Tensor } from '../../lib/tensor';
 
 /** seed 001 tries 16, 64, 256 and 1024; every power of two between them draws the curve. */
 export const DK_VALUES = [16, 32, 64, 128, 256, 512, 1024] as const;
