@@ -13,7 +13,7 @@ import { measureBatch } from '../lib/bench/batch';
 import { machine } from '../lib/bench/measure';
 import { measureNumpy } from '../lib/bench/numpy';
 import { measureSimilarity } from '../lib/bench/similarity';
-import { SECTION as AUDIT_SECTION } from '../lib/bench/audit/report';
+import { SECTION as AUDIT_SECTION } from '../selftest/audit/report';
 import { measureSuite, SUITE_HEADING, suiteSection } from '../lib/bench/suite';
 import { benchmarksMarkdown } from '../lib/bench/report';
 import { measureStudentLoop } from '../lib/bench/studentLoop';

@@ -1,14 +1,14 @@
 /**
- * A fixed sample of `npm run audit:diagnosis` (lib/bench/audit/): mutants of the audited correct
+ * A fixed sample of `npm run audit:diagnosis` (selftest/audit/): mutants of the audited correct
  * solutions, among them every one a claim once did not fit, graded and diagnosed as the audit
  * grades them (the grader's own code, in process). Every claim said of each must fit its truth
- * (lib/bench/audit/fits.ts): a wrong claim that returns is caught here, not only by the next audit.
+ * (selftest/audit/fits.ts): a wrong claim that returns is caught here, not only by the next audit.
  */
 import { describe, expect, it } from 'vitest';
-import { fits } from '../lib/bench/audit/fits';
-import { mutantsOf, type Mutant } from '../lib/bench/audit/mutants';
-import { gradeMutant } from '../lib/bench/audit/run';
-import type { SampleEntry } from '../lib/bench/audit/sample';
+import { fits } from './audit/fits';
+import { mutantsOf, type Mutant } from './audit/mutants';
+import { gradeMutant } from './audit/run';
+import type { SampleEntry } from './audit/sample';
 import { loadCaseFixtures } from '../lib/grading/grade';
 import { PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { ASSIGNMENT } from '../tests/assignment';

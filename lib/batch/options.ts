@@ -93,8 +93,8 @@ export const GRADE_OPTIONS: readonly GradeOption[] = [
   },
   {
     flag: 'carry-forward', kind: 'boolean', instructorOnly: true, example: true,
-    help: `  --carry-forward    a multi-head test whose code is right given the student's own
-                     scaledDotProductAttention earns its points (its reason says so); off by default`,
+    help: `  --carry-forward    a failed test whose code is right given the student's own other
+                     functions earns its points (the assignment says which; its reason says so); off by default`,
     apply: (v) => ({ carryForward: Boolean(v) }),
     key: 'carry_forward', record: (o) => (o.carryForward ? true : undefined),
     show: (v) => `--carry-forward ${v === true ? 'on' : 'off'}`,

@@ -56,7 +56,7 @@ export interface Diagnoser {
 
 /**
  * Where the verdict found non-finite values, read back from its message (lib/assignment/returns.ts
- * checkPart): "scaledDotProductAttention output has NaN at [0, 3, 1] (48 non-finite values in all). …".
+ * checkPart): "<export> output has NaN at [0, 3, 1] (48 non-finite values in all). …".
  */
 export function parseNonFinite(failure: Failure): { index: number[]; count: number } | undefined {
   if (failure.kind !== 'unreadable') return undefined;

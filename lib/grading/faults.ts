@@ -7,10 +7,10 @@
  * `npm test` its own thread's), so a slow, correct function fits its share on a loaded machine as
  * it does at rest; the rules and the words are these for both.
  *
- * A function's share pays for what its own calls do, student code it calls included: when
- * multiHeadSelfAttention calls the student's own scaledDotProductAttention and that hangs, the
- * hang is multi-head's (the call the grader made), and scaledDotProductAttention's tests are graded
- * on their own calls.
+ * A function's share pays for what its own calls do, student code it calls included: when one
+ * graded function calls another of the student's own (multi-head attention its attention) and that
+ * hangs, the hang is the caller's (the call the grader made), and the callee's tests are graded on
+ * their own calls.
  */
 import type { GradedCase } from '../assignment/cases';
 import { specOf, type FunctionSpec } from '../assignment/functions';

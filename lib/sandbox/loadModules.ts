@@ -2,7 +2,7 @@
  * A transpiled submission's modules, loaded as the grader's child loads them (childMain.ts): each
  * file compiled as a function of (exports, require, module), its imports resolved as the grader
  * resolved them up front, `harness` given for the harness's modules. The diagnosis audit loads
- * mutants in process with the same code (lib/bench/audit/load.ts).
+ * mutants in process with the same code (selftest/audit/load.ts).
  */
 import path from 'node:path';
 import vm from 'node:vm';

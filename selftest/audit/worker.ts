@@ -3,8 +3,8 @@
  * fixtures read once. Started by pool.ts through ts-node.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadCaseFixtures } from '../../grading/grade';
-import { ASSIGNMENT } from '../../../tests/assignment';
+import { loadCaseFixtures } from '../../lib/grading/grade';
+import { ASSIGNMENT } from '../../tests/assignment';
 import { gradeMutant } from './run';
 
 export interface Job {

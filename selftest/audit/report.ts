@@ -1,5 +1,5 @@
 /** The audit's figures as docs/benchmarks.md's section, and the misfits as a list to read. */
-import { describeMachine, type Machine } from '../measure';
+import { describeMachine, type Machine } from '../../lib/bench/measure';
 import type { AuditFigures, Misfit } from './audit';
 
 export const SECTION = '## The diagnosis on generated mistakes';
@@ -20,7 +20,7 @@ export function auditMarkdown(
     `\`${context.command}\`, ${context.date}, ${describeMachine(context.machine)}; ${context.workers} worker threads, ${context.limitMs / 1000} s per call.`,
     `${(f.seconds / 60).toFixed(1)} min in all, ${(f.cpuSeconds / 60).toFixed(1)} min of the workers' CPU time (${(f.cpuSeconds / Math.max(1, f.mutants)).toFixed(2)} s per mutant); load average (1 min) ${context.load.start.toFixed(2)} when it started and ${context.load.end.toFixed(2)} when it ended: the wall time grows with what else runs, the CPU time does not.`,
     '',
-    `Mutants of ${f.solutions.length} correct solutions (selftest/catalogue/correct/, the ones with \`// audit:\` lines), from Stryker's mutators and the audit's own (lib/bench/audit/operators/), each graded and diagnosed in process by the grader's own code (lib/bench/audit/run.ts).`,
+    `Mutants of ${f.solutions.length} correct solutions (selftest/catalogue/correct/, the ones with \`// audit:\` lines), from Stryker's mutators and the audit's own (selftest/audit/operators/), each graded and diagnosed in process by the grader's own code (selftest/audit/run.ts).`,
     '',
     '| | count |',
     '| --- | ---: |',

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PROJECT_ROOT } from '../../paths';
-import { nodeMs } from '../../sandbox/nodeMs';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { nodeMs } from '../../lib/sandbox/nodeMs';
 import type { CaseOutcome } from './run';
 import type { Job } from './worker';
 

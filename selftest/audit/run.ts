@@ -6,20 +6,20 @@
  * hang and for the hidden cases). It is what the audit needs by the thousand: a contained child per
  * mutant would cost seconds each on a shared machine; this costs a fraction of one.
  */
-import { explainFailures } from '../../grading/diagnoseInChild';
-import { FunctionLedger, faultOf } from '../../grading/faults';
-import type { LoadedFixture } from '../../model/fixtures';
-import { phases } from '../../grading/grade';
-import { InProcessSession as Calls } from '../../grading/inProcess';
-import { runOrder } from '../../model/invoke';
-import type { Assignment } from '../../grading/assignment';
-import type { CaseInputs } from '../../assignment/call';
-import { blockedVerdict, fromOutcome, type CaseVerdict } from '../../grading/verdict';
-import { describeError } from '../../sandbox/errorInfo';
-import { DEFAULT_MEMORY_BYTES } from '../../sandbox/outOfMemory';
-import type { ChildSession, SessionOutcome } from '../../sandbox/session';
-import { transpileSubmission, type PreparedSubmission } from '../../sandbox/transpile';
-import type { GradedCase, GradedFunction } from '../../assignment/cases';
+import { explainFailures } from '../../lib/grading/diagnoseInChild';
+import { FunctionLedger, faultOf } from '../../lib/grading/faults';
+import type { LoadedFixture } from '../../lib/model/fixtures';
+import { phases } from '../../lib/grading/grade';
+import { InProcessSession as Calls } from '../../lib/grading/inProcess';
+import { runOrder } from '../../lib/model/invoke';
+import type { Assignment } from '../../lib/grading/assignment';
+import type { CaseInputs } from '../../lib/assignment/call';
+import { blockedVerdict, fromOutcome, type CaseVerdict } from '../../lib/grading/verdict';
+import { describeError } from '../../lib/sandbox/errorInfo';
+import { DEFAULT_MEMORY_BYTES } from '../../lib/sandbox/outOfMemory';
+import type { ChildSession, SessionOutcome } from '../../lib/sandbox/session';
+import { transpileSubmission, type PreparedSubmission } from '../../lib/sandbox/transpile';
+import type { GradedCase, GradedFunction } from '../../lib/assignment/cases';
 import { loadSubmission } from './load';
 
 export interface CaseOutcome {

@@ -4,9 +4,9 @@
  * loader (lib/sandbox/loadModules.ts) with the harness's tensor and errors modules. Each load is a
  * new module instance: nothing one load keeps reaches the next.
  */
-import * as errors from '../../errors';
-import { loadModules } from '../../sandbox/loadModules';
-import * as tensor from '../../tensor';
+import * as errors from '../../lib/errors';
+import { loadModules } from '../../lib/sandbox/loadModules';
+import * as tensor from '../../lib/tensor';
 
 const HARNESS: Record<string, unknown> = { tensor, errors };
 
