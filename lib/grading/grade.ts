@@ -18,24 +18,23 @@ import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInWorker, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
 import { loadVerdict } from '../sandbox/loadCheck';
 import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
-import { isPrepared, type TranspileJob } from '../sandbox/transpile';
+import { isPrepared, type PreparedSubmission, type TranspileJob } from '../sandbox/transpile';
 import type { WorkCache } from '../batch/workCache';
 import type { Variants } from '../model/variants';
 import { checkedSubmission, startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import { boundFeedback } from '../text/bound';
 import type { Assignment } from './assignment';
 import type { GradedCase } from '../assignment/cases';
-import { specOf } from '../assignment/functions';
 import { carryForward, heatmaps as heatmapsOf } from './afterGrading';
 import { explainFailures } from './diagnoseInChild';
-import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from './faults';
-import { inputsChangedNote, PER_TEST_LIMIT_MS } from './hangWords';
+import { DEFAULT_BUDGET_MS, FunctionLedger } from './faults';
+import { PER_TEST_LIMIT_MS } from './hangWords';
 import { runOrder } from '../model/invoke';
-import { notRunAfterLoad } from '../model/notRun';
 import { loadFixture, type LoadedFixture } from '../model/fixtures';
 import { readManifest } from '../model/manifest';
 import { totals, type AttentionHeatmap, type SubmissionResult } from '../model/result';
-import { blockedVerdict, caseResult, fromOutcome, withoutRunning, type CaseVerdict } from './verdict';
+import { caseResult, studentStack, withoutRunning, type CaseVerdict } from './verdict';
+import { CaseEngine, type Backend } from './engine';
 
 export { withoutRunning } from './verdict';
 
@@ -187,46 +186,28 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
       ? new Map([...options.fixtures, ...options.variants.draw(name, options.cases)])
       : options.fixtures;
     const ledger = FunctionLedger.forCases(options.budgetMs ?? DEFAULT_BUDGET_MS, options.cases, options.assignment.functions);
-    const memoryBytes = options.child.memoryBytes ?? DEFAULT_MEMORY_BYTES;
     session.ledger = ledger;
+    const engine = new CaseEngine(options.assignment, ledger, { timeoutMs: options.timeoutMs, memoryBytes: options.child.memoryBytes ?? DEFAULT_MEMORY_BYTES });
+    const backend = childBackend(session, prepared);
     const verdicts = new Map<string, CaseVerdict>();
     const runs = new Map<string, { printed: string; durationMs: number }>();
     const resultOf = (c: GradedCase) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs);
     const heatmaps = new Map<string, AttentionHeatmap>();
     const notes = new Map<string, string>();
-    /** The verdict of the call that found the submission cannot load, and the test that says it. */
-    let loadFailure: { verdict: CaseVerdict; in: string } | undefined;
     for (const [phase, cases] of phases(options.cases).entries()) {
       // Hidden cases run after every visible one, in a child of their own: nothing a hidden case
       // gave its child (its inputs, anything it printed) can reach another child.
       if (phase > 0) session.kill();
       // The table's order, as npm test calls them (invoke.ts runOrder): code that keeps state sees one sequence.
       for (const graded of runOrder(cases)) {
-        const blocked = ledger.blocked(graded.fn);
-        if (loadFailure || blocked) {
-          const notRun = loadFailure && { status: loadFailure.verdict.status, reason: notRunAfterLoad(loadFailure.in), details: '' };
-          verdicts.set(graded.name, notRun ?? blockedVerdict(blocked!));
-          continue;
-        }
-        const fixture = fixtures.get(graded.fixture)!;
-        const t0 = Date.now();
-        const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
-        const verdict = fromOutcome(outcome, graded, fixture, { assignment: options.assignment, timeoutMs: options.timeoutMs, ledger, memoryBytes }, prepared);
-        // A submission that cannot load fails the same way every time: said once, by this test; no more runs.
-        if (outcome.duringLoad) loadFailure = { verdict, in: graded.name };
-        // A hang, the memory cap, a flood: the function's other tests fail at once (faults.ts).
-        const fault = faultOf(outcome, options.timeoutMs, memoryBytes);
-        if (fault) ledger.fault(graded.fn, fault, graded.name);
+        const run = await engine.run(graded, fixtures.get(graded.fixture)!, backend);
         // Said once per function, of a visible test only: a hidden test's name is not for the student yet.
-        if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length && !graded.hidden && !notes.has(graded.fn)) {
-          notes.set(graded.fn, inputsChangedNote(options.assignment, specOf(options.assignment.functions, graded.fn), outcome.changed, graded.name, fixture.inputs));
-        }
-        const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
-        verdicts.set(graded.name, verdict);
-        runs.set(graded.name, { printed: printed.filter(Boolean).join('\n'), durationMs: Date.now() - t0 });
+        if (run.inputsChanged && !graded.hidden && !notes.has(graded.fn)) notes.set(graded.fn, run.inputsChanged);
+        verdicts.set(graded.name, run.verdict);
+        runs.set(graded.name, { printed: run.printed, durationMs: run.durationMs });
       }
     }
-    if (!loadFailure) {
+    if (!engine.loadFailed) {
       // The diagnosis probes a fresh child, after every graded call of every phase: what its probes
       // do reaches no graded call, and they are paid from what each function's share left (a
       // probe never costs a test its time), as npm test probes an instance of its own.
@@ -245,9 +226,14 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     const result: SubmissionResult = {
       name, status: 'graded', feedback: [...feedback, ...notes.values(), ...(await typeNotes(name))], cases: results, executionTimeMs: Date.now() - started, ...totals(results),
     };
-    if (options.heatmaps && !loadFailure) result.heatmaps = heatmaps;
+    if (options.heatmaps && !engine.loadFailed) result.heatmaps = heatmaps;
     return result;
   } finally {
     session.kill();
   }
+}
+
+/** The grader's backend of the engine: each call in the session's contained child, a thrown error's stack mapped back to the student's source. */
+function childBackend(session: ChildSession, prepared: PreparedSubmission): Backend {
+  return { call: (fn, inputs) => session.call(fn, inputs), takeOutput: () => session.takeOutput(), stackOf: (error) => studentStack(error, prepared) };
 }

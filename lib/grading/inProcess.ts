@@ -16,11 +16,12 @@ import type { ProbeContext, Probe } from '../diagnosis/probe';
 import { ResultError } from '../errors';
 import { ThreadClock, WALL_FACTOR } from '../sandbox/childClock';
 import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
-import { codePlace, firstFramePlace } from '../text/place';
 import { withinBufferCap } from './bufferCap';
 import { PrintCapture, redirectConsole } from '../sandbox/printed';
 import { describeError, isA } from '../sandbox/errorInfo';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
+import type { SessionOutcome } from '../sandbox/session';
+import type { Backend } from './engine';
 import { judgeValue } from './judge';
 import { trapExit } from './exitTrap';
 import type { FunctionLedger } from './faults';
@@ -165,21 +166,6 @@ export class InProcessSession {
 }
 
 /**
- * The first place in the submission's own files that a stack of this process names, as the grader
- * names it (`<label>/<file>:<line>:<column>`, lib/text/place.ts): `root` is the folder holding the
- * submission's entry, `label` how messages name it.
- */
-export function ownPlace(stack: string, root: string, label: string): string | undefined {
-  const folder = root.endsWith(path.sep) ? root : root + path.sep;
-  for (const line of stack.split('\n')) {
-    const at = firstFramePlace(line.replace('file://', ''));
-    const place = at && /^(.*):(\d+):(\d+)$/.exec(at);
-    if (place && place[1].startsWith(folder)) return codePlace(label, path.relative(root, place[1]).split(path.sep).join('/'), Number(place[2]), Number(place[3]));
-  }
-  return undefined;
-}
-
-/**
  * The diagnosis's context in this process. `known(fn)`: a function's failing visible tests when
  * every one of them has run (as the grader knows them from its verdicts); otherwise they are run
  * through `session`, on the submission's instance kept for probes, and judged as the graded tests
@@ -217,4 +203,56 @@ export function inProcessContext(
       return ran.get(fn)!;
     },
   };
+}
+
+/**
+ * A thrown error's stack as the grader's child would give it (verdict.ts studentStack): the
+ * message, then only the frames in the submission's own folder `root`, each named
+ * `<label>/<file>:<line>:<column>` as the grader names a place (vite maps them to the source).
+ */
+export function ownStack(error: ErrorInfo, root: string, label: string): string {
+  const lines = error.stack.split('\n');
+  const first = lines.findIndex((line) => /^\s+at /.test(line));
+  const message = first < 0 ? lines : lines.slice(0, first);
+  const folder = root.endsWith(path.sep) ? root : root + path.sep;
+  const frames = (first < 0 ? [] : lines.slice(first))
+    .filter((line) => /^\s+at /.test(line) && line.includes(folder))
+    .map((line) => line.split(`file://${folder}`).join(`${label}/`).split(folder).join(`${label}/`));
+  return [...message, ...frames].join('\n');
+}
+
+/**
+ * npm test's backend of the engine (engine.ts): each call made in this process by `session`, its
+ * outcome as the grader's session reports one, a stack's frames those of the submission in `root`.
+ */
+export function inProcessBackend(session: InProcessSession, root: string, label: string): Backend {
+  // What a call that timed out or ended printed: the grader reads that from its child's pipes.
+  let unanswered = '';
+  return {
+    call: async (fn, inputs) => {
+      const outcome = session.call(fn, inputs);
+      unanswered = outcome.kind === 'timeout' || outcome.kind === 'crashed' ? outcome.output : '';
+      return asSessionOutcome(outcome);
+    },
+    takeOutput: () => {
+      const printed = unanswered;
+      unanswered = '';
+      return printed;
+    },
+    stackOf: (error) => ownStack(error, root, label),
+  };
+}
+
+/** An in-process outcome as the grader's session reports the same call's (lib/sandbox/session.ts). */
+function asSessionOutcome(outcome: InProcessOutcome): SessionOutcome {
+  switch (outcome.kind) {
+    case 'value':
+      return { ...outcome, value: outcome.value.map(({ name, value }) => ({ name, value: 'data' in value ? { shape: [...value.shape], data: value.data } : { shape: [...value.shape] } })) };
+    case 'threw':
+      return outcome;
+    case 'timeout':
+      return { kind: 'timeout', budget: outcome.budget, flooded: outcome.flooded };
+    case 'crashed':
+      return { kind: 'crashed', how: outcome.how };
+  }
 }

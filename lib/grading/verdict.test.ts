@@ -6,7 +6,7 @@ import { ASSIGNMENT } from '../../tests/assignment';
 import { visibleCases } from '../../tests/cases';
 import { FunctionLedger } from './faults';
 import { memoryWords, notRunAfterFault, thrownWords } from './hangWords';
-import { fromOutcome } from './verdict';
+import { fromOutcome, studentStack } from './verdict';
 
 const graded = visibleCases('causal_mask')[0];
 const fixture = loadFixture(graded.fixture);
@@ -20,7 +20,7 @@ describe('a verdict at the memory cap', () => {
 
   it('an allocation that failed: the cap and the first line of the student in its stack, crashed, no diagnosis', () => {
     for (const cap of caps) {
-      const verdict = fromOutcome({ kind: 'threw', error: failed(STACK), output: '', unreadable: false, changed: [], flooded: false }, graded, fixture, limitsOf(cap), prepared);
+      const verdict = fromOutcome({ kind: 'threw', error: failed(STACK), output: '', unreadable: false, changed: [], flooded: false }, graded, fixture, limitsOf(cap), (error) => studentStack(error, prepared));
       expect(verdict).toMatchObject({ status: 'crashed', reason: memoryWords('causalMask', cap, 'kim/index.ts:6:19') });
       expect(verdict.evidence).toBeUndefined();
     }
@@ -32,15 +32,15 @@ describe('a verdict at the memory cap', () => {
   it('a process that died of it: the cap, how it ended in the details, the same status', () => {
     const died: SessionOutcome = { kind: 'crashed', how: 'was killed by SIGABRT: memory limit exceeded' };
     for (const cap of caps) {
-      expect(fromOutcome(died, graded, fixture, limitsOf(cap), prepared)).toEqual({ status: 'crashed', reason: memoryWords('causalMask', cap), details: 'the process running it was killed by SIGABRT' });
+      expect(fromOutcome(died, graded, fixture, limitsOf(cap), (error) => studentStack(error, prepared))).toEqual({ status: 'crashed', reason: memoryWords('causalMask', cap), details: 'the process running it was killed by SIGABRT' });
     }
   });
 
   it('while the file loads: every test says the cap, and the line when the stack shows one', () => {
-    const verdict = fromOutcome({ kind: 'load_failed', error: failed(STACK) }, graded, fixture, limitsOf(2 * 1024 ** 3), prepared);
+    const verdict = fromOutcome({ kind: 'load_failed', error: failed(STACK) }, graded, fixture, limitsOf(2 * 1024 ** 3), (error) => studentStack(error, prepared));
     expect(verdict.reason).toBe(thrownWords(failed(STACK), true, 2 * 1024 ** 3, 'kim/index.ts:6:19'));
     expect(verdict.reason).toMatch(/^the submission failed to load: it reached the memory limit of 2 GiB at kim\/index\.ts:6:19: /);
-    const died = fromOutcome({ kind: 'crashed', how: 'was killed by SIGABRT: memory limit exceeded', duringLoad: true }, graded, fixture, limitsOf(1024 ** 3), prepared);
+    const died = fromOutcome({ kind: 'crashed', how: 'was killed by SIGABRT: memory limit exceeded', duringLoad: true }, graded, fixture, limitsOf(1024 ** 3), (error) => studentStack(error, prepared));
     expect(died.reason).toMatch(/^the submission failed to load: it reached the memory limit of 1 GiB: /);
   });
 

@@ -82,17 +82,20 @@ export function blockedVerdict({ reason, status }: { reason: string; status: Cas
  * the status of every test the fault costs (faults.ts): the place the student's stack shows, or how
  * the process that died of it ended.
  */
-function overMemory(outcome: SessionOutcome, exported: string, capBytes: number, prepared: PreparedSubmission): CaseVerdict {
+function overMemory(outcome: SessionOutcome, exported: string, capBytes: number, stackOf: StackOf): CaseVerdict {
   const status = FAULT_STATUS.memory;
   if (outcome.kind === 'crashed') return { status, reason: memoryWords(exported, capBytes), details: `the process running it ${outcome.how.slice(0, -DIED_AT_CAP.length)}` };
-  const details = outcome.kind === 'threw' ? studentStack(outcome.error, prepared) : '';
+  const details = outcome.kind === 'threw' ? stackOf(outcome.error) : '';
   return { status, reason: memoryWords(exported, capBytes, firstFramePlace(details)), details };
 }
 
-export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, limits: Limits, prepared: PreparedSubmission): CaseVerdict {
+/** A thrown error's stack as the student reads it (studentStack for the grader's child; npm test's own frames in process). */
+export type StackOf = (error: ErrorInfo) => string;
+
+export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, limits: Limits, stackOf: StackOf): CaseVerdict {
   const during = outcome.duringLoad ? ' while loading the submission' : '';
   if (faultOf(outcome, limits.timeoutMs, limits.memoryBytes)?.kind === 'memory') {
-    return overMemory(outcome, specOf(limits.assignment.functions, graded.fn).export, limits.memoryBytes, prepared);
+    return overMemory(outcome, specOf(limits.assignment.functions, graded.fn).export, limits.memoryBytes, stackOf);
   }
   switch (outcome.kind) {
     case 'timeout':
@@ -108,7 +111,7 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
     case 'threw': {
       const { error } = outcome;
       if (outcome.kind === 'threw' && outcome.unreadable) return unreadable(error.message);
-      const details = studentStack(error, prepared);
+      const details = stackOf(error);
       const reason = thrownWords(error, outcome.kind === 'load_failed', limits.memoryBytes, firstFramePlace(details));
       if (error.notImplemented) return { status: 'not_implemented', reason, details };
       const verdict: CaseVerdict = { status: 'error', reason, details };

@@ -1,21 +1,23 @@
 /**
- * Grades one mutant and diagnoses its failures with the grader's own code (lib/grading/grade.ts's
- * loop, verdict.ts, diagnoseInChild.ts's explainFailures and childProbe), only without the process
- * boundary: the "session" below runs the submission in this process as the child would (copies of
- * the inputs, what a call changed, normaliseReturn, a time limit per call, a fresh load after a
- * hang and for the hidden cases). It is what the audit needs by the thousand: a contained child per
+ * Grades one mutant and diagnoses its failures with the grader's own code (the engine of
+ * lib/grading/engine.ts, grade.ts's phases, diagnoseInChild.ts's explainFailures and childProbe),
+ * only without the process boundary: the "session" below runs the submission in this process as
+ * the child would (copies of the inputs, what a call changed, its return read, a time limit per
+ * call, a fresh load after a hang and for the hidden cases). It is what the audit needs by the thousand: a contained child per
  * mutant would cost seconds each on a shared machine; this costs a fraction of one.
  */
 import { explainFailures } from '../../lib/grading/diagnoseInChild';
-import { FunctionLedger, faultOf } from '../../lib/grading/faults';
+import { CaseEngine } from '../../lib/grading/engine';
+import { FunctionLedger } from '../../lib/grading/faults';
 import type { LoadedFixture } from '../../lib/model/fixtures';
 import { phases } from '../../lib/grading/grade';
 import { InProcessSession as Calls } from '../../lib/grading/inProcess';
 import { runOrder } from '../../lib/model/invoke';
 import type { Assignment } from '../../lib/grading/assignment';
 import type { CaseInputs } from '../../lib/assignment/call';
-import { blockedVerdict, fromOutcome, type CaseVerdict } from '../../lib/grading/verdict';
+import { studentStack, type CaseVerdict } from '../../lib/grading/verdict';
 import { describeError } from '../../lib/sandbox/errorInfo';
+import type { ErrorInfo } from '../../lib/sandbox/protocol';
 import { DEFAULT_MEMORY_BYTES } from '../../lib/sandbox/outOfMemory';
 import type { ChildSession, SessionOutcome } from '../../lib/sandbox/session';
 import { transpileSubmission, type PreparedSubmission } from '../../lib/sandbox/transpile';
@@ -85,23 +87,16 @@ export async function gradeMutant(
   const prepared = transpileSubmission({ files, entry, label });
   if (prepared.loadErrors.length || prepared.refused.length) return [...prepared.loadErrors, ...prepared.refused][0];
   const session = new InProcessSession(prepared, assignment.functions, limitMs);
-  const ledger = FunctionLedger.forCases(Infinity, cases, assignment.functions);
+  const engine = new CaseEngine(assignment, FunctionLedger.forCases(Infinity, cases, assignment.functions), { timeoutMs: limitMs, memoryBytes: DEFAULT_MEMORY_BYTES });
+  const backend = { call: session.call.bind(session), takeOutput: () => '', stackOf: (error: ErrorInfo) => studentStack(error, prepared) };
   const verdicts = new Map<string, CaseVerdict>();
-  // As grade.ts: the graded calls of each phase in a child of their own, in the table's order …
+  // As grade.ts: the graded calls of each phase in a child of their own, in the table's order, by the grader's engine …
   for (const phase of phases(cases)) {
     session.restart();
     for (const graded of runOrder(phase)) {
-      const blocked = ledger.blocked(graded.fn);
-      if (blocked) {
-        verdicts.set(graded.name, blockedVerdict(blocked));
-        continue;
-      }
-      const fixture = fixtures.get(graded.fixture)!;
-      const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
-      if (outcome.kind === 'load_failed') return `the mutant failed to load: ${outcome.error.message}`;
-      verdicts.set(graded.name, fromOutcome(outcome, graded, fixture, { assignment, timeoutMs: limitMs, ledger, memoryBytes: DEFAULT_MEMORY_BYTES }, prepared));
-      const fault = faultOf(outcome, limitMs);
-      if (fault) ledger.fault(graded.fn, fault, graded.name);
+      const { verdict } = await engine.run(graded, fixtures.get(graded.fixture)!, backend);
+      if (engine.loadFailed) return `the mutant failed to load: ${verdict.reason}`;
+      verdicts.set(graded.name, verdict);
     }
   }
   // … then the diagnosis in a fresh one, after every graded call.
