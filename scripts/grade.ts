@@ -14,7 +14,7 @@ import { regradeLine } from '../lib/batch/resume';
 import { parseShard, type Shard } from '../lib/batch/shard';
 import { gradeBatch } from '../lib/grading/batch';
 import { checkChildStarts, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
-import { IS_HANDOUT, PAGES_DIR, PROJECT_ROOT } from '../lib/paths';
+import { IS_HANDOUT, PAGES_DIR } from '../lib/paths';
 import { writeGithubOutputs } from '../lib/report/github';
 import { toGradescope } from '../lib/report/gradescope';
 import { containmentBlock, containmentLine } from '../lib/report/containment';
@@ -197,7 +197,7 @@ async function main(chosen: OptionValues): Promise<void> {
   const options: GradeOptions & OptionValues = {
     ...chosen,
     assignment,
-    fixtures: loadCaseFixtures(chosen.cases),
+    fixtures: loadCaseFixtures(assignment, chosen.cases),
     child: prepareChild(memoryBytes, hiddenFolders()),
     outputCap: 4096,
     instructorView: Boolean(flags['instructor-view']),
@@ -278,7 +278,7 @@ async function main(chosen: OptionValues): Promise<void> {
     return;
   }
 
-  const dir = flags.reference ? path.join(PROJECT_ROOT, 'reference') : path.resolve(flags.submission ?? path.join(PROJECT_ROOT, 'student'));
+  const dir = flags.reference ? path.join(assignment.root, 'reference') : path.resolve(flags.submission ?? path.join(assignment.root, 'student'));
   const name = flags.reference ? 'reference' : path.basename(dir);
   const graded = await gradeSubmission(dir, name, { ...options, heatmaps: Boolean(flags.html) });
   const result = options.latePolicy ? withLatePenalty(graded, options.latePolicy, singleTime(name, chosen)) : graded;

@@ -46,6 +46,7 @@ import { folderModes, leftOnTheMachine, modesChanged, SocketProbes } from './att
 import { inOwnPidNamespace } from './attacks/ownPidNamespace';
 import { grade, gradeOptions } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
+import { ASSIGNMENT } from '../tests/assignment';
 
 const JOBS = 2;
 /**
@@ -180,7 +181,7 @@ describe('attacks graded on their own', () => {
     const expected = EXPECTED[name];
     const dir = submission(name, one);
     if (expected.hidden) {
-      allCases ??= gradeOptions({ ...options, cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) });
+      allCases ??= gradeOptions({ ...options, cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) });
       return grade(dir, name, allCases);
     }
     return grade(dir, name, { ...options, ...(expected.timeoutMs && { timeoutMs: expected.timeoutMs }) });

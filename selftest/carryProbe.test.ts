@@ -11,6 +11,7 @@ import { gaussian } from '../lib/random';
 import { Tensor } from '../lib/tensor';
 import { carryProblem, ENTRIES, FACTORS, probeGrid, REAL, splitHeads, type ProbeInputs } from '../tests/carryForward/carryProbe';
 import { loadCaseFixtures } from '../lib/grading/grade';
+import { ASSIGNMENT } from '../tests/assignment';
 
 type Answer = (entry: ProbeInputs) => Tensor;
 const answerAll = (grid: ReturnType<typeof probeGrid>, answer: Answer) => grid.entries.map((entry) => answer(entry).astype('float64'));
@@ -48,7 +49,7 @@ function generated(seed: number, batch: number[], heads: number, seq: number, dH
   };
 }
 
-const fixtures = loadCaseFixtures(GRADED_CASES.filter((c) => c.fn === 'multihead_self_attention'));
+const fixtures = loadCaseFixtures(ASSIGNMENT, GRADED_CASES.filter((c) => c.fn === 'multihead_self_attention'));
 const CASES = [
   ...[...fixtures.values()].map((f) => ({ name: f.key, inputs: f.inputs, numHeads: f.params.numHeads })),
   ...[

@@ -16,7 +16,7 @@ import { GRADED_CASES } from '../tests/cases';
 import { AUDITED } from './catalogue';
 import sample from './catalogue/auditSample.json';
 
-const fixtures = loadCaseFixtures(GRADED_CASES);
+const fixtures = loadCaseFixtures(ASSIGNMENT, GRADED_CASES);
 const generated = new Map<string, Promise<Mutant[]>>();
 const mutantsFor = (solution: string) => {
   const entry = AUDITED.find((e) => e.name === solution)!;

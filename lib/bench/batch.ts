@@ -100,7 +100,7 @@ async function timeContainedStarts(count: number, jobs: number): Promise<number>
 async function timeCallsOnly(assignment: Assignment, count: number, jobs: number): Promise<number> {
   const child = prepareChild();
   const cases = runOrder(assignment.cases.filter((c) => !c.hidden));
-  const fixtures = loadCaseFixtures(cases);
+  const fixtures = loadCaseFixtures(assignment, cases);
   const reference = takeSubmission(path.join(assignment.root, 'reference'));
   const { load } = transpileSubmission({ files: Object.fromEntries(reference.files), entry: reference.entry, label: 'reference' });
   return timeInParallel(count, jobs, async () => {

@@ -48,7 +48,7 @@ function layOut(assignment: Assignment, base: string, work: string, { name, body
 /** Grades each submission in turn, as one `npm run grade -- --hidden` at the defaults would; `base` is a correct solution's file. */
 export async function measureBudget(assignment: Assignment, base: string, work: string, log: (line: string) => void = () => undefined): Promise<BudgetRow[]> {
   const options = {
-    assignment, cases: assignment.cases, fixtures: loadCaseFixtures(assignment.cases), child: prepareChild(DEFAULT_MEMORY_BYTES),
+    assignment, cases: assignment.cases, fixtures: loadCaseFixtures(assignment, assignment.cases), child: prepareChild(DEFAULT_MEMORY_BYTES),
     timeoutMs: DEFAULT_TIMEOUT_MS, budgetMs: DEFAULT_BUDGET_MS, outputCap: 4096, typeNotes: async () => [],
   };
   const rows: BudgetRow[] = [];

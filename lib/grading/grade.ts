@@ -23,7 +23,7 @@ import type { WorkCache } from '../batch/workCache';
 import type { Variants } from '../model/variants';
 import { checkedSubmission, startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import { boundFeedback } from '../text/bound';
-import type { Assignment } from './assignment';
+import { fixturesDir, type Assignment } from './assignment';
 import type { GradedCase } from '../assignment/cases';
 import { carryForward, heatmaps as heatmapsOf } from './afterGrading';
 import { explainFailures } from './diagnoseInChild';
@@ -104,12 +104,16 @@ export async function checkChildStarts(child: ChildCommand): Promise<void> {
   }
 }
 
-/** Loads every case's fixture once, checking each file (the mistakes' outputs too) against the manifest's sha256. */
-export function loadCaseFixtures(cases: readonly GradedCase[]): Map<string, LoadedFixture> {
-  const manifest = readManifest();
+/**
+ * Loads every case's fixture once from the assignment's fixtures, checking each file (the
+ * mistakes' outputs too) against the manifest's sha256.
+ */
+export function loadCaseFixtures(assignment: Pick<Assignment, 'root'>, cases: readonly GradedCase[]): Map<string, LoadedFixture> {
+  const dir = fixturesDir(assignment);
+  const manifest = readManifest(dir);
   return new Map(
     cases.map((c) => {
-      const fixture = loadFixture(c.fixture, { verify: true, manifest });
+      const fixture = loadFixture(c.fixture, { verify: true, manifest, fixturesDir: dir });
       // Read now, not at the first failure: tampering is refused before any student code runs.
       fixture.mistakes();
       fixture.probabilities();

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { HangError, withinLimit } from './withinLimit';
 import { expectedShapes, invoke, type CaseInputs } from '../assignment/call';
-import type { Assignment } from './assignment';
+import { fixturesDir, type Assignment } from './assignment';
 import { specOf, type FunctionSpec } from '../assignment/functions';
 import { notExported, readReturn, type Returned } from '../assignment/returns';
 import type { ProbeContext, Probe } from '../diagnosis/probe';
@@ -174,7 +174,7 @@ export class InProcessSession {
  * an exit can hang or end npm test (`npm test -- -t multihead` runs this).
  */
 export function inProcessContext(
-  probe: Probe, session: InProcessSession, assignment: Pick<Assignment, 'functions' | 'cases' | 'nonFiniteHint'>, known: (fn: string) => string[] | undefined = () => undefined,
+  probe: Probe, session: InProcessSession, assignment: Pick<Assignment, 'root' | 'functions' | 'cases' | 'nonFiniteHint'>, known: (fn: string) => string[] | undefined = () => undefined,
 ): ProbeContext {
   // Each function's run is made once, whoever asks: a stateful submission answers one sequence, as in the grader.
   const ran = new Map<string, Promise<string[]>>();
@@ -184,7 +184,7 @@ export function inProcessContext(
     for (const graded of assignment.cases.filter((c) => c.fn === fn && !c.hidden)) {
       // After a hang or a crash, as in the grader, the function's other cases fail without a call (each would cost a limit).
       if (!stopped) {
-        const fixture = loadFixture(graded.fixture);
+        const fixture = loadFixture(graded.fixture, { fixturesDir: fixturesDir(assignment) });
         const outcome = session.call(graded.fn, fixture);
         if (outcome.kind === 'value' && judgeValue(assignment, graded, outcome.value, fixture).status === 'passed') continue;
         stopped = outcome.kind === 'timeout' || outcome.kind === 'crashed';

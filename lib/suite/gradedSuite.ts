@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { GradedCase } from '../assignment/cases';
 import { explain, type Outcome } from '../diagnosis/explain';
 import type { ProbeContext } from '../diagnosis/probe';
-import type { Assignment } from '../grading/assignment';
+import { fixturesDir, type Assignment } from '../grading/assignment';
 import { CaseEngine } from '../grading/engine';
 import { DEFAULT_BUDGET_MS, FunctionLedger } from '../grading/faults';
 import { PER_TEST_LIMIT_MS } from '../grading/hangWords';
@@ -127,7 +127,7 @@ export function gradedSuite(assignment: Assignment): GradedSuite {
       const { graded: impl, checked } = await loadedFor(assignment, graded.name);
       backend ??= inProcessBackend(new InProcessSession(impl, assignment.functions, checked.entryName, { ledger }), checked.root, checked.label);
       // Read inside the test: a -t filter that skips the case skips its file reads too.
-      const fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest()) });
+      const fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest(fixturesDir(assignment))), fixturesDir: fixturesDir(assignment) });
       ran.set(graded.name, false);
       const { verdict, printed, inputsChanged, thrown: thrownError } = await engine.run(graded, fixture, backend);
       if (printed) console.log(printed);

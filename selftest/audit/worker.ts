@@ -14,7 +14,7 @@ export interface Job {
   label: string;
 }
 
-const fixtures = loadCaseFixtures(ASSIGNMENT.cases);
+const fixtures = loadCaseFixtures(ASSIGNMENT, ASSIGNMENT.cases);
 const { limitMs } = workerData as { limitMs: number };
 
 parentPort!.on('message', (job: Job) => {

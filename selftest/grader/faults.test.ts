@@ -18,9 +18,10 @@ import type { SubmissionResult } from '../../lib/model/result';
 import { GRADED_CASES, type GradedFunction } from '../../tests/cases';
 import { grade, gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const work = tempDir('faults');
-const everyCase = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) };
+const everyCase = { cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) };
 const FUNCTIONS = Object.keys(EXPORT_NAMES) as GradedFunction[];
 /** Low enough that a heap bomb reaches it in a second or two of the child's CPU. */
 const MEMORY_BYTES = 256 * 1024 ** 2;

@@ -13,7 +13,7 @@ export function gradeOptions(overrides: Partial<GradeOptions> = {}): GradeOption
   const cases = visibleCases();
   // No type check per grading: dozens of concurrent checking processes would only slow these
   // tests down; typeNotes.test.ts checks the notes through the grader.
-  options ??= { assignment: ASSIGNMENT, cases, fixtures: loadCaseFixtures(cases), child: prepareChild(), timeoutMs: 5000, outputCap: 4096, typeNotes: async () => [] };
+  options ??= { assignment: ASSIGNMENT, cases, fixtures: loadCaseFixtures(ASSIGNMENT, cases), child: prepareChild(), timeoutMs: 5000, outputCap: 4096, typeNotes: async () => [] };
   return { ...options, ...overrides };
 }
 

@@ -15,6 +15,7 @@ import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
 import { resultsFile } from '../../lib/report/batchReport';
 import { csvRecords, parseCsv } from '../../lib/report/exports';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const root = tempDir('resume');
 const submissions = path.join(root, 'submissions');
@@ -30,7 +31,7 @@ beforeAll(() => {
   materialize(path.join(__dirname, '..', 'catalogue', 'bugs', 'scale_missing.ts'), submissions, 'buggy');
   fs.mkdirSync(path.join(submissions, 'no_index'));
   visible = { ...gradeOptions({ timeoutMs: 30_000 }), jobs: 2, force: false, html: true };
-  hidden = { ...visible, cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) };
+  hidden = { ...visible, cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) };
 });
 
 const header = () => parseCsv(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'))[0];

@@ -21,6 +21,7 @@ import { csvRecords } from '../../lib/report/exports';
 import { CauseBook } from '../../lib/report/causes';
 import { MISTAKES } from '../../tests/diagnosis/catalogue';
 import { FUNCTIONS } from '../../adapters/functions';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
 
@@ -143,7 +144,7 @@ describe('a merge refuses, naming the culprit', () => {
   it('a shard graded with --hidden when the others were not', async () => {
     const cases = GRADED_CASES;
     const hidden = out('hidden-2');
-    await gradeBatch(submissions, hidden, { ...options, cases, fixtures: loadCaseFixtures(cases), shard: { index: 2, count: 3 } });
+    await gradeBatch(submissions, hidden, { ...options, cases, fixtures: loadCaseFixtures(ASSIGNMENT, cases), shard: { index: 2, count: 3 } });
     expect(refusal([shardDirs[0], hidden, shardDirs[2]]))
       .toBe(`${hidden} was graded with --hidden on instead of off, unlike ${shardDirs[0]}: grade every shard with the same checkout and flags`);
   });
