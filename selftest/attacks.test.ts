@@ -28,7 +28,7 @@ import { readManifest, sha256 } from '../lib/model/manifest';
 import type { BatchOutcome } from '../lib/batch/gradeBatch';
 import type { SubmissionResult } from '../lib/model/result';
 import { pageFile, resultsFile } from '../lib/report/batchReport';
-import { parseCsv } from '../lib/report/csvParse';
+import { parseCsv } from '../lib/text/csvParse';
 import { GRID_SCRIPT } from '../lib/report/courseGrid';
 import { apportionUnits, fromUnits, toUnits } from '../lib/report/points';
 import { toGradescope } from '../lib/report/gradescope';
