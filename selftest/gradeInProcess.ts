@@ -27,12 +27,18 @@ export interface CaseResult {
   diagnosis?: Diagnosis;
 }
 
-/** `fixtureOf`: where a case's inputs and expected values come from (a drawn case's, for --variants); its stored fixture by default. */
+/**
+ * `fixtureOf`: where a case's inputs and expected values come from (a drawn case's, for --variants);
+ * its stored fixture by default. `probed`: the instance the diagnosis calls, one of its own as in
+ * npm test and the grader (code that keeps state must meet a fresh one); `impl` itself by default,
+ * for callers whose code keeps none.
+ */
 export async function gradeInProcess(
   impl: Partial<Submission>, label: string, cases = GRADED_CASES, fixtureOf: (graded: GradedCase) => LoadedFixture = (graded) => loadFixture(graded.fixture),
+  probed: Partial<Submission> = impl,
 ): Promise<CaseResult[]> {
   const call = caller(impl, label);
-  const context = inProcessContext(probeOf(ASSIGNMENT, impl, label), new InProcessSession(impl, ASSIGNMENT.functions, label), ASSIGNMENT);
+  const context = inProcessContext(probeOf(ASSIGNMENT, probed, label), new InProcessSession(probed, ASSIGNMENT.functions, label), ASSIGNMENT);
   const results: CaseResult[] = [];
   for (const graded of cases) results.push(await gradeCase(graded));
   return results;

@@ -1,5 +1,6 @@
 /**
  * What a failing case's student reads beyond the verdict, the same in both paths: the
+ * harness's own check that the failing call answers the same when made again (replayDiffers, below), then the
  * assignment's diagnosis (its Diagnoser: a named cause, from probes of the student's own
  * functions), or, where it names none or the assignment has none, only what the output itself
  * shows (how much of it is out of tolerance and where), never a guess at a cause.
@@ -9,7 +10,7 @@ import type { Tolerance, Values } from '../compare';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
 import type { LoadedFixture } from '../model/fixtures';
 import { formatShape } from '../shape';
-import type { ProbeContext } from './probe';
+import { firstDifference, type ProbeAnswer, type ProbeContext } from './probe';
 
 export interface Diagnosis {
   /** The cause's id in the assignment's catalogue; ids joined by '|' when several give this same output, by '+' when several show at once. */
@@ -87,11 +88,57 @@ export function summarise(output: Values, expected: Values, tol: Tolerance): str
   );
 }
 
+/**
+ * The premise under every diagnosis, checked first and on the graded call itself: the function
+ * answers from its arguments alone. The failing call is made again with the case's own inputs (the
+ * grader's probes run in a fresh child after every graded call; npm test's in an instance of the
+ * submission of its own); an answer that differs from the graded one is a measured fact, and then
+ * no probe can be trusted to read the code: the diagnosis says that, and nothing else. A cache
+ * keyed on part of the inputs (a mask kept by shape) gives itself away here even where a probe's
+ * own repeated calls agree, because the graded call met state the replay does not.
+ */
+const CALLED_AGAIN = "Called again with this test's inputs, your function gives another answer";
+const KEEPS_STATE =
+  'it keeps state between calls or reads something besides its arguments. Make each call compute from its arguments alone; ' +
+  'no other cause is named, as a probe of such code would not show how it went wrong.';
+
+export const ANSWER_CHANGES: Cause = { id: 'answer_changes_when_called_again', message: `${CALLED_AGAIN}: ${KEEPS_STATE}` };
+
+/** The diagnosis when the replay of the failing call answers otherwise than the graded call did; undefined when it agrees or gives no answer. */
+export async function replayDiffers(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<Diagnosis | undefined> {
+  // A result that could not be read is not compared: a probe reads returns its own way.
+  if (outcome.kind === 'unreadable') return undefined;
+  const answer = await context.probe(graded.fn, { params: fixture.params, inputs: fixture.inputs });
+  if (answer.kind === 'none') return undefined;
+  const seen = outcome.kind === 'output' ? afterOutput(outcome, answer) : afterThrow(outcome, answer);
+  return seen === undefined ? undefined : { mistake: ANSWER_CHANGES.id, message: `${CALLED_AGAIN} (${seen}): ${KEEPS_STATE}` };
+}
+
+/** How the replay differs from a graded call that threw, or undefined when it threw the same. */
+function afterThrow(graded: Failure, answer: Exclude<ProbeAnswer, { kind: 'none' }>): string | undefined {
+  const inTest = `${graded.name} in the test`;
+  if (answer.kind === 'value') return `${inTest}, an answer when called again`;
+  return answer.name === graded.name && answer.message === graded.message ? undefined : `${inTest}, ${answer.name}: ${answer.message.slice(0, 120)} when called again`;
+}
+
+/** How the replay differs from a graded output, or undefined when it gives the same to the bit. */
+function afterOutput(graded: Extract<Outcome, { kind: 'output' }>, answer: Exclude<ProbeAnswer, { kind: 'none' }>): string | undefined {
+  if (answer.kind === 'threw') return `an answer in the test, ${answer.name} when called again`;
+  const again = graded.part ? answer.parts?.[graded.part] : answer.output;
+  if (!again) return undefined;
+  const shape = graded.output.shape;
+  if (again.shape.join() !== shape.join()) return `shape [${shape.join(', ')}] in the test, [${again.shape.join(', ')}] when called again`;
+  const at = firstDifference(graded.output, again);
+  if (at < 0) return undefined;
+  return `first at ${formatIndex(unravelIndex(at, shape))}: ${formatNumber(graded.output.data[at])} in the test, ${formatNumber(again.data[at])} when called again`;
+}
+
 /** The diagnosis of a failing case with its line for the student (see Explanation); `diagnoser`: the assignment's, if it has one. */
 export async function explain(
   diagnoser: Diagnoser | undefined, graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext,
 ): Promise<Explanation> {
-  const diagnosis = await diagnoser?.diagnose(graded, fixture, outcome, context);
+  // The premise of every probe first, on the graded call itself (replayDiffers, below): when it fails, it is the diagnosis.
+  const diagnosis = (await replayDiffers(graded, fixture, outcome, context)) ?? (await diagnoser?.diagnose(graded, fixture, outcome, context));
   if (diagnosis) return { diagnosis, note: `Diagnosis: ${diagnosis.message}` };
   if (outcome.kind === 'unreadable') {
     // A result that could not be read already says what to return instead: nothing to add.

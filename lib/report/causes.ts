@@ -11,7 +11,7 @@
  * a test with nothing else counts as "no known cause".
  */
 import type { FunctionSpec } from '../assignment/functions';
-import type { Cause } from '../diagnosis/explain';
+import { ANSWER_CHANGES, type Cause } from '../diagnosis/explain';
 import { saidBy } from '../model/notRun';
 import type { GradescopeResults } from './gradescope';
 
@@ -109,7 +109,8 @@ export class CauseBook {
   private readonly byId: ReadonlyMap<string, Cause>;
 
   constructor(causes: readonly Cause[] = []) {
-    this.byId = new Map(causes.map((c) => [c.id, c]));
+    // The harness's own causes (a replay that answers otherwise) beside the assignment's.
+    this.byId = new Map([ANSWER_CHANGES, ...causes].map((c) => [c.id, c]));
   }
 
   /** What a cause says: the diagnosis's words, or a status's. */

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import type { GradedFunction } from '../../tests/cases';
+import { ANSWER_CHANGES } from '../../lib/diagnosis/explain';
 
 export interface CatalogueEntry {
   name: string;
@@ -46,6 +47,8 @@ const bug = (name: string, breaks: GradedFunction, mistake = name, more: Partial
   mistake,
   ...more,
 });
+/** The harness's own finding: a replay of the failing call answers otherwise. */
+const REPLAY_DIFFERS = ANSWER_CHANGES.id;
 const sdpa = (name: string, mistake = name) => bug(name, 'scaled_dot_product_attention', mistake);
 const correct = (name: string, file: string): CatalogueEntry => ({ name, file });
 const undiagnosed = (name: string, breaks: GradedFunction, why: string): CatalogueEntry => ({ name, file: path.join(__dirname, 'bugs', `${name}.ts`), breaks, undiagnosed: why });
@@ -172,8 +175,9 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('mask_partial_broadcast_loop', 'mask_broadcast'),
   undiagnosed('attention_no_batch_dims', 'scaled_dot_product_attention', 'no probe adds a batch dim to 2-D inputs yet'),
   undiagnosed('attention_no_batch_dims_loop', 'scaled_dot_product_attention', 'no probe adds a batch dim to 2-D inputs yet'),
-  undiagnosed('mhsa_kv_cache', 'multihead_self_attention', "a probe's call meets the kept K and V too: no probe tells state from a weight left unused yet"),
-  undiagnosed('mhsa_kv_cache_loop', 'multihead_self_attention', "a probe's call meets the kept K and V too: no probe tells state from a weight left unused yet"),
+  // A probe's call meets the kept K and V too; a replay of the graded call in a fresh instance does not.
+  bug('mhsa_kv_cache', 'multihead_self_attention', REPLAY_DIFFERS),
+  bug('mhsa_kv_cache_loop', 'multihead_self_attention', REPLAY_DIFFERS),
   // Issue 30: mistakes that broke a premise of the probes (state kept, inputs changed, rows or V
   // read in a way the probes' own inputs could not tell apart), each once said something false.
   sdpa('v_reshaped_loop', 'v_reshaped'),
@@ -184,6 +188,9 @@ export const BUGS: readonly CatalogueEntry[] = [
   // Verdicts that depend on the calls made before (state kept) or on whether a call gets its own
   // copy of the inputs (inputs changed in place): both paths make the same calls in the same
   // order, each on its own copies, so both say the same of them.
-  sdpa('output_buffer_kept', 'state_kept'),
+  // State keyed on part of the inputs: the graded call met state a fresh replay does not (lib/diagnosis/explain.ts replayDiffers).
+  bug('output_buffer_kept', 'scaled_dot_product_attention', REPLAY_DIFFERS, { mayAlsoSay: ['state_kept'] }),
+  sdpa('mask_cached_by_shape', REPLAY_DIFFERS),
+  sdpa('scale_cached_once', REPLAY_DIFFERS),
   bug('mask_inverted_in_place', 'scaled_dot_product_attention', 'inputs_changed', { breaksMultiHead: true, multiHeadMistake: 'attention_changes_inputs' }),
 ];

@@ -104,7 +104,7 @@ const ATTENTION: readonly Mistake[] = [
     message: "Your scores are scaled by the wrong factor: divide by √d_k, with d_k the last dim of Q (don't hardcode it)." },
   { id: 'scale_after_softmax', fn: 'scaled_dot_product_attention',
     message: 'Your probabilities are scaled by 1/√d_k after the softmax: scale BEFORE softmax (not after!), so that the probabilities still sum to 1.' },
-  { id: 'state_kept', fn: 'scaled_dot_product_attention',
+  { id: 'state_kept', fn: 'scaled_dot_product_attention', generic: true,
     message: 'Calling your attention with the same inputs gives different outputs depending on what was called before: something outlives the call (a buffer, a running sum, a cache). Create every buffer and running value inside the function, afresh for each call.' },
   { id: 'inputs_changed', fn: 'scaled_dot_product_attention',
     message: `Your scaledDotProductAttention changes the tensors it is given. ${INPUTS_CHANGED_FIX}` },
