@@ -5,11 +5,11 @@
  * nearest to, a flag that npm kept for itself (`npm run grade --html page.html`, no `--`) with the
  * command as it was meant (lib/npmKept.ts), and the usage follows on a line of its own, exit 2.
  */
-import { flagsNpmKept, npmKeptLine, scriptOf } from './npmKept';
+import { flagsNpmKept, npmKeptLine, scriptOf, type FlagKind } from './npmKept';
 import { meantWords } from './text/typo';
 
 /** `optional`: a string that may be left out (`--html` alone), given as `true` then. */
-export type FlagKind = 'boolean' | 'string' | 'number' | 'optional';
+export type { FlagKind } from './npmKept';
 export type FlagValues<S extends Record<string, FlagKind>> = {
   [K in keyof S]?: S[K] extends 'boolean' ? boolean : S[K] extends 'number' ? number : S[K] extends 'optional' ? string | true : string;
 };

@@ -5,7 +5,8 @@
  * tell from its environment: npm names the script it runs (npm_lifecycle_event) and passes each
  * setting it was given as npm_config_<name> (dashes as underscores, `true` for a bare flag).
  */
-import type { FlagKind } from './cli';
+/** How a command's flag takes its value (lib/cli.ts): a switch, a text, a number, or a text that may be left out. */
+export type FlagKind = 'boolean' | 'string' | 'number' | 'optional';
 import { meantWords } from './text/typo';
 
 export interface KeptFlag {

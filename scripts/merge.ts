@@ -14,7 +14,7 @@ import { batchSummaryMarkdown } from '../lib/report/githubBatch';
 import { formatBatchSummary } from '../lib/report/terminal';
 import { oneLine } from '../lib/text/sanitise';
 import { CANVAS_CSV, canvasLines, LONG_CSV } from '../lib/report/exports';
-import { readRoster, RosterError, type RosterEntry } from '../lib/report/roster';
+import { readRoster, RosterError, type RosterEntry } from '../lib/late/roster';
 import { loadAssignment } from '../lib/grading/loadAssignment';
 import { CauseBook } from '../lib/report/causes';
 

@@ -22,12 +22,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_DIR } from '../lib/batch/workCache';
+import { CACHE_DIR } from '../lib/workCache';
 import { loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
 import { readManifest, sha256 } from '../lib/model/manifest';
-import type { BatchOutcome } from '../lib/grading/batch';
+import type { BatchOutcome } from '../lib/batch/gradeBatch';
 import type { SubmissionResult } from '../lib/model/result';
 import { pageFile, resultsFile } from '../lib/report/batchReport';
+import { parseCsv } from '../lib/text/csvParse';
 import { GRID_SCRIPT } from '../lib/report/courseGrid';
 import { apportionUnits, fromUnits, toUnits } from '../lib/report/points';
 import { toGradescope } from '../lib/report/gradescope';
@@ -203,20 +204,6 @@ describe('attacks graded on their own', () => {
     });
   }
 });
-
-/** Rows of an RFC 4180 CSV (quoted cells, CRLF line ends). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  for (const [, quoted, plain, end] of text.matchAll(/(?:"((?:[^"]|"")*)"|([^,\r\n]*))(,|\r?\n|$)/g)) {
-    row.push(quoted !== undefined ? quoted.replace(/""/g, '"') : plain);
-    if (end === ',') continue;
-    rows.push(row);
-    row = [];
-    if (end === '') break;
-  }
-  return rows.filter((r) => r.length > 1);
-}
 
 describe('all attacks in one batch, beside a correct submission', () => {
   const submissions = path.join(root, 'batch', 'submissions');

@@ -7,7 +7,7 @@ import type { Submission } from '../adapters';
 import { explain, type Diagnosis } from '../lib/diagnosis/explain';
 import { DIAGNOSIS } from '../tests/diagnosis/diagnose';
 import { NotImplementedError, ResultError } from '../lib/errors';
-import { judgeValue } from '../lib/grading/judge';
+import { judgeValue } from '../lib/grading/verdict';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
 import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
 import { probeOf } from '../lib/suite/submission';

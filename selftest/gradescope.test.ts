@@ -182,8 +182,7 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     CAP_CROSSINGS[name].build(student, makeOutside(path.join(root, 'elsewhere')));
     const { results } = await runAutograder(root);
     expect(results.score).toBe(0);
-    expect(results.tests).toHaveLength(GRADED_CASES.length);
-    for (const t of results.tests) expect(t.output).toMatch(CAP_CROSSINGS[name].reason);
+    expect(saidOnce(results.tests, 'Not run')).toMatch(CAP_CROSSINGS[name].reason);
   });
 
   it('a late policy in the bundle: the score is what is left after the penalty for the metadata\'s time and the student\'s own due date', async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Submission } from '../adapters';
-import { gradeBatch } from '../lib/grading/batch';
+import { gradeBatch } from '../lib/batch/gradeBatch';
 import { loadCaseFixtures } from '../lib/grading/grade';
 import { secretHash } from '../lib/model/secret';
 import { PROJECT_ROOT } from '../lib/paths';

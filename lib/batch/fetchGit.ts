@@ -6,6 +6,7 @@
  * git runs and how much it writes; nothing here waits on it unbounded.
  */
 import { spawn } from 'node:child_process';
+import { nodeMs } from '../sandbox/nodeMs';
 
 export interface GitOptions {
   env: NodeJS.ProcessEnv;
@@ -56,7 +57,7 @@ export function runGit(args: readonly string[], options: GitOptions): Promise<Gi
         // already gone
       }
     };
-    const timer = setTimeout(() => stop(options.overTime), Math.max(0, options.until - Date.now()));
+    const timer = setTimeout(() => stop(options.overTime), nodeMs(options.until - Date.now()));
     const watcher = options.watch && setInterval(() => {
       const why = options.watch!();
       if (why) stop(why);

@@ -12,7 +12,7 @@ import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/cs
 import type { ReportTerms } from '../report/causes';
 import { courseExports, type CanvasExport, type CourseExportOptions } from '../report/exports';
 import type { GradescopeResults } from '../report/gradescope';
-import { fileStems, GRADES_CSV } from './layout';
+import { fileStems, GRADES_CSV } from '../report/layout';
 import { caseTable, type GradedWith } from './provenance';
 import { ABOUT, namesHash, writeRecord, type BatchRecord } from './record';
 import type { Shard } from './shard';

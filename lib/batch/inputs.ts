@@ -13,9 +13,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readFetched } from './fetched';
-import { SUBMISSIONS_DIR } from './layout';
+import { SUBMISSIONS_DIR } from '../report/layout';
 import { batchOutputsIn, listSubmissions } from './listing';
-import { CACHE_DIR } from './workCache';
+import { CACHE_DIR } from '../workCache';
 import { entryOnItsFace } from '../intake/upload';
 
 /** The batch cannot start; the message is one line naming the folders and the fix. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { GraderError } from '../errors';
 import { listNames, type NamedEntry } from '../intake/names';
 import { NameMatcher } from '../text/nameMatch';
-import { GRADES_CSV, SUBMISSIONS_DIR } from './layout';
+import { GRADES_CSV, SUBMISSIONS_DIR } from '../report/layout';
 
 /** Whether `dir` is a batch's output: grades.csv beside submissions/, neither followed if a link. */
 export function isBatchOutput(dir: string): boolean {

@@ -21,7 +21,7 @@ import { courseExports, type CanvasExport, type CourseExportOptions } from '../r
 import type { SummaryEntry } from '../report/terminal';
 import { visibleOf, type GradedCase } from '../assignment/cases';
 import { badName, RESULT_BYTES, resultProblem } from './checkResult';
-import { fileStem, fileStems, GRADES_CSV } from './layout';
+import { fileStem, fileStems, GRADES_CSV } from '../report/layout';
 import { caseTable, difference } from './provenance';
 import { ABOUT, namesHash, readRecord, RECORD_FILE, writeRecord, type BatchRecord } from './record';
 import { lstatOrNone, notRegular, readChecked } from './shardFile';

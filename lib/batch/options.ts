@@ -15,9 +15,8 @@ import path from 'node:path';
 import type { FlagKind } from '../cli';
 import { readExtensions, type Extensions } from '../late/extensions';
 import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy, type LatePolicy } from '../late/policy';
-import { RosterError } from '../report/roster';
+import { RosterError } from '../late/roster';
 import { secretHash } from '../model/secret';
-import type { Assignment } from '../grading/assignment';
 import { visibleOf, type GradedCase } from '../assignment/cases';
 import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 
@@ -54,7 +53,7 @@ export interface GradeOption {
   /** Needs instructor files (the handout neither lists nor accepts it). */
   instructorOnly?: boolean;
   /** The values the flag sets (its value undefined: not given) for `assignment`, or one line saying why the value is wrong. */
-  apply(value: string | number | boolean | undefined, assignment: Pick<Assignment, 'cases'>): Partial<OptionValues> | string;
+  apply(value: string | number | boolean | undefined, assignment: { cases: readonly GradedCase[] }): Partial<OptionValues> | string;
   /** The key it is recorded under in `graded_with.options`. */
   key: string;
   /** What is recorded for these values; undefined when the option is off (so results graded before it existed still match). */
@@ -199,7 +198,7 @@ export function gradeFlagKinds(): Record<string, FlagKind> {
 }
 
 /** The values the command line's grade-changing flags set, or one line saying which value is wrong. */
-export function gradeOptionValues(flags: Readonly<Record<string, unknown>>, assignment: Pick<Assignment, 'cases'>): OptionValues | string {
+export function gradeOptionValues(flags: Readonly<Record<string, unknown>>, assignment: { cases: readonly GradedCase[] }): OptionValues | string {
   const values: Partial<OptionValues> = {};
   for (const option of GRADE_OPTIONS) {
     const applied = option.apply(flags[option.flag] as string | number | boolean | undefined, assignment);

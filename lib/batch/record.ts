@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { GradedCase } from '../assignment/cases';
 import { writeFileAtomic } from '../fsAtomic';
-import { RECORD_FILE } from './layout';
+import { RECORD_FILE } from '../report/layout';
 import type { GradedWith } from './provenance';
 import type { Shard } from './shard';
 

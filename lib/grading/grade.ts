@@ -8,7 +8,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { take, type Taken } from '../batch/provenance';
+import { take, type Taken } from '../intake/take';
 import { IntakeError, type Submission } from '../intake/intake';
 import { GraderError } from '../errors';
 import { buildChildRuntime } from '../sandbox/build';
@@ -19,7 +19,7 @@ import { transpileInWorker, warmTranspiler, type TranspileOutcome } from '../san
 import { loadVerdict } from '../sandbox/loadCheck';
 import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 import { isPrepared, type PreparedSubmission, type TranspileJob } from '../sandbox/transpile';
-import type { WorkCache } from '../batch/workCache';
+import type { WorkCache } from '../workCache';
 import type { Variants } from '../model/variants';
 import { checkedSubmission, startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import { boundFeedback } from '../text/bound';

@@ -22,7 +22,7 @@ import { describeError, isA } from '../sandbox/errorInfo';
 import type { ErrorInfo, InputChange } from '../sandbox/protocol';
 import type { SessionOutcome } from '../sandbox/session';
 import type { Backend } from './engine';
-import { judgeValue } from './judge';
+import { judgeValue } from './verdict';
 import { trapExit } from './exitTrap';
 import type { FunctionLedger } from './faults';
 import { loadFixture } from '../model/fixtures';

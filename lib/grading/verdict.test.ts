@@ -45,7 +45,7 @@ describe('a verdict at the memory cap', () => {
   });
 
   it("the function's other tests name the cap and the test it was reached in", () => {
-    expect(notRunAfterFault('causal_mask', { kind: 'memory', capBytes: 1536 * 1024 ** 2 }, 'test_causal_mask')).toBe(
+    expect(notRunAfterFault('causalMask', { kind: 'memory', capBytes: 1536 * 1024 ** 2 }, 'test_causal_mask')).toBe(
       'not run: `causalMask` reached the memory limit of 1.5 GiB in test_causal_mask, so its other tests fail at once (one fault costs that function only)',
     );
   });

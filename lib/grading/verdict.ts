@@ -1,18 +1,24 @@
 /**
- * The verdict on one case from what its call produced (an answer, an error, a timeout, a crash):
- * the status and the one-line reason a student acts on, and what the diagnosis should look at. The
- * diagnosis itself comes later (explainFailures in diagnoseInChild.ts): it probes the submission,
- * so it runs once every verdict is in. Runs in the grading process; values are judged by evaluate.ts.
+ * Where a case's points are decided, in both paths: the verdict on one case from what its call
+ * produced (an answer, an error, a timeout, a crash), the status and the one-line reason a student
+ * acts on, what the diagnosis should look at, and the points that status earns (caseResult). An
+ * answer is read part by part (lib/assignment/returns.ts) and compared (checks.ts). The diagnosis
+ * comes later (explain.ts): it probes the submission, so the grader asks for it once every verdict
+ * is in. Runs in the grading process (or npm test's), never inside student code.
  */
 import type { Assignment } from './assignment';
 import type { GradedCase } from '../assignment/cases';
-import { specOf } from '../assignment/functions';
+import { partsOf, specOf, type FunctionSpec } from '../assignment/functions';
+import { checkPart } from '../assignment/returns';
+import type { Values } from '../compare';
+import { NonFiniteResult, ResultError } from '../errors';
+import type { Tensor } from '../tensor';
+import { evaluateCase } from './checks';
 import type { Diagnosis, Explanation, Outcome } from '../diagnosis/explain';
 import type { ErrorInfo } from '../sandbox/protocol';
 import type { SessionOutcome } from '../sandbox/session';
 import { mapStack } from '../sandbox/sourceMap';
 import type { PreparedSubmission } from '../sandbox/transpile';
-import { judgeValue, unreadable } from './judge';
 import { didNotLoad, diedWords, didNotReturn, memoryWords, thrownWords } from './hangWords';
 import { faultOf, FAULT_STATUS, type FunctionLedger } from './faults';
 import { DIED_AT_CAP } from '../sandbox/outOfMemory';
@@ -34,6 +40,51 @@ export function studentStack(error: ErrorInfo, prepared: PreparedSubmission): st
   const own = new RegExp(`^\\s+at (?:.* \\()?${prepared.load.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^\\s():]+:\\d+:\\d+\\)?$`);
   const frames = firstFrame < 0 ? [] : lines.slice(firstFrame).filter((line) => own.test(line));
   return mapStack([...message, ...frames].join('\n'), prepared.load.label, prepared.lineMaps);
+}
+
+/** What the function returned is not a tensor, or not a finite one: lib/assignment/returns.ts said why, in the child or here. */
+export function unreadable(message: string): CaseVerdict {
+  return { status: 'error', reason: message, details: '', evidence: { kind: 'unreadable', name: 'ResultError', message } };
+}
+
+/** A returned part: its values, or (judged by its shape alone) its shape. */
+export interface ReturnedPart {
+  name: string;
+  value: { shape: readonly number[]; data?: unknown };
+}
+
+/** Each part's expected values, by part name: expected.npy for one, expected_<part>.npy for a tuple's. */
+export function expectedParts(spec: FunctionSpec, fixture: LoadedFixture): Record<string, Tensor> {
+  return spec.returns.tuple ? fixture.parts : { [spec.returns.part.name]: fixture.expected };
+}
+
+/** Its values checked, or, when a part's shape alone was read (returns.ts judgedByShape), that shape. */
+export function judgeValue(assignment: Pick<Assignment, 'functions' | 'nonFiniteHint'>, graded: GradedCase, returned: readonly ReturnedPart[], fixture: LoadedFixture): CaseVerdict {
+  const spec = specOf(assignment.functions, graded.fn);
+  const evidence = { expected: expectedParts(spec, fixture), inputs: fixture.inputs, params: fixture.params };
+  const byName = new Map(returned.map((p) => [p.name, p.value]));
+  const shapeOnly = partsOf(spec).find((part) => byName.get(part.name)?.data === undefined);
+  if (shapeOnly) {
+    // The shape check comes first and alone reads no values (checks.ts): the same words as for any wrong shape.
+    const outputs = new Map(partsOf(spec).map((p) => [p.name, { shape: byName.get(p.name)?.shape ?? [], data: [] } as Values]));
+    const [first, ...rest] = evaluateCase(spec, graded, outputs, evidence).message.split('\n');
+    return { status: 'failed', reason: first, details: rest.join('\n') };
+  }
+  const outputs = new Map<string, Tensor>();
+  try {
+    for (const part of partsOf(spec)) outputs.set(part.name, checkPart(spec, part, byName.get(part.name), assignment.nonFiniteHint?.(graded.fn, fixture.inputs)));
+  } catch (err) {
+    if (!(err instanceof ResultError)) throw err;
+    if (err instanceof NonFiniteResult) return { ...unreadable(err.message), status: 'failed' };
+    return unreadable(err.message);
+  }
+  const verdict = evaluateCase(spec, graded, outputs, evidence);
+  if (verdict.passed) return { status: 'passed', reason: '', details: '' };
+  const [first, ...rest] = verdict.message.split('\n');
+  // The diagnosis reads one output: a single tensor's, or the first failing part of a tuple.
+  const failing = partsOf(spec).find((p) => verdict.checks.some((c) => !c.passed && (!spec.returns.tuple || c.message.startsWith(`${p.name}: `)))) ?? partsOf(spec)[0];
+  const outcome: Outcome = { kind: 'output', output: outputs.get(failing.name)!, ...(spec.returns.tuple && { part: failing.name }), ...(failing.kind !== 'float' && { exact: true as const }) };
+  return { status: 'failed', reason: first, details: rest.join('\n'), evidence: outcome };
 }
 
 export interface CaseVerdict {

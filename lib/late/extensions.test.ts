@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { resultProblem } from '../batch/checkResult';
 import { regradeReason } from '../batch/resume';
 import { toGradescope } from '../report/gradescope';
-import { RosterError } from '../report/roster';
+import { RosterError } from './roster';
 import { caseResult, submission } from '../report/sampleResults';
 import { extendedDueTimes, readExtensions } from './extensions';
 import { formatLatePolicy, parseLatePolicy, withLatePenalty, type LatePolicy } from './policy';

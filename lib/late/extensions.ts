@@ -11,7 +11,7 @@
  * a rerun with another table regrades, and a merge refuses shards graded with different ones.
  */
 import { createHash } from 'node:crypto';
-import { cellOf, matchRoster, readStudentTable, RosterError, studentLabel, type RosterEntry } from '../report/roster';
+import { cellOf, matchRoster, readStudentTable, RosterError, studentLabel, type RosterEntry } from './roster';
 import { showName } from '../text/sanitise';
 import { parseDuration, parseTime } from './policy';
 

@@ -7,7 +7,7 @@
  * row says so.
  */
 import fs from 'node:fs';
-import { csvRecords } from '../report/csvParse';
+import { csvRecords } from '../text/csvParse';
 import { NameMatcher } from '../text/nameMatch';
 import { showName } from '../text/sanitise';
 import { parseTime, type LateTime } from './policy';

@@ -16,11 +16,11 @@ import { POINT_DECIMALS, toUnits } from './points';
 import { histogramSvg, rateBarsSvg, type Bin } from './charts';
 import type { GradescopeResults } from './gradescope';
 import { escapeHtml, fileHref, htmlPage } from './html';
-import { pageFile, resultsFile } from '../batch/layout';
+import { pageFile, resultsFile } from './layout';
 
 export const REPORT_FILE = 'report.html';
 // Where each submission's files are (readable, bounded, collision-free stems): lib/batch/layout.ts.
-export { RECORD_FILE, SUBMISSIONS_DIR, fileStem, pageFile, resultsFile } from '../batch/layout';
+export { RECORD_FILE, SUBMISSIONS_DIR, fileStem, pageFile, resultsFile } from './layout';
 
 export interface BatchEntry {
   name: string;

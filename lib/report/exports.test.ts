@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
 import { gradebookCsv, rowFromResult } from './csv';
 import { canvasCsv, canvasLines, longCsv, parseCsv } from './exports';
-import { readRoster, RosterError } from './roster';
+import { readRoster, RosterError } from '../late/roster';
 import { toGradescope } from './gradescope';
 import { caseResult, submission } from './sampleResults';
 import { MISTAKES } from '../../tests/diagnosis/catalogue';

@@ -13,9 +13,9 @@ import type { GradescopeResults } from './gradescope';
 import { apportionUnits, POINT_DECIMALS, shownScore, toUnits } from './points';
 import { NameMatcher } from '../text/nameMatch';
 import { showName } from '../text/sanitise';
-import { matchRoster, studentLabel, type RosterEntry } from './roster';
+import { matchRoster, studentLabel, type RosterEntry } from '../late/roster';
 
-export { csvRecords, parseCsv } from './csvParse';
+export { csvRecords, parseCsv } from '../text/csvParse';
 
 /**
  * `submission,test,points,max,status,cause_id,cause`: one row per submission and test, by name then

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { take } from '../batch/provenance';
+import { take } from '../intake/take';
 import type { Handout } from './handout';
 import type { Read } from './read';
 import { READ_LIMIT_MS, readAll, startReaders, type ReadJob } from './readers';

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { take } from '../batch/provenance';
+import { take } from '../intake/take';
 import { PROJECT_ROOT } from '../paths';
 
 export interface Handout {

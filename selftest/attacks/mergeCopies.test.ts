@@ -13,7 +13,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MERGE_LIMITS, MergeError, mergeShards } from '../../lib/batch/merge';
 import { RECORD_FILE, type BatchRecord } from '../../lib/batch/record';
-import { gradeBatch } from '../../lib/grading/batch';
+import { gradeBatch } from '../../lib/batch/gradeBatch';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { gradeOptions } from '../grader/harness';

@@ -6,7 +6,7 @@
  *
  * `carry`: with --carry-forward, on every case, hidden ones included.
  */
-import { gradeBatch } from '../../lib/grading/batch';
+import { gradeBatch } from '../../lib/batch/gradeBatch';
 import { loadCaseFixtures, prepareChild } from '../../lib/grading/grade';
 import { GRADED_CASES } from '../../tests/cases';
 import { gradeOptions } from '../grader/harness';

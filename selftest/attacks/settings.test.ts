@@ -16,7 +16,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BatchOutcome } from '../../lib/grading/batch';
+import type { BatchOutcome } from '../../lib/batch/gradeBatch';
 import { prepareChild } from '../../lib/grading/grade';
 import { readManifest, sha256 } from '../../lib/model/manifest';
 import type { SubmissionResult } from '../../lib/model/result';

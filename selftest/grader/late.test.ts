@@ -12,7 +12,7 @@ import { FETCHED_FILE } from '../../lib/batch/fetched';
 import { mergeShards } from '../../lib/batch/merge';
 import { readExtensions } from '../../lib/late/extensions';
 import { parseLatePolicy, type LatePolicy } from '../../lib/late/policy';
-import { gradeBatch, type BatchOptions } from '../../lib/grading/batch';
+import { gradeBatch, type BatchOptions } from '../../lib/batch/gradeBatch';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { resultsFile } from '../../lib/report/batchReport';
 import { csvRecords } from '../../lib/report/exports';

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gradeBatch } from '../../lib/grading/batch';
+import { gradeBatch } from '../../lib/batch/gradeBatch';
 import type { SubmissionResult } from '../../lib/model/result';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { codeFile } from '../../lib/text/place';

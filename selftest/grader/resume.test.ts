@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { gradeBatch, type BatchOptions } from '../../lib/grading/batch';
+import { gradeBatch, type BatchOptions } from '../../lib/batch/gradeBatch';
 import { loadCaseFixtures } from '../../lib/grading/grade';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';

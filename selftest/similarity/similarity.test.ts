@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CACHE_DIR } from '../../lib/batch/workCache';
+import { CACHE_DIR } from '../../lib/workCache';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { collect } from '../../lib/similarity/collect';
 import type { PairScore } from '../../lib/similarity/compare';

@@ -13,18 +13,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { badName } from '../batch/checkResult';
-import { readFetched } from '../batch/fetched';
-import { writeGradebook } from '../batch/gradebook';
-import { Interrupted, onStopSignal, type StopSignal } from '../batch/interrupt';
-import { pageFile, resultsFile, SUBMISSIONS_DIR } from '../batch/layout';
-import { listSubmissions, lookalikeNames } from '../batch/listing';
-import { fixtureHashes, gradedWith, take, takenHash, type Provenance, type Taken } from '../batch/provenance';
-import { removeRecord } from '../batch/record';
-import { readResults, regradeReason, type RegradeReason } from '../batch/resume';
-import { inShard, WHOLE, type Shard } from '../batch/shard';
-import { summaryEntry } from '../batch/summary';
-import { WorkCache } from '../batch/workCache';
+import { badName } from './checkResult';
+import { readFetched } from './fetched';
+import { writeGradebook } from './gradebook';
+import { Interrupted, onStopSignal, type StopSignal } from './interrupt';
+import { pageFile, resultsFile, SUBMISSIONS_DIR } from '../report/layout';
+import { listSubmissions, lookalikeNames } from './listing';
+import { fixtureHashes, gradedWith, type Provenance } from './provenance';
+import { take, takenHash, type Taken } from '../intake/take';
+import { removeRecord } from './record';
+import { readResults, regradeReason, type RegradeReason } from './resume';
+import { inShard, WHOLE, type Shard } from './shard';
+import { summaryEntry } from './summary';
+import { WorkCache } from '../workCache';
 import { extendedDueTimes, type Extensions } from '../late/extensions';
 import { withLatePenalty, type LatePolicy } from '../late/policy';
 import { submissionTimes, type SubmissionTime } from '../late/times';
@@ -36,12 +37,14 @@ import { toGradescope, type GradescopeResults } from '../report/gradescope';
 import { submissionPage } from '../report/submissionPage';
 import { oneLine } from '../text/sanitise';
 import type { SummaryEntry } from '../report/terminal';
-import { gradeSubmission, typeCheckSubmissions, withoutRunning, type GradeOptions } from './grade';
-import { LastGuard } from './lastGuard';
+import { gradeSubmission, typeCheckSubmissions, withoutRunning, type GradeOptions } from '../grading/grade';
+import { LastGuard } from '../grading/lastGuard';
 import type { CanvasExport, CourseExportOptions } from '../report/exports';
 import type { SubmissionResult } from '../model/result';
 import { stopTypeChecks, typeCheckSalt, type TypeNotes } from '../typecheck/run';
 import { CauseBook } from '../report/causes';
+import { fixturesDir } from '../grading/assignment';
+import { readManifest } from '../model/manifest';
 
 export interface BatchOptions extends GradeOptions {
   jobs: number;
@@ -121,7 +124,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   fs.mkdirSync(path.join(outDir, SUBMISSIONS_DIR), { recursive: true });
   // Until this run ends the folder is not a finished batch: a merge must not take it.
   removeRecord(outDir);
-  const fixtures = fixtureHashes(options.cases);
+  const fixtures = fixtureHashes(options.cases, readManifest(fixturesDir(options.assignment)));
   const run = gradedWith(options, options.cases, fixtures);
   const policy = options.latePolicy;
   const { timeOf: handedIn, unmatched: timesUnmatched } = submissionTimes(everyone, options.times, fetched);

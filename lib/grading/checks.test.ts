@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GradedCase } from '../assignment/cases';
 import type { FunctionSpec } from '../assignment/functions';
-import { evaluateCase } from './evaluate';
+import { evaluateCase } from './checks';
 
 /** A function returning a tuple: the largest entries of each row and where they are. */
 const SPEC: FunctionSpec = {

@@ -5,7 +5,7 @@ import { explain } from '../diagnosis/explain';
 import type { ProbeContext } from '../diagnosis/probe';
 import type { LoadedFixture } from '../model/fixtures';
 import { Tensor } from '../tensor';
-import { judgeValue } from './judge';
+import { judgeValue } from './verdict';
 
 /** A function returning a tuple, the largest entries of each row and where they are, with no diagnosis: its failures get the generic notes. */
 const SPEC: FunctionSpec = {

@@ -1,8 +1,8 @@
 /**
  * The checks on one graded case's output, part by part: each part against its expected values
  * (closeness within the case's tolerance, or exact for a mask or indices), then the case's
- * property checks on the rows its function's spec points at. This runs where points are decided,
- * never inside student code.
+ * property checks on the rows its function's spec points at. What they find is the verdict's to
+ * weigh (verdict.ts); they run in the grading process (or npm test's), never inside student code.
  */
 import type { Dim, FunctionSpec, PartSpec } from '../assignment/functions';
 import { partsOf } from '../assignment/functions';

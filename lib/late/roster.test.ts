@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { rowFromResult } from './csv';
-import { canvasCsv, canvasLines, parseCsv } from './exports';
+import { rowFromResult } from '../report/csv';
+import { canvasCsv, canvasLines, parseCsv } from '../report/exports';
 import { matchRoster, readRoster, type RosterEntry } from './roster';
-import { caseResult, submission } from './sampleResults';
+import { caseResult, submission } from '../report/sampleResults';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-'));
 const file = (name: string, text: string) => {

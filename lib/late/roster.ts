@@ -16,7 +16,7 @@
  * folders (none of them exactly), are matched to no one and said: never a guess.
  */
 import fs from 'node:fs';
-import { parseCsv } from './csvParse';
+import { parseCsv } from '../text/csvParse';
 import { nameKey, NameMatcher, type Match } from '../text/nameMatch';
 import { showName } from '../text/sanitise';
 

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../fsAtomic';
+import { writeFileAtomic } from './fsAtomic';
 
 export const CACHE_DIR = '.cache';
 const PRUNE_AFTER_MS = 14 * 24 * 3600 * 1000;
