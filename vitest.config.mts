@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 
@@ -40,9 +41,13 @@ function graderResolution(): Plugin {
  * The students' graded suite: `npm test`, filtered with `-t`, e.g. `-t scaled_dot_product`.
  * Threads start faster than forked processes, and the module cache keeps the transformed harness
  * between runs: with both, a run costs about what an empty vitest run does (README, Speed).
+ * GRADER_ASSIGNMENT names another assignment's folder, as for `npm run grade`
+ * (lib/grading/loadAssignment.ts): its tests/ are the suite.
  */
 export default defineConfig({
   plugins: [graderResolution()],
+  // Vite's cache stays in the project's node_modules: the assignment's folder gains none.
+  ...(process.env.GRADER_ASSIGNMENT && { root: path.resolve(process.env.GRADER_ASSIGNMENT), cacheDir: fileURLToPath(new URL('./node_modules/.vite', import.meta.url)) }),
   test: {
     include: ['tests/**/*.test.ts'],
     pool: 'threads',

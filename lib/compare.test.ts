@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClose, checkMaskEqual, checkMaskedAreZero, checkRowsSumToOne, checkShape } from './compare';
+import { checkClose, checkEqual, checkMaskEqual, checkMaskedAreZero, checkRowsSumToOne, checkShape } from './compare';
 
 const t = (data: number[], shape: number[]) => ({ data: Float64Array.from(data), shape });
 const tol = { atol: 1e-6, rtol: 1e-4 };
@@ -47,5 +47,19 @@ describe('checkMaskEqual', () => {
       'entry [0, 1] is 1 but should be 0: query 0 must not see key 1, a future position',
     );
     expect(checkMaskEqual(t([0, 0, 1, 1], [2, 2]), expected).message).toMatch(/query 0 must be able to see key 0/);
+  });
+});
+
+describe('checkEqual', () => {
+  it('integers compared exactly: a neighbour\'s index is wrong, whether or not either is 0', () => {
+    const expected = t([2, 0, 5, 1], [2, 2]);
+    expect(checkEqual(t([2, 0, 5, 1], [2, 2]), expected).passed).toBe(true);
+    for (const [at, wrong] of [[0, 3], [1, 1], [2, 4], [3, 0]] as const) {
+      const data = [2, 0, 5, 1];
+      data[at] = wrong;
+      const outcome = checkEqual(t(data, [2, 2]), expected);
+      expect(outcome.passed, `${at}`).toBe(false);
+      expect(outcome.message).toMatch(new RegExp(`^1 of 4 values differ \\(compared exactly\\); first at \\[${at >> 1}, ${at & 1}\\]: expected ${expected.data[at]}, got ${wrong}$`));
+    }
   });
 });

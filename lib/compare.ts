@@ -1,7 +1,7 @@
 /**
  * The checks that decide a graded case, each with its own message: shape, closeness within
  * atol + rtol·|expected| (both read as float64), rows that sum to 1, masked positions at exactly 0,
- * and exact boolean masks. They say what was expected, what came, where and how far off.
+ * exact boolean masks and exact integers (indices). They say what was expected, what came, where and how far off.
  */
 import { formatIndex, formatNumber, plural, unravelIndex } from './format';
 import { formatShape } from './shape';
@@ -150,6 +150,25 @@ export function checkMaskedAreZero(probs: Values, mask: Values): CheckOutcome {
     'masked_are_zero',
     `${plural(leaks, 'masked position')} got probability instead of exactly 0; first: ${first}. ` +
       'Masked scores must become exactly 0 after the softmax (use −∞, or zero them afterwards).',
+  );
+}
+
+/**
+ * Integers (indices) compared exactly: no tolerance makes a neighbour's index right, and a mask's
+ * reading (zero or not) would take index 3 for index 2.
+ */
+export function checkEqual(actual: Values, expected: Values): CheckOutcome {
+  let bad = 0;
+  let firstBad = -1;
+  for (let i = 0; i < expected.data.length; i++) {
+    if (actual.data[i] === expected.data[i]) continue;
+    if (bad++ === 0) firstBad = i;
+  }
+  if (bad === 0) return pass('matches_expected');
+  return fail(
+    'matches_expected',
+    `${bad} of ${plural(expected.data.length, 'value')} differ (compared exactly); ` +
+      `first at ${formatIndex(unravelIndex(firstBad, expected.shape))}: expected ${formatNumber(expected.data[firstBad])}, got ${formatNumber(actual.data[firstBad])}`,
   );
 }
 

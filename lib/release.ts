@@ -15,10 +15,17 @@ export class ReleaseError extends Error {
   override name = 'ReleaseError';
 }
 
-/** Shipped as they are in the working tree; a folder ends in '/'. Each must exist. */
-const COPIED: readonly { path: string; skip?: RegExp }[] = [
-  { path: 'adapters/' },
-  { path: 'tests/' },
+/** A file or folder (ending in '/') shipped as it is in the working tree; each must exist. */
+interface Copied {
+  path: string;
+  skip?: RegExp;
+}
+
+/** The assignment's own, from its folder (Assignment.root): how its functions are called, its suite and case table. */
+const ASSIGNMENT_COPIED: readonly Copied[] = [{ path: 'adapters/' }, { path: 'tests/' }];
+
+/** The harness's, from the project's root. */
+const HARNESS_COPIED: readonly Copied[] = [
   // The harness's unit tests and their sample results, this tool, the benchmarks, the Gradescope bundler,
   // page (it runs the reference) and a course's fetch and merge (scripts/fetch-submissions.ts, merge.ts) are instructor-only.
   { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/readmeTables\.ts$|^lib\/report\/(sampleResults|githubBatch)\.ts$|^lib\/batch\/(fetch|fetchGit|fetchWrite|fetchedEntries|merge)\.ts$|^lib\/(bench|gradescope|similarity)\// },
@@ -73,9 +80,9 @@ function workingTreeFiles(root: string): string[] {
   return listed.filter((file) => fs.existsSync(path.join(root, file)));
 }
 
-function copiedFiles(root: string, files: Map<string, Buffer>): void {
+function copiedFiles(root: string, rules: readonly Copied[], files: Map<string, Buffer>): void {
   const tree = workingTreeFiles(root);
-  for (const rule of COPIED) {
+  for (const rule of rules) {
     const matches = rule.path.endsWith('/')
       ? tree.filter((file) => file.startsWith(rule.path) && !rule.skip?.test(file))
       : tree.filter((file) => file === rule.path);
@@ -100,7 +107,8 @@ function committedStudent(root: string, files: Map<string, Buffer>): void {
   if (!committed.includes(STUDENT_ENTRY)) {
     throw new ReleaseError(`${STUDENT_ENTRY} is not in the last commit: commit the stubs before releasing`);
   }
-  for (const file of committed) files.set(file, git(root, ['show', `HEAD:${file}`]));
+  // Paths and `HEAD:./…` are relative to `root`, which may be a folder inside the repository.
+  for (const file of committed) files.set(file, git(root, ['show', `HEAD:./${file}`]));
 }
 
 /** The manifest without hidden entries, and exactly the files its visible entries list (inputs, expected, mistakes). */
@@ -233,22 +241,28 @@ function readme(root: string, handed: Handed): Buffer {
   return Buffer.from(`${title}\n\n${commands}\n\n${section}\n`);
 }
 
-/** What the handout is made of besides files: the assignment's functions and cases (the README's tables), and the commands its README opens with. */
+/** What the handout is made of besides files: the assignment's functions and cases (the README's tables), the commands its README opens with, and its folder. */
 export interface Handed extends Declared {
   studentCommands: readonly string[];
+  root: string;
 }
 
-/** The handout of an assignment (`handed`: what its README says of it). */
-export function buildHandout(handed: Handed, root = PROJECT_ROOT): Handout {
+/**
+ * The handout of an assignment (`handed`: what its README says of it, and `root`, its folder): its
+ * own folders (adapters/, tests/, the committed student/, the visible fixtures, its README) from
+ * there, laid out at the handout's root beside the harness's files from `harnessRoot`.
+ */
+export function buildHandout(handed: Handed, harnessRoot = PROJECT_ROOT): Handout {
   const files = new Map<string, Buffer>();
-  copiedFiles(root, files);
-  committedStudent(root, files);
-  classroomWorkflow(root, files);
-  const { visible, hidden } = visibleFixtures(root, files);
-  files.set('package.json', packageJson(root));
-  files.set('package-lock.json', packageLock(root));
-  files.set('README.md', readme(root, handed));
-  files.set('tsconfig.json', tsconfig(root, new Set(files.keys())));
+  copiedFiles(handed.root, ASSIGNMENT_COPIED, files);
+  copiedFiles(harnessRoot, HARNESS_COPIED, files);
+  committedStudent(handed.root, files);
+  classroomWorkflow(harnessRoot, files);
+  const { visible, hidden } = visibleFixtures(handed.root, files);
+  files.set('package.json', packageJson(harnessRoot));
+  files.set('package-lock.json', packageLock(harnessRoot));
+  files.set('README.md', readme(handed.root, handed));
+  files.set('tsconfig.json', tsconfig(harnessRoot, new Set(files.keys())));
   return { files, visibleFixtures: visible, hiddenFixtures: hidden };
 }
 

@@ -39,7 +39,7 @@ const latePolicy = flags['late-policy'] === undefined ? undefined : parseLatePol
 if (typeof latePolicy === 'string') usage(latePolicy);
 
 try {
-  const entries = buildBundle({ cases: assignment.cases, handout: buildHandout(assignment).files, nodeVersion, latePolicy });
+  const entries = buildBundle({ assignment, handout: buildHandout(assignment).files, nodeVersion, latePolicy });
   const zip = writeZip(entries);
   fs.mkdirSync(path.dirname(path.resolve(flags.out)), { recursive: true });
   fs.writeFileSync(path.resolve(flags.out), zip);

@@ -52,7 +52,7 @@ try {
 
 async function merge(out: string): Promise<void> {
   const assignment = loadAssignment();
-  const terms = { functions: assignment.functions, causes: new CauseBook((await assignment.diagnosis?.())?.causes) };
+  const terms = { functions: assignment.functions, causes: new CauseBook((await assignment.diagnosis?.())?.causes), title: assignment.page.title };
   const merged = mergeShards(folders, out, assignment.cases, terms, { roster, assignment: flags.assignment });
   console.log(`merged ${folders.length} shard output(s): ${merged.rows.length} submissions`);
   console.log(formatBatchSummary(merged.entries));

@@ -59,7 +59,7 @@ beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'gradescope-'));
   // The contained child runs as nobody when the tests run as root: it must be able to reach its runtime.
   fs.chmodSync(temp, 0o755);
-  zip = writeZip(buildBundle({ cases: ASSIGNMENT.cases, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE }));
+  zip = writeZip(buildBundle({ assignment: ASSIGNMENT, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE }));
   entries = readZip(zip);
   source = path.join(temp, 'source');
   unpack(source, entries);
@@ -118,21 +118,21 @@ describe('the bundle', () => {
       const without = Object.fromEntries(Object.entries(pkg).map(([key, value]) =>
         [key, key.endsWith('ependencies') ? Object.fromEntries(Object.entries(value).filter(([dep]) => dep !== name)) : value]));
       const lacking = new Map(handout).set('package.json', Buffer.from(JSON.stringify(without)));
-      expect(() => buildBundle({ cases: ASSIGNMENT.cases, handout: lacking, nodeVersion: ACTIVE_LTS_RELEASE }), name)
+      expect(() => buildBundle({ assignment: ASSIGNMENT, handout: lacking, nodeVersion: ACTIVE_LTS_RELEASE }), name)
         .toThrow(new RegExp(`package\\.json does not list ${name}, whose native code the grader loads`));
     }
   });
 
   it('setup.sh installs a release of a supported LTS line only (Node 20 reached end of life)', () => {
     const handout = buildHandout(ASSIGNMENT).files;
-    for (const ok of ['v22.23.3', 'v26.10.0']) expect(() => buildBundle({ cases: ASSIGNMENT.cases, handout, nodeVersion: ok })).not.toThrow();
+    for (const ok of ['v22.23.3', 'v26.10.0']) expect(() => buildBundle({ assignment: ASSIGNMENT, handout, nodeVersion: ok })).not.toThrow();
     for (const refused of ['v20.20.2', 'v25.1.0', '24.21.0', 'v24']) {
-      expect(() => buildBundle({ cases: ASSIGNMENT.cases, handout, nodeVersion: refused }), refused).toThrow(/is not a release of a supported LTS line \(22, 24, 26\)/);
+      expect(() => buildBundle({ assignment: ASSIGNMENT, handout, nodeVersion: refused }), refused).toThrow(/is not a release of a supported LTS line \(22, 24, 26\)/);
     }
   });
 
   it('the same sources give the same bytes', () => {
-    expect(writeZip(buildBundle({ cases: ASSIGNMENT.cases, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE })).equals(zip)).toBe(true);
+    expect(writeZip(buildBundle({ assignment: ASSIGNMENT, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE })).equals(zip)).toBe(true);
   });
 
   const unzip = spawnSync('unzip', ['-v'], { encoding: 'utf8' }).status === 0;
@@ -188,7 +188,7 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
   it('a late policy in the bundle: the score is what is left after the penalty for the metadata\'s time and the student\'s own due date', async () => {
     const late = path.join(temp, 'source-late');
     const policy = parseLatePolicy('per=day,penalty=10%,cap=50%,grace=15m', false) as LatePolicy;
-    unpack(late, buildBundle({ cases: ASSIGNMENT.cases, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE, latePolicy: policy }));
+    unpack(late, buildBundle({ assignment: ASSIGNMENT, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE, latePolicy: policy }));
     linkNodeModules(late);
     const root = autograderRoot('late', { 'index.ts': reference() }, late);
     // Due on the 1st for the class, the 2nd for this student (an extension); made 1 day 1 h after that: 2 started days, 20%.

@@ -90,7 +90,7 @@ beforeAll(async () => {
   temp = tempDir('gradescope-install');
   // The contained child runs as another uid when the tests run as root: it must be able to reach its runtime.
   fs.chmodSync(temp, 0o755);
-  const entries = readZip(writeZip(buildBundle({ cases: ASSIGNMENT.cases, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE })));
+  const entries = readZip(writeZip(buildBundle({ assignment: ASSIGNMENT, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE })));
   installed = path.join(temp, 'installed');
   lacking = path.join(temp, 'lacking');
   unpack(installed, entries);

@@ -263,7 +263,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   for (const cache of [transpileCache, typeCheckCache]) cache.prune();
   const stopped = interrupted();
   const done = names.filter((name) => results.has(name)).length;
-  const terms = { functions: options.assignment.functions, causes: new CauseBook((await options.assignment.diagnosis?.())?.causes) };
+  const terms = { functions: options.assignment.functions, causes: new CauseBook((await options.assignment.diagnosis?.())?.causes), title: options.assignment.page.title };
   const { rows, canvas } = writeGradebook({
     outDir, names, everyone, shard, run, cases: options.cases, terms, fixtures, results, missing,
     html: Boolean(options.html), late: Boolean(policy), exports: options.exports ?? {},

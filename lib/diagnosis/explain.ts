@@ -25,8 +25,12 @@ export interface Failure {
   message: string;
 }
 
-/** What a failing case produced: an output that a check refused (a tuple return's failing `part`), or a failure with no output. */
-export type Outcome = { kind: 'output'; output: Values; part?: string } | Failure;
+/**
+ * What a failing case produced: an output that a check refused (a tuple return's failing `part`;
+ * `exact`: a part compared exactly, a mask or indices, not within a tolerance), or a failure with
+ * no output.
+ */
+export type Outcome = { kind: 'output'; output: Values; part?: string; exact?: true } | Failure;
 
 export interface Explanation {
   diagnosis?: Diagnosis;
@@ -68,8 +72,11 @@ export function parseNonFinite(failure: Failure): { index: number[]; count: numb
 
 const NO_CAUSE = 'No known cause shows in what your function returns';
 
-/** How far off an output that no known mistake explains is: share out of tolerance, largest error and where. */
-export function summarise(output: Values, expected: Values, tol: Tolerance): string {
+/**
+ * How far off an output that no known mistake explains is: share out of tolerance, largest error and
+ * where. `tol` undefined: the output is compared exactly (a mask, indices), and the words say so.
+ */
+export function summarise(output: Values, expected: Values, tol: Tolerance | undefined): string {
   const sameShape = output.shape.length === expected.shape.length && output.shape.every((n, i) => n === expected.shape[i]);
   if (!sameShape) return `${NO_CAUSE} (shape ${formatShape(output.shape)} where ${formatShape(expected.shape)} is expected).`;
   let bad = 0;
@@ -77,15 +84,13 @@ export function summarise(output: Values, expected: Values, tol: Tolerance): str
   let worstAt = 0;
   for (let i = 0; i < expected.data.length; i++) {
     const err = Math.abs(output.data[i] - expected.data[i]);
-    if (!(err <= tol.atol + tol.rtol * Math.abs(expected.data[i]))) bad++;
+    if (!(err <= (tol ? tol.atol + tol.rtol * Math.abs(expected.data[i]) : 0))) bad++;
     if (!(err <= worst)) [worst, worstAt] = [err, i];
   }
-  if (bad === 0) return `${NO_CAUSE}; every value is within tolerance, so the check above says what is wrong.`;
+  if (bad === 0) return `${NO_CAUSE}; every value is ${tol ? 'within tolerance' : 'the expected one'}, so the check above says what is wrong.`;
   const share = Number(((100 * bad) / expected.data.length).toPrecision(2));
-  return (
-    `${NO_CAUSE}; ${share}% of the values (${bad} of ${plural(expected.data.length, 'value')}) are out of ` +
-    `tolerance, the largest error is ${formatNumber(worst)} at ${formatIndex(unravelIndex(worstAt, expected.shape))}.`
-  );
+  const off = tol ? 'are out of tolerance, the largest error is' : 'differ from the expected ones (compared exactly), the largest difference is';
+  return `${NO_CAUSE}; ${share}% of the values (${bad} of ${plural(expected.data.length, 'value')}) ${off} ${formatNumber(worst)} at ${formatIndex(unravelIndex(worstAt, expected.shape))}.`;
 }
 
 /**
@@ -150,5 +155,5 @@ export async function explain(
   const expected = (outcome.part && fixture.parts[outcome.part]) || fixture.expected;
   // Likewise a wrong shape: the check's line gives the expected shape and the one returned.
   if (outcome.output.shape.join() !== expected.shape.join()) return { note: '' };
-  return { note: summarise(outcome.output, expected, toleranceOf(graded, outcome.part ?? '')) };
+  return { note: summarise(outcome.output, expected, outcome.exact ? undefined : toleranceOf(graded, outcome.part ?? '')) };
 }

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { mistakeFile, sha256, type Manifest } from '../model/manifest';
 import { PROJECT_ROOT } from '../paths';
-import type { GradedCase } from '../assignment/cases';
+import type { Assignment } from '../grading/assignment';
 import { AUTOGRADER_OPTIONS } from './autograde';
 import { autograderErrorResults, DETAILS_LIMIT } from './errorResults';
 import { NATIVE_PACKAGES } from './nativePackages';
@@ -41,8 +41,11 @@ export interface BundleOptions {
   nodeVersion: string;
   /** A late policy (`--late-policy`, lib/late/policy.ts) the autograder applies from each submission's metadata. */
   latePolicy?: LatePolicy;
-  /** The assignment's every case, hidden ones included: the points at stake in an "Autograder error" result. */
-  cases: readonly GradedCase[];
+  /**
+   * The assignment: its folder, whose fixtures (hidden ones too) the bundle holds, and its every
+   * case, hidden ones included: the points at stake in an "Autograder error" result.
+   */
+  assignment: Pick<Assignment, 'root' | 'cases'>;
 }
 
 function readFile(root: string, file: string): Buffer {
@@ -88,20 +91,19 @@ function nativePackagesListed(files: ReadonlyMap<string, Buffer>): void {
   }
 }
 
-export function buildBundle({ handout, nodeVersion, latePolicy, cases }: BundleOptions): ZipEntry[] {
-  const root = PROJECT_ROOT;
+export function buildBundle({ handout, nodeVersion, latePolicy, assignment }: BundleOptions): ZipEntry[] {
   if (!supportedRelease(nodeVersion)) {
     throw new BundleError(`Node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}), such as ${ACTIVE_LTS_RELEASE}`);
   }
   const files = new Map([...handout].filter(([file]) => !DROPPED.some((re) => re.test(file))));
-  allFixtures(root, files);
-  for (const file of AUTOGRADER_FILES) files.set(file, readFile(root, file));
+  allFixtures(assignment.root, files);
+  for (const file of AUTOGRADER_FILES) files.set(file, readFile(PROJECT_ROOT, file));
   if (latePolicy) files.set(AUTOGRADER_OPTIONS, Buffer.from(`${JSON.stringify({ late_policy: formatLatePolicy(latePolicy) }, null, 2)}\n`));
   nativePackagesListed(files);
   files.set('setup.sh', Buffer.from(setupSh(nodeVersion)));
   files.set(SETUP_PACKAGES, Buffer.from(setupPackagesSh()));
   files.set('run_autograder', Buffer.from(runAutograderSh(DETAILS_LIMIT)));
-  const maxScore = cases.reduce((sum, c) => sum + c.points, 0);
+  const maxScore = assignment.cases.reduce((sum, c) => sum + c.points, 0);
   const fallback = autograderErrorResults(
     'run_autograder: Node itself could not run (neither scripts/autograde.ts nor scripts/autograde-failed.js started): ' +
       'setup.sh installs it into /usr/local; see whether it did in the image build log.',

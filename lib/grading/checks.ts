@@ -9,6 +9,7 @@ import { partsOf } from '../assignment/functions';
 import { toleranceOf, type GradedCase } from '../assignment/cases';
 import {
   checkClose,
+  checkEqual,
   checkMaskEqual,
   checkMaskedAreZero,
   checkRowsSumToOne,
@@ -42,7 +43,8 @@ function dimOf(dim: Dim, { inputs, params }: Evidence): number {
 function partChecks(graded: GradedCase, part: PartSpec, output: Values, expected: Values): CheckOutcome[] {
   const shape = checkShape(output, expected);
   if (!shape.passed) return [shape];
-  return [part.kind === 'float' ? checkClose(output, expected, toleranceOf(graded, part.name)) : checkMaskEqual(output, expected)];
+  if (part.kind === 'float') return [checkClose(output, expected, toleranceOf(graded, part.name))];
+  return [part.kind === 'mask' ? checkMaskEqual(output, expected) : checkEqual(output, expected)];
 }
 
 /** The case's property checks, on the rows the spec points at (FunctionSpec.rows). */

@@ -83,7 +83,8 @@ export function judgeValue(assignment: Pick<Assignment, 'functions' | 'nonFinite
   const [first, ...rest] = verdict.message.split('\n');
   // The diagnosis reads one output: a single tensor's, or the first failing part of a tuple.
   const failing = partsOf(spec).find((p) => verdict.checks.some((c) => !c.passed && (!spec.returns.tuple || c.message.startsWith(`${p.name}: `)))) ?? partsOf(spec)[0];
-  return { status: 'failed', reason: first, details: rest.join('\n'), evidence: { kind: 'output', output: outputs.get(failing.name)!, ...(spec.returns.tuple && { part: failing.name }) } };
+  const outcome: Outcome = { kind: 'output', output: outputs.get(failing.name)!, ...(spec.returns.tuple && { part: failing.name }), ...(failing.kind !== 'float' && { exact: true as const }) };
+  return { status: 'failed', reason: first, details: rest.join('\n'), evidence: outcome };
 }
 
 export interface CaseVerdict {

@@ -129,7 +129,7 @@ export function batchReportHtml(
   const max = Math.max(cases.reduce((s, c) => s + c.points, 0), ...graded.map((g) => g.results.extra_data.max_score));
   const round = (x: number) => formatPoints(x, decimals);
   const full = graded.filter((g) => g.results.score >= g.results.extra_data.max_score - 1e-9).length;
-  const body = [GRID_STYLE_TAG, `<h1>Attention assignment: ${entries.length} submissions</h1>`];
+  const body = [GRID_STYLE_TAG, `<h1>${escapeHtml(terms.title)}: ${entries.length} submissions</h1>`];
   body.push(graded.length
     ? `<p class="stats">Scores out of ${round(max)}: mean <strong>${round(mean(scores))}</strong>, `
       + `median <strong>${round(quantile(sorted, 0.5))}</strong>, quartiles ${round(quantile(sorted, 0.25))} and ${round(quantile(sorted, 0.75))}, `

@@ -152,8 +152,10 @@ export class CauseBook {
   }
 }
 
-/** What a course's reports say of its assignment: each function's short name (column heads), the causes' words. */
+/** What a course's reports say of its assignment: each function's short name (column heads), the causes' words, its title. */
 export interface ReportTerms {
   functions: readonly FunctionSpec[];
   causes: CauseBook;
+  /** The report's heading before its count of submissions: the assignment's page title. */
+  title: string;
 }

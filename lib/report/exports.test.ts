@@ -12,7 +12,7 @@ import { MISTAKES } from '../../tests/diagnosis/catalogue';
 import { CauseBook } from './causes';
 import { FUNCTIONS } from '../../adapters/functions';
 
-const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES), title: 'Attention assignment' };
 
 const cases = GRADED_CASES.filter((c) => c.name === 'test_scaled_dot_product_attention' || c.name === 'test_causal_mask');
 const good = submission('alice', [caseResult(cases[0].name, { maxPoints: cases[0].points }), caseResult(cases[1].name, { fn: 'causal_mask', maxPoints: cases[1].points })]);

@@ -16,7 +16,7 @@ import { MISTAKES } from '../../tests/diagnosis/catalogue';
 import { ASSIGNMENT } from '../../tests/assignment';
 import { FUNCTIONS } from '../../adapters/functions';
 
-const TERMS = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
+const TERMS = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES), title: ASSIGNMENT.page.title };
 
 const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> "quoted" & \'single\'';
 
@@ -167,6 +167,11 @@ describe('batchReportHtml', () => {
     expect(page).toContain('Without a readable result (grade them again): lost.');
     expect(page).toContain(`<a class="page" href="${fileHref(pageFile(HOSTILE))}">${escapeHtml(HOSTILE)}</a>`);
     expect((page.match(/<rect class="bar"/g) ?? []).length).toBe(2 + 2); // 2 one-point bins (max 1.5), 2 tests
+  });
+
+  it("its heading is the assignment's title, escaped", () => {
+    const entries = [{ name: 'good', results: toGradescope(good), page: 'good.html' }];
+    expect(batchReportHtml(entries, cases, { ...TERMS, title: 'Norms <&> assignment' })).toContain('<h1>Norms &lt;&amp;&gt; assignment: 1 submissions</h1>');
   });
 
   it('under a late policy: points, penalty and score per row, and who lost points, had no time or had an extension', () => {

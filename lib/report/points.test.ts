@@ -13,7 +13,7 @@ import { apportionUnits, shownScore, toUnits } from './points';
 import { caseResult, submission } from './sampleResults';
 import { FUNCTIONS } from '../../adapters/functions';
 
-const TERMS = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
+const TERMS = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES), title: 'Attention assignment' };
 
 /** Points a course may declare: sixty-fourths, sixteenths, quarters, thirds, tenths, whole points. */
 function drawPoints(random: () => number): number {

@@ -25,7 +25,7 @@ import { CauseBook } from '../../lib/report/causes';
 import { MISTAKES } from '../../tests/diagnosis/catalogue';
 import { GRADED_CASES } from '../../tests/cases';
 
-const TERMS = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
+const TERMS = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES), title: 'Attention assignment' };
 
 const root = tempDir('merge-copies');
 const shards = [1, 2].map((i) => path.join(root, `shard-${i}`));

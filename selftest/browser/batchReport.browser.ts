@@ -17,7 +17,7 @@ import { batchReportHtml } from '../../lib/report/batchReport';
 import { CauseBook } from '../../lib/report/causes';
 import { MISTAKES } from '../../tests/diagnosis/catalogue';
 
-const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES), title: 'Attention assignment' };
 const causeWords = (id: string) => BOOK.causes.words(id);
 import { toGradescope } from '../../lib/report/gradescope';
 import { caseResult as sampleCase, submission as sampleSubmission } from '../../lib/report/sampleResults';

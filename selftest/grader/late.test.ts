@@ -23,7 +23,7 @@ import { MISTAKES } from '../../tests/diagnosis/catalogue';
 import { FUNCTIONS } from '../../adapters/functions';
 import { GRADED_CASES } from '../../tests/cases';
 
-const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES), title: 'Attention assignment' };
 
 const root = tempDir('late');
 const submissions = path.join(root, 'submissions');

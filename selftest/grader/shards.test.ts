@@ -23,7 +23,7 @@ import { MISTAKES } from '../../tests/diagnosis/catalogue';
 import { FUNCTIONS } from '../../adapters/functions';
 import { ASSIGNMENT } from '../../tests/assignment';
 
-const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES), title: ASSIGNMENT.page.title };
 
 const CATALOGUE = path.join(__dirname, '..', 'catalogue');
 const ATTACKS = path.join(__dirname, '..', 'attacks');
