@@ -26,6 +26,33 @@ describe('checkClose', () => {
   });
 });
 
+describe('checkClose widened by an error bound', () => {
+  const widening = (bounds: number[]) => ({ name: 'float32 error bound', bounds: () => bounds });
+  it('accepts an element within its bound where the bound is wider than the tolerance', () => {
+    expect(checkClose(t([1e-5, 2], [2]), t([0, 2], [2]), tol, widening([2e-5, 0])).passed).toBe(true);
+  });
+  it('never narrows: an element within the tolerance passes whatever its bound', () => {
+    expect(checkClose(t([5e-7, 1.00005], [2]), t([0, 1], [2]), tol, widening([0, 0])).passed).toBe(true);
+  });
+  it('names the bound at the first element beyond it, when it was the wider', () => {
+    const outcome = checkClose(t([0, 3e-5, 2.1], [3]), t([0, 0, 2], [3]), tol, widening([0, 2.03e-5, 0]));
+    expect(outcome.message).toBe(
+      '2 of 3 values out of tolerance (atol 1e-6, rtol 1e-4, or the float32 error bound of this case where wider); ' +
+        'first at [1]: expected 0, got 3.000e-5, beyond the float32 error bound of this case (≤ 2.1e-5 here); max abs error 0.1 at [2]',
+    );
+  });
+  it('says the tolerance alone where no bound was wider', () => {
+    const outcome = checkClose(t([0.5], [1]), t([0], [1]), tol, widening([1e-9]));
+    expect(outcome.message).toBe('1 of 1 value out of tolerance (atol 1e-6, rtol 1e-4); first at [0]: expected 0, got 0.5; max abs error 0.5 at [0]');
+  });
+  it('asks for no bound when every element is within the tolerance', () => {
+    const bounds = () => {
+      throw new Error('asked');
+    };
+    expect(checkClose(t([1, 2], [2]), t([1, 2], [2]), tol, { name: 'bound', bounds }).passed).toBe(true);
+  });
+});
+
 describe('probability checks', () => {
   const mask = { data: Uint8Array.from([1, 0, 0, 0]), shape: [2, 2] };
   it('rows with allowed keys sum to 1 and fully masked rows to 0', () => {

@@ -17,6 +17,7 @@ import {
   leadingColumns,
   type CheckOutcome,
   type Values,
+  type Widening,
 } from '../compare';
 
 export interface Verdict {
@@ -40,10 +41,16 @@ function dimOf(dim: Dim, { inputs, params }: Evidence): number {
   return shape[dim.dim < 0 ? shape.length + dim.dim : dim.dim];
 }
 
-function partChecks(graded: GradedCase, part: PartSpec, output: Values, expected: Values): CheckOutcome[] {
+/** The case's error bound on a part, from the case's own inputs: computed here, where points are awarded, and only if asked. */
+function wideningOf(graded: GradedCase, part: PartSpec, { inputs, params }: Evidence): Widening | undefined {
+  const bound = graded.bound;
+  return bound && { name: bound.name, bounds: () => bound.of(inputs, params, part.name) };
+}
+
+function partChecks(graded: GradedCase, part: PartSpec, output: Values, expected: Values, evidence: Evidence): CheckOutcome[] {
   const shape = checkShape(output, expected);
   if (!shape.passed) return [shape];
-  if (part.kind === 'float') return [checkClose(output, expected, toleranceOf(graded, part.name))];
+  if (part.kind === 'float') return [checkClose(output, expected, toleranceOf(graded, part.name), wideningOf(graded, part, evidence))];
   return [part.kind === 'mask' ? checkMaskEqual(output, expected) : checkEqual(output, expected)];
 }
 
@@ -71,7 +78,7 @@ export function evaluateCase(spec: FunctionSpec, graded: GradedCase, outputs: Re
   const checks: CheckOutcome[] = [];
   for (const part of partsOf(spec)) {
     const named = (c: CheckOutcome) => (tuple && !c.passed ? { ...c, message: `${part.name}: ${c.message}` } : c);
-    checks.push(...partChecks(graded, part, outputs.get(part.name)!, evidence.expected[part.name]).map(named));
+    checks.push(...partChecks(graded, part, outputs.get(part.name)!, evidence.expected[part.name], evidence).map(named));
   }
   if (checks.every((c) => c.check !== 'shape')) checks.push(...propertyChecks(spec, graded, outputs, evidence));
   const failed = checks.filter((c) => !c.passed);
