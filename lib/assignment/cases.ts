@@ -2,7 +2,7 @@
  * A graded case as the assignment declares it (its table, tests/cases.ts): what is called, for
  * how many points, on which fixture, compared how. The harness reads cases; it never writes one.
  */
-import type { Tolerance, Values } from '../compare';
+import type { Tolerance, Values, Widening } from '../compare';
 
 /** A graded function's id (functions.ts FunctionSpec.id). */
 export type GradedFunction = string;
@@ -40,6 +40,17 @@ export interface GradedCase {
   checks: readonly PropertyCheck[];
   /** What the case checks, in a sentence a student reads when it fails. */
   what: string;
+}
+
+/**
+ * The case's error bound on a part, from the case's own inputs, computed only if asked: the check
+ * (lib/grading/checks.ts) and the note on a failure (lib/diagnosis/explain.ts summarise) read one rule.
+ */
+export function wideningOf(
+  graded: Pick<GradedCase, 'bound'>, part: string, inputs: Readonly<Record<string, Values>>, params: Readonly<Record<string, number>>,
+): Widening | undefined {
+  const bound = graded.bound;
+  return bound && { name: bound.name, bounds: () => bound.of(inputs, params, part) };
 }
 
 /** The tolerance a part is compared with. */

@@ -5,8 +5,8 @@
  * functions), or, where it names none or the assignment has none, only what the output itself
  * shows (how much of it is out of tolerance and where), never a guess at a cause.
  */
-import { toleranceOf, type GradedCase } from '../assignment/cases';
-import type { Tolerance, Values } from '../compare';
+import { toleranceOf, wideningOf, type GradedCase } from '../assignment/cases';
+import type { Tolerance, Values, Widening } from '../compare';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
 import type { LoadedFixture } from '../model/fixtures';
 import { formatShape } from '../shape';
@@ -76,15 +76,18 @@ const NO_CAUSE = 'No known cause shows in what your function returns';
  * How far off an output that no known mistake explains is: share out of tolerance, largest error and
  * where. `tol` undefined: the output is compared exactly (a mask, indices), and the words say so.
  */
-export function summarise(output: Values, expected: Values, tol: Tolerance | undefined): string {
+/** `widening`: the case's error bound where it is wider, as the check reads it (lib/compare.ts checkClose): the same count as its line. */
+export function summarise(output: Values, expected: Values, tol: Tolerance | undefined, widening?: Widening): string {
   const sameShape = output.shape.length === expected.shape.length && output.shape.every((n, i) => n === expected.shape[i]);
   if (!sameShape) return `${NO_CAUSE} (shape ${formatShape(output.shape)} where ${formatShape(expected.shape)} is expected).`;
   let bad = 0;
   let worst = 0;
   let worstAt = 0;
+  let bounds: ArrayLike<number> | undefined;
   for (let i = 0; i < expected.data.length; i++) {
     const err = Math.abs(output.data[i] - expected.data[i]);
-    if (!(err <= (tol ? tol.atol + tol.rtol * Math.abs(expected.data[i]) : 0))) bad++;
+    const within = err <= (tol ? tol.atol + tol.rtol * Math.abs(expected.data[i]) : 0) || (tol !== undefined && widening !== undefined && err <= (bounds ??= widening.bounds())[i]);
+    if (!within) bad++;
     if (!(err <= worst)) [worst, worstAt] = [err, i];
   }
   if (bad === 0) return `${NO_CAUSE}; every value is ${tol ? 'within tolerance' : 'the expected one'}, so the check above says what is wrong.`;
@@ -155,5 +158,6 @@ export async function explain(
   const expected = (outcome.part && fixture.parts[outcome.part]) || fixture.expected;
   // Likewise a wrong shape: the check's line gives the expected shape and the one returned.
   if (outcome.output.shape.join() !== expected.shape.join()) return { note: '' };
-  return { note: summarise(outcome.output, expected, outcome.exact ? undefined : toleranceOf(graded, outcome.part ?? '')) };
+  const part = outcome.part ?? '';
+  return { note: outcome.exact ? summarise(outcome.output, expected, undefined) : summarise(outcome.output, expected, toleranceOf(graded, part), wideningOf(graded, part, fixture.inputs, fixture.params)) };
 }

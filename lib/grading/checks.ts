@@ -6,7 +6,7 @@
  */
 import type { Dim, FunctionSpec, PartSpec } from '../assignment/functions';
 import { partsOf } from '../assignment/functions';
-import { toleranceOf, type GradedCase } from '../assignment/cases';
+import { toleranceOf, wideningOf, type GradedCase } from '../assignment/cases';
 import {
   checkClose,
   checkEqual,
@@ -17,7 +17,6 @@ import {
   leadingColumns,
   type CheckOutcome,
   type Values,
-  type Widening,
 } from '../compare';
 
 export interface Verdict {
@@ -41,16 +40,10 @@ function dimOf(dim: Dim, { inputs, params }: Evidence): number {
   return shape[dim.dim < 0 ? shape.length + dim.dim : dim.dim];
 }
 
-/** The case's error bound on a part, from the case's own inputs: computed here, where points are awarded, and only if asked. */
-function wideningOf(graded: GradedCase, part: PartSpec, { inputs, params }: Evidence): Widening | undefined {
-  const bound = graded.bound;
-  return bound && { name: bound.name, bounds: () => bound.of(inputs, params, part.name) };
-}
-
 function partChecks(graded: GradedCase, part: PartSpec, output: Values, expected: Values, evidence: Evidence): CheckOutcome[] {
   const shape = checkShape(output, expected);
   if (!shape.passed) return [shape];
-  if (part.kind === 'float') return [checkClose(output, expected, toleranceOf(graded, part.name), wideningOf(graded, part, evidence))];
+  if (part.kind === 'float') return [checkClose(output, expected, toleranceOf(graded, part.name), wideningOf(graded, part.name, evidence.inputs, evidence.params))];
   return [part.kind === 'mask' ? checkMaskEqual(output, expected) : checkEqual(output, expected)];
 }
 
