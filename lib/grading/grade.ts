@@ -3,8 +3,9 @@
  * this process reads each answer, checks it against the expected values and awards the points.
  *
  * The submission is read once, by the intake (lib/intake), and from then on travels as text: it is
- * transpiled in a worker thread under a time limit, loaded by the child, and run case by case under
- * a per-case limit and a budget for the whole submission.
+ * parsed and transpiled in a process of its own under a time limit (no parser meets its text in
+ * this process), loaded by the child, and run case by case under a per-case limit and a budget for
+ * the whole submission.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { buildChildRuntime } from '../sandbox/build';
 import { closedToOthers } from '../sandbox/runtimeReach';
 import { childCommand, containmentReport, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
-import { transpileInWorker, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
+import { transpileInChild, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
 import { loadVerdict } from '../sandbox/loadCheck';
 import { isPrepared, type TranspileJob } from '../sandbox/transpile';
 import type { WorkCache } from '../batch/workCache';
@@ -78,13 +79,13 @@ export function prepareChild(memoryBytes = DEFAULT_MEMORY_BYTES, hide: readonly 
 
 /**
  * Starts one contained child with no submission and waits for its runtime, and one transpiling
- * worker: when this machine's Node or containment cannot start them, the run stops with an error
+ * process: when this machine's Node or containment cannot start them, the run stops with an error
  * before any student is graded, instead of reporting every student as crashed.
  */
 export async function checkChildStarts(child: ChildCommand): Promise<void> {
   const session = new ChildSession({ child, timeoutMs: DEFAULT_TIMEOUT_MS, outputCap: 4096 });
   try {
-    // The transpiling worker starts meanwhile: the first submissions then wait on neither.
+    // The transpiling process starts meanwhile: the first submissions then wait on neither.
     await Promise.all([session.started(), warmTranspiler()]);
   } catch (err) {
     // A child that runs as another user cannot reach a runtime behind a folder closed to others: say which.
@@ -144,13 +145,21 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
   return result.cases.some((c) => c.status !== 'refused') ? { ...result, containment: containmentReport(options.child) } : result;
 }
 
-/** A cache's entry for this very job, or TypeScript in a worker (and the result kept when it finished). */
+/** A cache's entry for this very job, or TypeScript in a child process (and the result kept when it finished). */
 async function transpileCached(job: TranspileJob, cache: WorkCache | undefined): Promise<TranspileOutcome> {
   const kept = cache?.get(job, isPrepared);
   if (kept) return { kind: 'done', prepared: kept };
-  const transpiled = await transpileInWorker(job, TRANSPILE_LIMIT_MS);
+  const transpiled = await transpileInChild(job, TRANSPILE_LIMIT_MS);
   if (transpiled.kind === 'done') cache?.set(job, transpiled.prepared);
   return transpiled;
+}
+
+/** Why a submission the transpiling process could not read fails to load: what happened, to which file, and what to do. */
+function unreadable(outcome: Exclude<TranspileOutcome, { kind: 'done' }>): string {
+  const at = outcome.file ? ` (reading ${outcome.file})` : '';
+  return outcome.kind === 'timeout'
+    ? `the submission could not be compiled within ${TRANSPILE_LIMIT_MS / 1000} s${at}: simplify deeply nested code`
+    : `the submission could not be compiled: ${outcome.message}${at}; simplify deeply nested code`;
 }
 
 async function gradeContained(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
@@ -164,9 +173,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
     const transpiled = await transpileCached(job, options.transpileCache);
     if (transpiled.kind !== 'done') {
-      const problem = transpiled.kind === 'timeout'
-        ? `the submission could not be compiled within ${TRANSPILE_LIMIT_MS / 1000} s: simplify deeply nested code`
-        : `the submission could not be compiled: ${transpiled.message}`;
+      const problem = unreadable(transpiled);
       return withoutRunning(name, options.cases, 'error', problem, [...submission.notes, problem], 'graded');
     }
     const { prepared } = transpiled;

@@ -46,14 +46,15 @@ export interface LoadCheck {
   notes: string[];
 }
 
-/** The files reachable from the entry, each scanned, every import resolved. */
-export function checkSubmission({ files, entry, label }: CheckJob): LoadCheck {
+/** The files reachable from the entry, each scanned, every import resolved; `reading` is told each file before it is parsed. */
+export function checkSubmission({ files, entry, label }: CheckJob, reading?: (file: string) => void): LoadCheck {
   const check: LoadCheck = { reached: [], resolutions: {}, refused: [], loadErrors: [], notes: [] };
   const queue = [entry];
   for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
     if (Object.hasOwn(check.resolutions, name)) continue;
     check.reached.push(name);
     check.resolutions[name] = {};
+    reading?.(name);
     const scanned = scanModule(files[name], name, label);
     check.loadErrors.push(...scanned.problems);
     for (const { specifier, place } of scanned.imports) {
