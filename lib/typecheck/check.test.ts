@@ -101,4 +101,16 @@ describe('type errors of many submissions', () => {
     expect(await notes('good')).toEqual([]);
     expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nbad\/index\.ts:2:/);
   });
+
+  it('a file nested past the bound never reaches TypeScript: its note says where, the others are checked in one program', async () => {
+    const deep = `export const zz = ${'`${'.repeat(20_000)}1${'}`'.repeat(20_000)};\n`;
+    const notes = startTypeCheck([
+      { name: 'good', label: 'student', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } },
+      { name: 'deep', label: 'deep', entry: 'index.ts', files: { 'index.ts': "export * from './helper';\n", 'helper.ts': deep } },
+      { name: 'bad', label: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } },
+    ]);
+    expect(await notes('deep')).toEqual([expect.stringMatching(/^Type errors \(no points\): not checked, nesting too deep at deep\/helper\.ts:1:\d+: /)]);
+    expect(await notes('good')).toEqual([]);
+    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nbad\/index\.ts:2:/);
+  });
 });
