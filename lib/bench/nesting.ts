@@ -49,11 +49,11 @@ export const NESTING_CONSTRUCTS: Record<string, Construct> = {
   elseIfsOnLines: { source: (k) => `if (a) a\n${repeat('else if (a) a\n', k)}`, step: 2, token: /^[ei(]$/ },
   doWhiles: { source: (k) => `${repeat('do ', k)}a;${repeat(' while (a);', k)}`, step: 2, token: /^[dw(]$/ },
   labels: { source: (k) => `${Array.from({ length: k }, (_, i) => `l${i}: `).join('')};`, step: 1, token: /^:$/ },
-  classHeritage: { source: (k) => `x = ${repeat('class extends ', k)}Object {}${repeat(' {}', k - 1)};`, step: 2, token: /^[ce{]$/ },
+  classHeritage: { source: (k) => `x = ${repeat('class extends ', k)}Object {}${repeat(' {}', k - 1)};`, step: 1, token: /^[e{]$/ },
   keyof: { source: (k) => `type T = ${repeat('keyof ', k)}string;`, step: 1, token: /^k$/ },
   conditionalTypes: { source: (k) => `type T<X> = ${repeat('X extends 1 ? 1 : ', k)}0;`, step: 3, token: /^[e?:]$/ },
   functionTypes: { source: (k) => `type T = ${repeat('() => ', k)}void;`, step: 1, token: /^[=(v]$/ },
-  functionsInChains: { source: (k) => `x = ${repeat('!function f() { return ', k)}1${repeat('}', k)};`, step: 5, token: /^[!f({r]$/ },
+  functionsInChains: { source: (k) => `x = ${repeat('!function f() { return ', k)}1${repeat('}', k)};`, step: 3, token: /^[!({]$/ },
 };
 
 /** The deepest count a source reaches: the least limit it passes. */

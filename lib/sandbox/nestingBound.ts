@@ -8,7 +8,7 @@
  *
  * The count is an upper bound on how deep a parser recurses, in one unit: each open bracket (`(`,
  * `[`, `{`, `${`, and `<` while it may open type arguments), plus, inside each, the operators and
- * operator words met since the parsers were last back at a statement or a list item there (`;`,
+ * chaining words met since the parsers were last back at a statement or a list item there (`;`,
  * `,`, `case`, a token that starts a statement after a complete operand). Prefix runs (`!!!`,
  * `- - -`, `typeof typeof`, `new new`, `await await`), right-recursive chains (`a=b=…`,
  * `x?y:x?y:…`, `a=>b=>…`, `if(a)if(a)…`, `else if` chains, conditional types) and left chains
@@ -25,14 +25,18 @@ import { Levels } from './nestingLevels';
  */
 export const NESTING_LIMIT = 200;
 
-/** Words after which an operand follows: counted as operators, never the end of a statement. */
-const OPERATOR_WORDS = new Set([
+/** Words a parser recurses on when they follow one another (`typeof typeof`, `if (a) if (a)`, `else if`): counted. */
+const CHAIN_WORDS = new Set([
   'typeof', 'void', 'delete', 'new', 'await', 'yield', 'in', 'of', 'instanceof', 'keyof', 'readonly', 'unique', 'infer',
-  'extends', 'implements', 'as', 'satisfies', 'is', 'asserts', 'if', 'else', 'while', 'for', 'do', 'with', 'async',
-  'return', 'throw', 'function', 'class', 'interface', 'enum', 'type', 'namespace', 'module', 'declare', 'abstract',
-  'let', 'const', 'var', 'import', 'export', 'get', 'set', 'static', 'public', 'private', 'protected', 'override',
-  'accessor', 'using', 'switch', 'try', 'catch', 'finally', 'default', 'case',
+  'extends', 'as', 'satisfies', 'is', 'asserts', 'if', 'else', 'while', 'for', 'do', 'with', 'async',
 ]);
+/** Words after which more of the same statement follows, never a new one: no statement ends after them. */
+const OPERATOR_WORDS = new Set([
+  ...CHAIN_WORDS, 'implements', 'return', 'throw', 'function', 'class', 'interface', 'enum', 'type', 'namespace', 'module',
+  'declare', 'abstract', 'let', 'const', 'var', 'import', 'export', 'get', 'set', 'static', 'public', 'private', 'protected',
+  'override', 'accessor', 'using', 'switch', 'try', 'catch', 'finally', 'default', 'case',
+]);
+const STATEMENT_STARTERS = new Set(['!', '++', '--', '~', '@']);
 /** Words that go on with what came before them: after a complete operand they start no statement. */
 const CONTINUING_WORDS = new Set(['in', 'of', 'instanceof', 'as', 'satisfies', 'is', 'asserts', 'extends', 'implements', 'else', 'catch', 'finally']);
 /** After these a `/` starts a regular expression (they are reserved in modules, never a variable). */
@@ -179,7 +183,7 @@ export function nestingPastBound(source: string, limit = NESTING_LIMIT): number 
         } else if (startsStatement && !CONTINUING_WORDS.has(word)) levels.endStatement();
         if (word === 'do') levels.top().dos++;
         if (doneWith) levels.top().dos--;
-        levels.count();
+        if (CHAIN_WORDS.has(word)) levels.count();
         after = 'operand';
         regexAllowed = REGEX_WORDS.has(word);
         pendingHead = HEAD_WORDS.has(word) || (head && word === 'await');
@@ -219,7 +223,7 @@ export function nestingPastBound(source: string, limit = NESTING_LIMIT): number 
       i += punctuator === '?.' && isDigit(source.charCodeAt(i + 2)) ? 1 : punctuator.length;
       // `a!` and `a++` on one line end an operand; on the next line they start a statement.
       const postfix: boolean = after === 'value' && !brokeLine && (punctuator === '!' || punctuator === '++' || punctuator === '--');
-      if (after === 'value' && brokeLine && ['!', '++', '--', '~', '@'].includes(punctuator)) levels.endStatement();
+      if (after === 'value' && brokeLine && STATEMENT_STARTERS.has(punctuator)) levels.endStatement();
       if (punctuator === '<') {
         levels.push('<');
         ended(false);
