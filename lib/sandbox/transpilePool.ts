@@ -66,20 +66,27 @@ function newProcess(): Promise<ChildProcess> {
   // An 'error' with no listener would throw in the grader; the job's own listener reports it.
   child.on('error', () => undefined);
   return new Promise<ChildProcess>((resolve, reject) => {
+    let failed = false;
     const fail = (why: string) => {
+      if (failed) return;
+      failed = true;
       clearTimeout(timer);
       started--;
       child.kill('SIGKILL');
       reject(new TranspilerStartError(`the transpiling process did not start: ${why}${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`));
     };
     const timer = setTimeout(() => fail(`not ready within ${START_LIMIT_MS / 1000} s`), START_LIMIT_MS);
+    const onError = (err: Error) => fail(err.message);
     child.once('message', () => {
       clearTimeout(timer);
       child.removeAllListeners('exit');
+      child.off('error', onError);
       child.stderr?.removeAllListeners('data').resume();
       resolve(child);
     });
     child.once('exit', (code, signal) => fail(signal ?? `exit code ${code}`));
+    // The process could not be started at all (no 'exit' need follow).
+    child.once('error', onError);
   });
 }
 
