@@ -30,14 +30,14 @@ function nestingLayouts(): Record<string, Layout> {
   for (const [name, construct] of Object.entries(NESTING_CONSTRUCTS)) {
     layouts[`nested_${name}_past_the_bound`] = {
       build: (dir) => write(dir, 'index.ts', `${construct.source(stepsWithin(construct, NESTING_LIMIT) + 1)}\n${reference()}`),
-      status: 'error', reason: /^the submission failed to load: nesting too deep at \S+\/index\.ts:1:\d+: more than \d+ brackets and operators/,
+      status: 'error', reason: /^the submission failed to load: nesting too deep at \S+\/index\.ts:\d+:\d+: more than \d+ brackets and operators/,
     };
     layouts[`nested_${name}_in_a_helper`] = {
       build: (dir) => {
         write(dir, 'deep.ts', `${farPast(construct)}\n`);
         write(dir, 'index.ts', `import './deep';\n${reference()}`);
       },
-      status: 'error', reason: /^the submission failed to load: nesting too deep at \S+\/deep\.ts:1:\d+: /,
+      status: 'error', reason: /^the submission failed to load: nesting too deep at \S+\/deep\.ts:\d+:\d+: /,
     };
   }
   // A few kinds per folder: TypeScript takes a tenth of a second or so over each at the bound,
