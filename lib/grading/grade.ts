@@ -145,11 +145,14 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
   return result.cases.some((c) => c.status !== 'refused') ? { ...result, containment: containmentReport(options.child) } : result;
 }
 
-/** A cache's entry for this very job, or TypeScript in a child process (and the result kept when it finished). */
-async function transpileCached(job: TranspileJob, cache: WorkCache | undefined): Promise<TranspileOutcome> {
+/**
+ * A cache's entry for this very job, or TypeScript in a child process (and the result kept when
+ * it finished); `checked` as transpileInChild calls it.
+ */
+async function transpileCached(job: TranspileJob, cache: WorkCache | undefined, checked: () => void): Promise<TranspileOutcome> {
   const kept = cache?.get(job, isPrepared);
   if (kept) return { kind: 'done', prepared: kept };
-  const transpiled = await transpileInChild(job, TRANSPILE_LIMIT_MS);
+  const transpiled = await transpileInChild(job, TRANSPILE_LIMIT_MS, checked);
   if (transpiled.kind === 'done') cache?.set(job, transpiled.prepared);
   return transpiled;
 }
@@ -168,10 +171,12 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   if ('cases' in submission) return submission;
   const typeNotes = options.typeNotes ?? startTypeCheck([checkedSubmission(name, submission)], typeCheckLimits(options.timeoutMs));
   const session = new ChildSession(options);
-  session.warmUp();
   try {
     const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
-    const transpiled = await transpileCached(job, options.transpileCache);
+    // The child starts once the load check has passed, while TypeScript transpiles: a submission
+    // that cannot load starts none (a stream of them once held every uid of the block, own-uids,
+    // while their killed children were still exiting).
+    const transpiled = await transpileCached(job, options.transpileCache, () => session.warmUp());
     if (transpiled.kind !== 'done') {
       const problem = unreadable(transpiled);
       return withoutRunning(name, options.cases, 'error', problem, [...submission.notes, problem], 'graded');

@@ -53,14 +53,14 @@ export function isPrepared(value: unknown): value is PreparedSubmission {
  * is checkSubmission's to say (loadCheck.ts), as it is for `npm test`; TypeScript adds the syntax
  * errors only it finds.
  */
-export function transpileSubmission({ files, entry, label }: TranspileJob, reading?: (file: string) => void): PreparedSubmission {
-  const check = checkSubmission({ files, entry, label }, reading);
+export function transpileSubmission({ files, entry, label }: TranspileJob, reading?: (file: string, step: 'check' | 'transpile') => void): PreparedSubmission {
+  const check = checkSubmission({ files, entry, label }, reading && ((file) => reading(file, 'check')));
   const load: LoadMessage = { type: 'load', files: {}, resolutions: check.resolutions, entry, label, outputCap: 0 };
   const prepared: PreparedSubmission = { load, refused: check.refused, loadErrors: check.loadErrors, lineMaps: {}, notes: check.notes };
   if (check.refused.length || check.loadErrors.length) return bounded(prepared);
   for (const name of check.reached) {
     const source = files[name];
-    reading?.(name);
+    reading?.(name, 'transpile');
     const output = ts.transpileModule(source, { compilerOptions: { ...COMPILER_OPTIONS, sourceMap: true }, fileName: name, reportDiagnostics: true });
     load.files[name] = output.outputText;
     prepared.lineMaps[name] = decodeMappings((JSON.parse(output.sourceMapText ?? '{}') as { mappings?: string }).mappings ?? '');

@@ -145,19 +145,24 @@ function release(child: ChildProcess | undefined): void {
   waiting.shift()?.();
 }
 
-/** Transpiles one submission in a child process; `limitMs` bounds the job, not the wait for a free process. */
-export async function transpileInChild(job: TranspileJob, limitMs: number): Promise<TranspileOutcome> {
+/**
+ * Transpiles one submission in a child process; `limitMs` bounds the job, not the wait for a free
+ * process. `checked` is called once the load check has passed, as TypeScript starts: a submission
+ * that will run may start its child then, one that cannot load starts none.
+ */
+export async function transpileInChild(job: TranspileJob, limitMs: number, checked?: () => void): Promise<TranspileOutcome> {
   // A process that dies before it starts reading (killed while idle, before this process heard of
   // it) died of nothing the submission wrote: the job goes to a fresh process, once.
-  const first = await attempt(job, limitMs);
-  return first.unread ? (await attempt(job, limitMs)).outcome : first.outcome;
+  const first = await attempt(job, limitMs, checked);
+  return first.unread ? (await attempt(job, limitMs, checked)).outcome : first.outcome;
 }
 
-async function attempt(job: TranspileJob, limitMs: number): Promise<{ outcome: TranspileOutcome; unread: boolean }> {
+async function attempt(job: TranspileJob, limitMs: number, checked?: () => void): Promise<{ outcome: TranspileOutcome; unread: boolean }> {
   const child = await acquire();
   setRef(child, true);
   return new Promise((resolve) => {
     let reading: string | undefined;
+    let transpiling = false;
     let finished = false;
     const file = () => (reading === undefined ? undefined : codeFile(job.label, reading));
     const finish = (outcome: TranspileOutcome, keep: boolean) => {
@@ -171,7 +176,13 @@ async function attempt(job: TranspileJob, limitMs: number): Promise<{ outcome: T
       resolve({ outcome, unread: outcome.kind === 'failed' && reading === undefined });
     };
     const onMessage = (message: WorkerMessage) => {
-      if ('reading' in message) reading = message.reading;
+      if ('reading' in message) {
+        reading = message.reading;
+        if (message.step === 'transpile' && !transpiling) {
+          transpiling = true;
+          checked?.();
+        }
+      }
       else if ('ok' in message) finish(message.ok ? { kind: 'done', prepared: message.prepared } : { kind: 'failed', message: message.message, file: file() }, true);
     };
     // A stack overflow in native code (SIGSEGV), the heap cap (SIGABRT), any other death: this job's.

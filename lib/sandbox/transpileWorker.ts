@@ -9,7 +9,8 @@ import { transpileSubmission, type PreparedSubmission, type TranspileJob } from 
 /** What this process sends: ready, the file it starts reading, or the job's answer. */
 export type WorkerMessage =
   | { ready: true }
-  | { reading: string }
+  /** The file it starts reading, for the load check or (once the check has passed) to transpile it. */
+  | { reading: string; step: 'check' | 'transpile' }
   | { ok: true; prepared: PreparedSubmission }
   | { ok: false; message: string };
 
@@ -17,7 +18,7 @@ const say = (message: WorkerMessage) => process.send!(message);
 
 process.on('message', (job: TranspileJob) => {
   try {
-    say({ ok: true, prepared: transpileSubmission(job, (file) => say({ reading: file })) });
+    say({ ok: true, prepared: transpileSubmission(job, (file, step) => say({ reading: file, step })) });
   } catch (err) {
     say({ ok: false, message: (err as Error)?.message ?? String(err) });
   }
