@@ -11,7 +11,7 @@ import { NESTING_LIMIT } from '../sandbox/nestingBound';
 import { TRANSPILER_FLAGS } from '../sandbox/transpilePool';
 import { NESTING_CONSTRUCTS } from './nesting';
 
-const MULTIPLES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64];
+const MULTIPLES = [1, 2, 4, 8, 16, 32, 64];
 /** A parse that takes longer is stopped and said as slow, not as a failure of the stack. */
 const PROBE_LIMIT_MS = 120_000;
 const PROBE = path.join(PROJECT_ROOT, 'lib', 'bench', 'nestingProbe.ts');
