@@ -46,7 +46,7 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     pool: 'threads',
-    // Student calls stop at the grader's 10 s limit (adapters/withinLimit.ts), in the grader's
+    // Student calls stop at the grader's 10 s limit (lib/grading/withinLimit.ts), in the grader's
     // words; vitest's own timeout, which cannot stop a loop, must not say it first.
     testTimeout: 30_000,
     experimental: { fsModuleCache: true },
@@ -55,7 +55,7 @@ export default defineConfig({
     // The grader's order for an import without an extension (lib/sandbox/loadCheck.ts
     // resolveImport): a .ts before a .js of the same name, and nothing else (no .mjs, .json…).
     // Every import of the submission was checked by the grader's rule before vite sees it
-    // (adapters/load.ts), so vite loads the files the grader loads.
+    // (lib/suite/load.ts), so vite loads the files the grader loads.
     extensions: ['.ts', '.js'],
     // A submission may import the tensor module from wherever its folder sits (the grader maps
     // the same specifiers): ATTENTION_SUBMISSION=any/folder npm test works like the grader.

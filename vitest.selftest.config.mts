@@ -31,6 +31,7 @@ const LONGEST = [
   'selftest/release.test.ts',
   'selftest/diagnosisAudit.test.ts',
   'selftest/gradescope.test.ts',
+  'selftest/gradescopeInstall.test.ts',
   'selftest/grader/cli.test.ts',
   'selftest/grader/carryForward.test.ts',
   'selftest/courseWorkflow.test.ts',

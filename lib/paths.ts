@@ -11,6 +11,12 @@ export function displayPath(file: string): string {
   return relative.startsWith('..') || path.isAbsolute(relative) ? path.basename(file) : relative.split(path.sep).join('/');
 }
 
+/**
+ * Where `npm run grade -- --html` writes its page when given no file: a folder .gitignore ignores
+ * (the handout ships the same .gitignore), so a student who commits everything does not commit it.
+ */
+export const PAGES_DIR = path.join(PROJECT_ROOT, 'pages');
+
 /** ts-node's command-line entry: scripts are run with `node TS_NODE_BIN script.ts`, as `npm run` does. */
 export const TS_NODE_BIN = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
 

@@ -1,32 +1,33 @@
 /**
- * The README's tables of points and tests, made from the case table (tests/cases.ts) so that they
- * cannot drift from it: the release writes them into the handout's README, and a self-test holds
- * the project's README to them. Each table sits between two comment lines that name it.
+ * The README's tables of points and tests, made from the assignment's declaration (its functions'
+ * specs and its case table) so that they cannot drift from it: the release writes them into the
+ * handout's README, and a self-test holds the project's README to them. Each table sits between
+ * two comment lines that name it.
  */
+import type { GradedCase } from './assignment/cases';
+import type { FunctionSpec } from './assignment/functions';
 import { formatPoints } from './report/words';
-import type { GradedCase, GradedFunction } from '../tests/cases';
 
-const FUNCTIONS: readonly [GradedFunction, string, string][] = [
-  ['softmax', '`softmax(x, dim)`', 'softmax along `dim`, stable for large inputs'],
-  ['scaled_dot_product_attention', '`scaledDotProductAttention(Q, K, V, mask?)`', 'softmax(Q Kᵀ / √d_k) V with an optional boolean mask'],
-  ['causal_mask', '`causalMask(seqLen)`', 'boolean `[seqLen, seqLen]`, 1 where key ≤ query'],
-  ['multihead_self_attention', '`multiHeadSelfAttention(x, weights, numHeads, mask?)`', 'projections, heads, attention, output projection'],
-];
+/** What the tables are made from. */
+export interface Declared {
+  functions: readonly FunctionSpec[];
+  cases: readonly GradedCase[];
+}
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** Points per function, over the visible tests (what a student's `npm run grade` totals). */
-export function functionTable(cases: readonly GradedCase[]): string[] {
+export function functionTable({ functions, cases }: Declared): string[] {
   const visible = cases.filter((c) => !c.hidden);
   return [
     '| function | points | what it does |',
     '| --- | --- | --- |',
-    ...FUNCTIONS.map(([fn, call, what]) => `| ${call} | ${formatPoints(visible.filter((c) => c.fn === fn).reduce((s, c) => s + c.points, 0))} | ${what} |`),
+    ...functions.map((f) => `| ${f.signature} | ${formatPoints(visible.filter((c) => c.fn === f.id).reduce((s, c) => s + c.points, 0))} | ${f.summary} |`),
   ];
 }
 
 /** Every visible test: its name (what `-t` matches), its points and what it checks. */
-export function testTable(cases: readonly GradedCase[]): string[] {
+export function testTable({ cases }: Declared): string[] {
   return [
     '| test | points | checks |',
     '| --- | --- | --- |',
@@ -34,18 +35,19 @@ export function testTable(cases: readonly GradedCase[]): string[] {
   ];
 }
 
-const TABLES: Record<string, (cases: readonly GradedCase[]) => string[]> = { functions: functionTable, tests: testTable };
+const TABLES: Record<string, (declared: Declared) => string[]> = { functions: functionTable, tests: testTable };
+// The markers name the case table's usual file: what an instructor edits to change the tables.
 const OPEN = (name: string) => `<!-- generated from tests/cases.ts: ${name} -->`;
 const CLOSE = '<!-- end of generated table -->';
 
-/** `markdown` with each generated table made afresh from `cases`; a table whose markers are missing is an error. */
-export function withCaseTables(markdown: string, cases: readonly GradedCase[]): string {
+/** `markdown` with each generated table made afresh from `declared`; a table whose markers are missing is an error. */
+export function withCaseTables(markdown: string, declared: Declared): string {
   let out = markdown;
   for (const [name, make] of Object.entries(TABLES)) {
     const open = out.indexOf(OPEN(name));
     const close = open < 0 ? -1 : out.indexOf(CLOSE, open);
     if (open < 0 || close < 0) throw new Error(`README.md: no "${OPEN(name)}" … "${CLOSE}" block for the ${name} table`);
-    out = `${out.slice(0, open)}${OPEN(name)}\n${make(cases).join('\n')}\n${out.slice(close)}`;
+    out = `${out.slice(0, open)}${OPEN(name)}\n${make(declared).join('\n')}\n${out.slice(close)}`;
   }
   return out;
 }

@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { mistakeFile, type Manifest } from './model/manifest';
 import { PROJECT_ROOT } from './paths';
-import { withCaseTables } from './readmeTables';
-import { GRADED_CASES, type GradedCase } from '../tests/cases';
+import { withCaseTables, type Declared } from './readmeTables';
 
 /** The release cannot be built or written; the message says what to do. */
 export class ReleaseError extends Error {
@@ -20,9 +19,9 @@ export class ReleaseError extends Error {
 const COPIED: readonly { path: string; skip?: RegExp }[] = [
   { path: 'adapters/' },
   { path: 'tests/' },
-  // The harness's unit tests and their sample results, this tool, the benchmarks, the Gradescope bundler, the explore
+  // The harness's unit tests and their sample results, this tool, the benchmarks, the Gradescope bundler,
   // page (it runs the reference) and a course's fetch and merge (scripts/fetch-submissions.ts, merge.ts) are instructor-only.
-  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/readmeTables\.ts$|^lib\/report\/(sampleResults|githubBatch)\.ts$|^lib\/batch\/(fetch|merge)\.ts$|^lib\/(bench|gradescope|explore|similarity)\// },
+  { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/readmeTables\.ts$|^lib\/report\/(sampleResults|githubBatch)\.ts$|^lib\/batch\/(fetch|fetchGit|fetchWrite|fetchedEntries|merge)\.ts$|^lib\/(bench|gradescope|similarity)\// },
   { path: 'scripts/grade.ts' },
   { path: 'scripts/typecheck.ts' },
   // tsconfig.json names it as ts-node's transpiler: without it no script of the handout starts.
@@ -221,26 +220,26 @@ function tsconfig(root: string, shipped: ReadonlySet<string>): Buffer {
 /**
  * The project README's title, the student commands, then its "For students" section, with its
  * tables of points and tests made afresh from the case table (lib/readmeTables.ts): a point value
- * changed in tests/cases.ts cannot leave the handout showing the old one.
+ * changed in the case table cannot leave the handout showing the old one.
  */
-function readme(root: string, cases: readonly GradedCase[]): Buffer {
+function readme(root: string, handed: Handed): Buffer {
   const text = readSource(root, 'README.md').toString('utf8');
   const title = /^# .*$/m.exec(text)?.[0];
   const start = text.indexOf(`\n${STUDENT_SECTION}\n`);
   if (!title || start < 0) throw new ReleaseError(`README.md: needs a "# " title and a "${STUDENT_SECTION}" section for the handout`);
   const end = text.indexOf('\n## ', start + 1);
-  const section = withCaseTables(text.slice(start + 1, end < 0 ? undefined : end + 1).trimEnd(), cases);
-  const commands = [
-    '```sh',
-    'npm ci                                  # set up (Node 22, 24 or 26: the LTS lines)',
-    'npm test -- -t scaled_dot_product       # the attention tests against student/index.ts',
-    'npm run grade                           # point totals of the visible tests',
-    '```',
-  ].join('\n');
+  const section = withCaseTables(text.slice(start + 1, end < 0 ? undefined : end + 1).trimEnd(), handed);
+  const commands = ['```sh', ...handed.studentCommands, '```'].join('\n');
   return Buffer.from(`${title}\n\n${commands}\n\n${section}\n`);
 }
 
-export function buildHandout(root = PROJECT_ROOT, cases: readonly GradedCase[] = GRADED_CASES): Handout {
+/** What the handout is made of besides files: the assignment's functions and cases (the README's tables), and the commands its README opens with. */
+export interface Handed extends Declared {
+  studentCommands: readonly string[];
+}
+
+/** The handout of an assignment (`handed`: what its README says of it). */
+export function buildHandout(handed: Handed, root = PROJECT_ROOT): Handout {
   const files = new Map<string, Buffer>();
   copiedFiles(root, files);
   committedStudent(root, files);
@@ -248,7 +247,7 @@ export function buildHandout(root = PROJECT_ROOT, cases: readonly GradedCase[] =
   const { visible, hidden } = visibleFixtures(root, files);
   files.set('package.json', packageJson(root));
   files.set('package-lock.json', packageLock(root));
-  files.set('README.md', readme(root, cases));
+  files.set('README.md', readme(root, handed));
   files.set('tsconfig.json', tsconfig(root, new Set(files.keys())));
   return { files, visibleFixtures: visible, hiddenFixtures: hidden };
 }

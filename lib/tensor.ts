@@ -16,8 +16,9 @@ export type TensorData = Float32Array | Float64Array | Uint8Array;
 
 /**
  * What a graded function may return: a Tensor, or any row-major `{ shape, data }` with data a
- * Float32Array, Float64Array or plain numbers (for causalMask also a Uint8Array or booleans).
- * The adapters read it and refuse anything else with a message (adapters/normalise.ts).
+ * Float32Array, Float64Array or plain numbers (for a function that returns a mask also a Uint8Array
+ * or booleans).
+ * The adapters read it and refuse anything else with a message (lib/assignment/returns.ts).
  */
 export type TensorLike = Tensor | { shape: readonly number[]; data: TensorData | readonly number[] | readonly boolean[] };
 export type { NestedArray };

@@ -5,38 +5,39 @@
  * the output in one fixed way, so a failing output is compared with them (attention and multi-head
  * mistakes are found by probing instead). Never shipped to students.
  */
-import type { CaseRunner } from '../lib/model/invoke';
 import { Tensor } from '../lib/tensor';
+import * as reference from './index';
 import { softmax } from './index';
 
-type Runner = CaseRunner<Tensor>;
+/** The reference's exports: a variant replaces one of them. */
+export type Implementation = typeof reference;
 
 const causalWith =
-  (keep: (key: Tensor, query: Tensor) => Tensor): Runner['runCausalMask'] =>
+  (keep: (key: Tensor, query: Tensor) => Tensor): Implementation['causalMask'] =>
   (seqLen) => keep(Tensor.arange(seqLen).reshape(1, seqLen), Tensor.arange(seqLen).reshape(seqLen, 1));
 
-/** Each mistake's variant: the one graded function it changes. */
-export const MISTAKE_VARIANTS: Record<string, Partial<Runner>> = {
-  softmax_wrong_dim: { runSoftmax: (x) => softmax(x, -1) },
+/** Each mistake's variant: the one graded function it changes, by its export. */
+export const MISTAKE_VARIANTS: Record<string, Partial<Implementation>> = {
+  softmax_wrong_dim: { softmax: (x) => softmax(x, -1) },
   softmax_whole_tensor: {
-    runSoftmax: (x, dim) => {
+    softmax: (x, dim) => {
       const e = x.sub(x.max(dim, true)).exp();
       return e.div(e.sum());
     },
   },
   softmax_global_max: {
-    runSoftmax: (x, dim) => {
+    softmax: (x, dim) => {
       const e = x.sub(x.max()).exp();
       return e.div(e.sum(dim, true));
     },
   },
   softmax_unstable: {
-    runSoftmax: (x, dim) => {
+    softmax: (x, dim) => {
       const e = x.exp();
       return e.div(e.sum(dim, true));
     },
   },
 
-  causal_off_by_one: { runCausalMask: causalWith((key, query) => key.lt(query)) },
-  causal_upper: { runCausalMask: causalWith((key, query) => key.ge(query)) },
+  causal_off_by_one: { causalMask: causalWith((key, query) => key.lt(query)) },
+  causal_upper: { causalMask: causalWith((key, query) => key.ge(query)) },
 };

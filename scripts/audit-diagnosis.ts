@@ -1,18 +1,18 @@
 /**
  * npm run audit:diagnosis [-- --workers N] [--sample N] [--solution NAME] [--json FILE] [--docs] [--write-sample]:
- * the diagnosis measured on generated mistakes (lib/bench/audit/audit.ts). A benchmark, not a unit
+ * the diagnosis measured on generated mistakes (selftest/audit/audit.ts). A benchmark, not a unit
  * test: it prints its figures and the claims that do not fit; --docs writes them to
  * docs/benchmarks.md (its own section, the others kept); --json keeps every mutant's record;
- * --write-sample draws the self-tests' fixed sample again (lib/bench/audit/sample.ts).
+ * --write-sample draws the self-tests' fixed sample again (selftest/audit/sample.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseFlags } from '../lib/cli';
-import { audit, figures } from '../lib/bench/audit/audit';
-import { auditMarkdown, misfitLine, SECTION } from '../lib/bench/audit/report';
+import { audit, figures } from '../selftest/audit/audit';
+import { auditMarkdown, misfitLine, SECTION } from '../selftest/audit/report';
 import { machine } from '../lib/bench/measure';
-import { drawSample, type SampleEntry } from '../lib/bench/audit/sample';
+import { drawSample, type SampleEntry } from '../selftest/audit/sample';
 import { PROJECT_ROOT } from '../lib/paths';
 import { AUDITED } from '../selftest/catalogue';
 

@@ -9,6 +9,7 @@ import { parseFlags } from '../lib/cli';
 import { batchTable, measureBatch } from '../lib/bench/batch';
 import { describeMachine, machine } from '../lib/bench/measure';
 import { layOutCatalogue } from '../selftest/benchSubmissions';
+import { ASSIGNMENT } from '../tests/assignment';
 
 const flags = parseFlags(process.argv.slice(2), { count: 'number' }, 'npm run bench:batch [-- --count N]');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-batch-'));
@@ -16,7 +17,7 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-batch-'));
 async function main(): Promise<void> {
   const submissions = path.join(work, 'submissions');
   layOutCatalogue(submissions, flags.count ?? 120);
-  const result = await measureBatch({ submissions, out: path.join(work, 'out'), jobs: os.availableParallelism(), vitestCount: 20 });
+  const result = await measureBatch({ assignment: ASSIGNMENT, submissions, out: path.join(work, 'out'), jobs: os.availableParallelism(), vitestCount: 20 });
   console.log(`machine: ${describeMachine(machine())}`);
   console.log(batchTable(result).join('\n'));
 }

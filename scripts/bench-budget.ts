@@ -11,11 +11,12 @@ import { budgetTable, measureBudget } from '../lib/bench/budget';
 import { describeMachine, machine } from '../lib/bench/measure';
 import { withSection } from '../lib/bench/similarity';
 import { PROJECT_ROOT } from '../lib/paths';
+import { ASSIGNMENT } from '../tests/assignment';
 
 parseFlags(process.argv.slice(2), {}, 'npm run bench:budget');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-budget-'));
 const loadStart = os.loadavg()[0];
-measureBudget(work, (line) => console.log(line))
+measureBudget(ASSIGNMENT, path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs', 'base.ts'), work, (line) => console.log(line))
   .then((rows) => {
     const section = [
       "## A submission's budget",

@@ -13,7 +13,7 @@ import { measureBatch } from '../lib/bench/batch';
 import { machine } from '../lib/bench/measure';
 import { measureNumpy } from '../lib/bench/numpy';
 import { measureSimilarity } from '../lib/bench/similarity';
-import { SECTION as AUDIT_SECTION } from '../lib/bench/audit/report';
+import { SECTION as AUDIT_SECTION } from '../selftest/audit/report';
 import { measureSuite, SUITE_HEADING, suiteSection } from '../lib/bench/suite';
 import { benchmarksMarkdown } from '../lib/bench/report';
 import { measureStudentLoop } from '../lib/bench/studentLoop';
@@ -23,6 +23,7 @@ import { VARIANTS_HEADING } from '../lib/bench/variants';
 import { PROJECT_ROOT } from '../lib/paths';
 import { scaledDotProductAttention } from '../reference';
 import { layOutCatalogue } from '../selftest/benchSubmissions';
+import { ASSIGNMENT } from '../tests/assignment';
 
 const USAGE = 'npm run bench -- [--quick] [--suite] [--out FILE]';
 const KEPT_SECTIONS = ['## The batch report in a browser', AUDIT_SECTION, VARIANTS_HEADING, "## A submission's budget", SUITE_HEADING];
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
   console.log('bench: batch grading…');
   const submissions = path.join(work, 'submissions');
   layOutCatalogue(submissions, sizes.submissions);
-  const batch = await measureBatch({
+  const batch = await measureBatch({ assignment: ASSIGNMENT,
     submissions, out: path.join(work, 'out'), jobs: os.availableParallelism(), vitestCount: sizes.vitestSubmissions,
   });
   console.log('bench: the tensor module and NumPy…');

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseFlags } from '../lib/cli';
-import { maskExperiment, scalingExperiment } from '../lib/explore/experiments';
-import { explorePage } from '../lib/explore/page';
+import { maskExperiment, scalingExperiment } from '../reference/explore/experiments';
+import { explorePage } from '../reference/explore/page';
 import { writeFileAtomic } from '../lib/fsAtomic';
 import { displayPath, PROJECT_ROOT } from '../lib/paths';
 

@@ -2,32 +2,32 @@
  * npm run fetch-submissions -- --repositories FILE --out DIR: clones each repository FILE lists
  * (owner/name, one a line) into DIR/<name>, ready for `npm run grade -- --submissions DIR`. A token
  * for private repositories comes from the environment variable SUBMISSIONS_TOKEN, never a flag.
- * A repository that cannot be fetched is named on stderr and recorded in DIR/.fetched.json, which
- * the batch grader turns into a row of its own ("not fetched: …"); the others are fetched and
- * graded. With --deadline, each repository's last commit before it is taken. Exits 0 when any
- * repository was fetched, 1 when none could be, 2 on a usage error.
+ * A repository that cannot be fetched, or is past the fetch's bounds (lib/batch/fetch.ts), is
+ * named on stderr and recorded in DIR/.fetched.json, which the batch grader turns into a row of its
+ * own ("not fetched: …"); the others are fetched and graded. With --deadline, each repository's
+ * last commit before it is taken. Exits 0 when any repository was fetched, 1 when none could be, 2
+ * on a usage error.
  */
 import fs from 'node:fs';
-import { parseFlags } from '../lib/cli';
-import { cloneRepositories, FetchError, parseRepositoryList } from '../lib/batch/fetch';
+import { exitWithUsage, parseFlags } from '../lib/cli';
+import { cloneRepositories, FETCH_LIMITS, FetchError, parseRepositoryList } from '../lib/batch/fetch';
+import { sizeWords } from '../lib/intake/walkBudget';
 import { oneLine } from '../lib/text/sanitise';
 
 const USAGE = 'npm run fetch-submissions -- --repositories FILE --out DIR [--deadline TIME] [--jobs N]';
-const flags = parseFlags(process.argv.slice(2), { repositories: 'string', out: 'string', deadline: 'string', jobs: 'number', help: 'boolean' }, USAGE);
-if (flags.help) {
-  console.log(`usage: ${USAGE}\n\nClones each repository FILE lists (owner/name, one a line) into DIR/<name>, its .git removed;\n` +
-    'SUBMISSIONS_TOKEN in the environment reads private ones. --deadline TIME (ISO 8601, e.g. 2026-12-01T23:59:00Z)\n' +
-    'takes each repository\'s last commit before TIME (by commit date, which a student\'s clock sets). A repository\n' +
-    'that cannot be fetched is a row of its own in the gradebook ("not fetched: …"); the others are graded.');
-  process.exit(0);
-}
+const { entries, depth, fileBytes, totalBytes, scratchBytes, seconds } = FETCH_LIMITS;
+const HELP = `usage: ${USAGE}\n\nFetches each repository FILE lists (owner/name, one a line) into DIR/<name>, without its .git;\n` +
+  'SUBMISSIONS_TOKEN in the environment reads private ones. --deadline TIME (ISO 8601, e.g. 2026-12-01T23:59:00Z)\n' +
+  'takes each repository\'s last commit before TIME (by commit date, which a student\'s clock sets). A repository\n' +
+  `that cannot be fetched, or is past the fetch's bounds (${entries} files and folders, ${depth} deep, ${sizeWords(fileBytes)} a file,\n` +
+  `${sizeWords(totalBytes)} in all, a ${sizeWords(scratchBytes)} download, ${seconds} s), is a row of its own in the gradebook\n` +
+  '("not fetched: …"); the others are graded.';
+const flags = parseFlags(process.argv.slice(2), { repositories: 'string', out: 'string', deadline: 'string', jobs: 'number', help: 'boolean' }, USAGE, HELP);
 if (flags.deadline !== undefined && !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(flags.deadline)) {
-  console.error(`--deadline ${flags.deadline.slice(0, 40)} is not a time: write it as ISO 8601, e.g. 2026-12-01T23:59:00Z; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(`--deadline ${flags.deadline.slice(0, 40)} is not a time: write it as ISO 8601, e.g. 2026-12-01T23:59:00Z`, USAGE);
 }
 if (!flags.repositories || !flags.out) {
-  console.error(`--repositories FILE and --out DIR are both needed; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage('--repositories FILE and --out DIR are both needed', USAGE);
 }
 
 async function main(file: string, out: string): Promise<void> {

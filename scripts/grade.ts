@@ -5,27 +5,33 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseFlags } from '../lib/cli';
+import { exitWithUsage, parseFlags } from '../lib/cli';
 import { GraderError, FixtureError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/fsAtomic';
+import { BatchInputError, checkBatchInputs } from '../lib/batch/inputs';
+import { fileStem, GRADES_CSV, SUBMISSIONS_DIR } from '../lib/report/layout';
 import { regradeLine } from '../lib/batch/resume';
 import { parseShard, type Shard } from '../lib/batch/shard';
-import { gradeBatch } from '../lib/grading/batch';
+import { gradeBatch } from '../lib/batch/gradeBatch';
 import { checkChildStarts, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
-import { IS_HANDOUT, PROJECT_ROOT } from '../lib/paths';
+import { IS_HANDOUT, PAGES_DIR } from '../lib/paths';
 import { writeGithubOutputs } from '../lib/report/github';
 import { toGradescope } from '../lib/report/gradescope';
 import { containmentBlock, containmentLine } from '../lib/report/containment';
 import { submissionPage } from '../lib/report/submissionPage';
 import { containmentReport } from '../lib/sandbox/containment';
-import { doneLine, formatBatchSummary, formatTable, progressLine } from '../lib/report/terminal';
+import { formatBatchSummary, formatTable } from '../lib/report/terminal';
+import { BatchProgress, progressMode } from '../lib/report/progress';
 import { oneLine, showName } from '../lib/text/sanitise';
 import { GRADE_OPTIONS, gradeFlagKinds, gradeOptionValues, type OptionValues } from '../lib/batch/options';
 import { interruptedLine, SIGNAL_EXIT_CODE } from '../lib/batch/interrupt';
+import { extendedDueTimes } from '../lib/late/extensions';
 import { withLatePenalty } from '../lib/late/policy';
 import { matchTimes, readTimesFile, TimesError, type SubmissionTime } from '../lib/late/times';
-import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
+import { CANVAS_CSV, canvasLines, LONG_CSV } from '../lib/report/exports';
+import { readRoster, RosterError, type RosterEntry } from '../lib/late/roster';
 import type { Variants } from '../lib/model/variants';
+import { loadAssignment } from '../lib/grading/loadAssignment';
 
 // In the student handout (no reference/, no hidden fixtures, no similarity check) the flags that
 // need instructor files, or only make sense for a course, are neither listed nor accepted: --help
@@ -34,8 +40,8 @@ const INSTRUCTOR_FLAGS = ['reference', 'instructor-view', 'similarity', 'times',
 const FOR_INSTRUCTORS = (flag: string) => IS_HANDOUT && INSTRUCTOR_FLAGS.includes(flag);
 
 const USAGE = IS_HANDOUT
-  ? 'npm run grade -- [--submission DIR | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--roster FILE [--assignment NAME]]] [--json FILE] [--html FILE] [--verbose] [--timeout S] [--budget S] [--memory MIB]'
-  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden [--variants SECRET]] [--carry-forward] [--late-policy P [--times FILE]] [--json FILE] [--html FILE] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
+  ? 'npm run grade -- [--submission DIR | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--roster FILE [--assignment NAME]]] [--json FILE] [--html [FILE]] [--verbose] [--timeout S] [--budget S] [--memory MIB]'
+  : 'npm run grade -- [--submission DIR | --reference | --submissions DIR --out DIR2 [--jobs N] [--force] [--shard i/n] [--similarity] [--roster FILE [--assignment NAME]]] [--hidden [--variants SECRET]] [--carry-forward] [--late-policy P [--times FILE] [--extensions FILE]] [--json FILE] [--html [FILE]] [--instructor-view] [--verbose] [--timeout S] [--budget S] [--memory MIB]';
 
 /**
  * Each flag's lines of help; the instructor-only ones are left out in the handout. The options that
@@ -45,7 +51,8 @@ const FLAG_HELP: [flag: string, text: string][] = [
   ['submission', '  --submission DIR   grade DIR (holding index.ts, or student/index.ts) instead of ./student'],
   ['reference', '  --reference        grade the reference (must score full marks)'],
   ['json', "  --json FILE        also write Gradescope's results.json"],
-  ['html', '  --html FILE        also write a page: the score table, and heatmaps of each failed attention case'],
+  ['html', `  --html [FILE]      also write a page: the score table, and heatmaps of each failed attention case
+                     (FILE, or else pages/<name>.html, which git ignores)`],
   ['instructor-view', "  --instructor-view  pages also show hidden tests' expected values (and say so): not for students"],
   ['verbose', `  --verbose          also show each test's details (every failing check, the student's stack mapped
                      to its own lines), what the submission printed, and the containment in force`],
@@ -60,9 +67,10 @@ const FLAG_HELP: [flag: string, text: string][] = [
   ['similarity', `  --similarity       with --submissions: also compares the submissions' code with each other
                      (DIR2/similarity.csv and DIR2/similarity.html; the same as npm run similarity)`],
   ['roster', `  --roster FILE      with --submissions: also DIR2/canvas.csv, Canvas's gradebook import, for the
-                     students of FILE (a CSV: submission, and student, id, sis_user_id, sis_login_id,
-                     section; names match ignoring case and spaces); submissions it does not name are
-                     listed and marked in canvas.csv`],
+                     students of FILE: Canvas's gradebook export as it comes (each folder found by a
+                     student's SIS Login ID, SIS User ID or ID), or a CSV with a submission column
+                     (and student, id, sis_user_id, sis_login_id, section); names match ignoring case
+                     and spaces; submissions it does not name are listed and marked in canvas.csv`],
   ['assignment', '  --assignment NAME  the Canvas column: "<name> (<id>)" of an existing assignment, or a new one\'s name'],
   ...GRADE_OPTIONS.map((o): [string, string] => [o.flag, o.help]),
   ['times', `  --times FILE       with --late-policy: when each submission was handed in, a CSV with the header
@@ -80,21 +88,22 @@ ${FLAG_HELP.filter(([flag]) => !FOR_INSTRUCTORS(flag)).map(([, text]) => text).j
 Exits 0 whenever it produced a result, whatever the score; 1 when it could not grade; 2 on a
 usage error (a flag, a folder that does not exist); 130 or 143 when Ctrl-C or SIGTERM stopped a batch.`;
 const flags = parseFlags(process.argv.slice(2), gradeFlagKinds(), USAGE, HELP) as Record<string, string | number | boolean | undefined> & {
-  submission?: string; reference?: boolean; json?: string; html?: string; 'instructor-view'?: boolean; verbose?: boolean;
+  submission?: string; reference?: boolean; json?: string; html?: string | true; 'instructor-view'?: boolean; verbose?: boolean;
   submissions?: string; out?: string; jobs?: number; force?: boolean; shard?: string; similarity?: boolean; roster?: string; assignment?: string; times?: string;
 };
 
 function usage(problem: string): never {
-  console.error(`${problem}; usage: ${USAGE}`);
-  process.exit(2);
+  return exitWithUsage(problem, USAGE);
 }
 
 for (const flag of INSTRUCTOR_FLAGS) {
   if (FOR_INSTRUCTORS(flag) && flags[flag]) usage(`--${flag} is for instructors: this handout has no reference solution, hidden tests or similarity check (grade your own work with npm run grade)`);
 }
-const chosen = gradeOptionValues(flags);
+const assignment = loadAssignment();
+const chosen = gradeOptionValues(flags, assignment);
 if (typeof chosen === 'string') usage(chosen);
 if (flags.times && !chosen.latePolicy) usage('--times gives the submission times a late policy needs: pass --late-policy too');
+if (chosen.extensions && !chosen.latePolicy) usage("--extensions gives students' own due times under a late policy: pass --late-policy too");
 
 if (chosen.variantsSecret !== undefined && !flags.hidden) usage('--variants draws the hidden cases: pass --hidden too');
 if (flags.reference && flags.submission) usage('--reference and --submission both name the submission: pick one');
@@ -122,6 +131,36 @@ function requireFolder(flag: string, dir: string | undefined, what: string): voi
 }
 requireFolder('submission', flags.submission, 'the folder that holds index.ts (or student/index.ts)');
 requireFolder('submissions', flags.submissions, 'a folder with one subfolder per submission');
+
+/** A batch's folders, checked before anything runs (lib/batch/inputs.ts): a mistake is the command's, one line, exit 2. */
+function checkBatchFolders(submissions: string, out: string): void {
+  try {
+    const { leftOut } = checkBatchInputs(submissions, out);
+    if (leftOut.length) console.error(`grade: left out ${leftOut.map(showName).join(', ')} of ${showName(submissions)}: ${leftOut.length === 1 ? 'it holds' : 'each holds'} a batch's results (${GRADES_CSV} beside ${SUBMISSIONS_DIR}/), not a submission`);
+  } catch (err) {
+    if (!(err instanceof BatchInputError)) throw err;
+    console.error(`grade: ${err.message}`);
+    process.exit(2);
+  }
+}
+if (flags.submissions) checkBatchFolders(flags.submissions, flags.out!);
+
+/**
+ * --similarity subtracts the handout's stubs as committed (lib/similarity/handout.ts), read before
+ * anything is graded: a run that cannot have them stops here, with the reason. Loaded only when
+ * asked for, and typed here: the student handout ships no similarity check.
+ */
+function similarityHandout(): { described: string } | undefined {
+  if (!flags.similarity) return undefined;
+  const { committedStubs } = require('../lib/similarity/handout') as { committedStubs(): { described: string } };
+  try {
+    return committedStubs();
+  } catch (err) {
+    console.error(`grade: --similarity: ${oneLine((err as Error).message)}; or run npm run similarity -- --submissions DIR --out DIR2 --base DIR`);
+    process.exit(2);
+  }
+}
+const handout = similarityHandout();
 
 /** What a child must not see into: the other submissions (a batch's folder, a submission's siblings), the results, the temp folder. */
 function hiddenFolders(): string[] {
@@ -157,7 +196,8 @@ async function main(chosen: OptionValues): Promise<void> {
   const memoryBytes = chosen.memoryBytes!;
   const options: GradeOptions & OptionValues = {
     ...chosen,
-    fixtures: loadCaseFixtures(chosen.cases),
+    assignment,
+    fixtures: loadCaseFixtures(assignment, chosen.cases),
     child: prepareChild(memoryBytes, hiddenFolders()),
     outputCap: 4096,
     instructorView: Boolean(flags['instructor-view']),
@@ -175,28 +215,29 @@ async function main(chosen: OptionValues): Promise<void> {
       roster = flags.roster ? readRoster(path.resolve(flags.roster)) : undefined;
     } catch (err) {
       if (!(err instanceof RosterError)) throw err;
-      console.error(`${oneLine(err.message)}; usage: ${USAGE}`);
-      process.exit(2);
+      usage(oneLine(err.message));
     }
+    const jobs = flags.jobs ?? os.availableParallelism();
+    const progress = new BatchProgress(process.stdout, progressMode(process.stdout));
     const outcome = await gradeBatch(path.resolve(flags.submissions), path.resolve(flags.out!), {
       ...options,
-      jobs: flags.jobs ?? os.availableParallelism(),
+      jobs,
       force: Boolean(flags.force),
       html: true,
       shard,
       times,
       interruptible: true,
       exports: { roster, assignment: flags.assignment },
-      onDone: (result, done, total) => {
-        if (color) process.stdout.write(progressLine(done, total, result.name));
-        else console.log(doneLine(result));
-      },
-    });
-    if (color) process.stdout.write('\n');
+      onStart: (total, kept) => progress.start(total, kept, jobs),
+      onDone: (result, done) => progress.finished(result, done),
+    }).finally(() => progress.stop());
     for (const group of outcome.lookalikes) {
       console.error(`grade: ${group.map(showName).join(', ')} differ only by case, spaces or Unicode form: each is graded as its own submission`);
     }
     if (outcome.timesUnmatched.length) console.error(`grade: --times names ${outcome.timesUnmatched.length} submission(s) not in ${showName(flags.submissions)}: ${outcome.timesUnmatched.join(', ')}`);
+    if (outcome.extensionsUnmatched.length) {
+      console.error(`grade: --extensions names ${outcome.extensionsUnmatched.length} student(s) with no submission in ${showName(flags.submissions)}, so their extension applies to none: ${outcome.extensionsUnmatched.join(', ')}`);
+    }
     if (outcome.untimed.length) {
       console.error(`grade: no submission time for ${outcome.untimed.length} submission(s), so no late penalty (their rows say so): ${outcome.untimed.map(showName).join(', ')}; give them in --times FILE`);
     }
@@ -218,15 +259,16 @@ async function main(chosen: OptionValues): Promise<void> {
       console.log(said);
       for (const line of warned) console.error(`grade: ${line}`);
     }
-    if (flags.similarity) {
-      // Loaded only when asked for: the student handout ships no similarity check.
+    if (handout) {
       // Typed here rather than by its module's types, which the handout does not ship.
       const { DEFAULT_THRESHOLD, runSimilarity } = require('../lib/similarity/run') as {
         DEFAULT_THRESHOLD: number;
-        runSimilarity(options: { submissions: string; out: string; base?: string }): Promise<{ flagged: unknown[]; groups: unknown[]; files: { csv: string; html: string } }>;
+        runSimilarity(options: { submissions: string; out: string; handout: typeof handout }): Promise<{ flagged: unknown[]; groups: unknown[]; notCompared: { name: string; problem: string }[]; files: { csv: string; html: string } }>;
       };
-      const similar = await runSimilarity({ submissions: path.resolve(flags.submissions), out: path.resolve(flags.out!), base: path.join(PROJECT_ROOT, 'student') });
-      console.log(`similarity: ${similar.flagged.length} pair(s) at or above ${Math.round(DEFAULT_THRESHOLD * 100)}%, ${similar.groups.length} group(s) of three or more; wrote ${similar.files.csv} and ${similar.files.html}`);
+      const similar = await runSimilarity({ submissions: path.resolve(flags.submissions), out: path.resolve(flags.out!), handout });
+      console.log(`similarity: ${similar.flagged.length} pair(s) at or above ${Math.round(DEFAULT_THRESHOLD * 100)}%, ${similar.groups.length} group(s) of three or more `
+        + `(handout subtracted: ${handout.described}); wrote ${similar.files.csv} and ${similar.files.html}`);
+      for (const s of similar.notCompared) console.log(`similarity: not compared: ${oneLine(s.name)}: ${oneLine(s.problem)}`);
     }
     if (outcome.graderErrors.length) {
       // Their rows say so, but a gradebook with the grader's own failures in it is not a finished run.
@@ -236,26 +278,30 @@ async function main(chosen: OptionValues): Promise<void> {
     return;
   }
 
-  const dir = flags.reference ? path.join(PROJECT_ROOT, 'reference') : path.resolve(flags.submission ?? path.join(PROJECT_ROOT, 'student'));
+  const dir = flags.reference ? path.join(assignment.root, 'reference') : path.resolve(flags.submission ?? path.join(assignment.root, 'student'));
   const name = flags.reference ? 'reference' : path.basename(dir);
   const graded = await gradeSubmission(dir, name, { ...options, heatmaps: Boolean(flags.html) });
-  const result = options.latePolicy ? withLatePenalty(graded, options.latePolicy, singleTime(name)) : graded;
+  const result = options.latePolicy ? withLatePenalty(graded, options.latePolicy, singleTime(name, chosen)) : graded;
   if (result.late?.submitted_at === null) console.error(`grade: no submission time for ${showName(name)}, so no late penalty: give it in --times FILE`);
   console.log(formatTable(result, { color, verbose: Boolean(flags.verbose) }));
   if (result.late) console.log(`Late policy: ${result.late.note}`);
   if (flags.verbose) console.log(containmentBlock(containment).join('\n'));
   if (flags.json) writeFileAtomic(path.resolve(flags.json), `${JSON.stringify(toGradescope(result), null, 2)}\n`);
   if (flags.html) {
-    fs.mkdirSync(path.dirname(path.resolve(flags.html)), { recursive: true });
-    writeFileAtomic(path.resolve(flags.html), submissionPage(result));
+    const page = flags.html === true ? path.join(PAGES_DIR, `${fileStem(name)}.html`) : path.resolve(flags.html);
+    fs.mkdirSync(path.dirname(page), { recursive: true });
+    writeFileAtomic(page, submissionPage(result, assignment.cases, assignment.page));
+    console.log(`wrote ${path.relative(process.cwd(), page) || page}: open it in a browser`);
   }
   if (process.env.GITHUB_ACTIONS) console.log(writeGithubOutputs(result));
 }
 
-/** One submission's time: its row of --times, matched by its folder's name. */
-function singleTime(name: string): SubmissionTime {
+/** One submission's time: its row of --times, and its own due time in --extensions, each matched by its folder's name. */
+function singleTime(name: string, chosen: OptionValues): SubmissionTime {
   const submittedMs = times ? matchTimes([name], times).times.get(name) : undefined;
-  return submittedMs === undefined ? { source: null } : { submittedMs, source: 'times' };
+  const policyDue = chosen.latePolicy?.dueMs;
+  const extendedMs = chosen.extensions && policyDue !== undefined ? extendedDueTimes(chosen.extensions, [name], policyDue).dueOf.get(name) : undefined;
+  return { ...(submittedMs === undefined ? { source: null } : { submittedMs, source: 'times' }), ...(extendedMs !== undefined ? { extendedMs } : {}) };
 }
 
 main(chosen).catch((err: unknown) => {

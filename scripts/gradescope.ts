@@ -6,12 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseFlags } from '../lib/cli';
+import { exitWithUsage, parseFlags } from '../lib/cli';
 import { buildBundle, BundleError } from '../lib/gradescope/bundle';
 import { ACTIVE_LTS_RELEASE, NODE_LTS_LINES, supportedRelease } from '../lib/gradescope/nodeRelease';
 import { writeZip } from '../lib/gradescope/zip';
 import { buildHandout, ReleaseError } from '../lib/release';
 import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy } from '../lib/late/policy';
+import { loadAssignment } from '../lib/grading/loadAssignment';
 
 const USAGE = `npm run gradescope -- --out FILE.zip [--node vX.Y.Z] [--late-policy ${LATE_POLICY_SYNTAX}]`;
 const flags = parseFlags(process.argv.slice(2), { out: 'string', node: 'string', 'late-policy': 'string' }, USAGE);
@@ -21,19 +22,24 @@ function fail(problem: string, code: number): never {
   process.exit(code);
 }
 
-if (!flags.out) fail(`--out FILE.zip is required; usage: ${USAGE}`, 2);
-if (!flags.out.endsWith('.zip')) fail(`--out ${flags.out}: name the bundle FILE.zip; usage: ${USAGE}`, 2);
+function usage(problem: string): never {
+  return exitWithUsage(`gradescope: ${problem}`, USAGE);
+}
+
+if (!flags.out) usage('--out FILE.zip is required');
+if (!flags.out.endsWith('.zip')) usage(`--out ${flags.out}: name the bundle FILE.zip`);
 const nodeVersion = flags.node ?? ACTIVE_LTS_RELEASE;
+const assignment = loadAssignment();
 if (!supportedRelease(nodeVersion)) {
-  fail(`--node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}): pass e.g. --node ${ACTIVE_LTS_RELEASE}; usage: ${USAGE}`, 2);
+  usage(`--node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}): pass e.g. --node ${ACTIVE_LTS_RELEASE}`);
 }
 
 // Gradescope gives each submission its due date (the student's extension included): due= may be left out.
 const latePolicy = flags['late-policy'] === undefined ? undefined : parseLatePolicy(flags['late-policy'], false);
-if (typeof latePolicy === 'string') fail(`${latePolicy}; usage: ${USAGE}`, 2);
+if (typeof latePolicy === 'string') usage(latePolicy);
 
 try {
-  const entries = buildBundle({ handout: buildHandout().files, nodeVersion, latePolicy });
+  const entries = buildBundle({ cases: assignment.cases, handout: buildHandout(assignment).files, nodeVersion, latePolicy });
   const zip = writeZip(entries);
   fs.mkdirSync(path.dirname(path.resolve(flags.out)), { recursive: true });
   fs.writeFileSync(path.resolve(flags.out), zip);

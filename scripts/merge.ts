@@ -8,12 +8,15 @@
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseFlags } from '../lib/cli';
+import { exitWithUsage, parseFlags } from '../lib/cli';
 import { MergeError, mergeShards } from '../lib/batch/merge';
 import { batchSummaryMarkdown } from '../lib/report/githubBatch';
 import { formatBatchSummary } from '../lib/report/terminal';
 import { oneLine } from '../lib/text/sanitise';
-import { CANVAS_CSV, canvasLines, LONG_CSV, readRoster, RosterError, type RosterEntry } from '../lib/report/exports';
+import { CANVAS_CSV, canvasLines, LONG_CSV } from '../lib/report/exports';
+import { readRoster, RosterError, type RosterEntry } from '../lib/late/roster';
+import { loadAssignment } from '../lib/grading/loadAssignment';
+import { CauseBook } from '../lib/report/causes';
 
 const USAGE = 'npm run merge -- OUT1 OUT2 … --out DIR [--roster FILE [--assignment NAME]]';
 
@@ -36,8 +39,7 @@ if (flags.help) {
   process.exit(0);
 }
 if (!flags.out || folders.length === 0) {
-  console.error(`${flags.out ? 'no shard outputs given' : '--out DIR is needed for the merged gradebook'}; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(flags.out ? 'no shard outputs given' : '--out DIR is needed for the merged gradebook', USAGE);
 }
 
 let roster: RosterEntry[] | undefined;
@@ -45,26 +47,29 @@ try {
   roster = flags.roster ? readRoster(flags.roster) : undefined;
 } catch (err) {
   if (!(err instanceof RosterError)) throw err;
-  console.error(`${oneLine(err.message)}; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(oneLine(err.message), USAGE);
 }
 
-try {
-  const merged = mergeShards(folders, flags.out, { roster, assignment: flags.assignment });
+async function merge(out: string): Promise<void> {
+  const assignment = loadAssignment();
+  const terms = { functions: assignment.functions, causes: new CauseBook((await assignment.diagnosis?.())?.causes) };
+  const merged = mergeShards(folders, out, assignment.cases, terms, { roster, assignment: flags.assignment });
   console.log(`merged ${folders.length} shard output(s): ${merged.rows.length} submissions`);
   console.log(formatBatchSummary(merged.entries));
-  console.log(`wrote ${path.join(flags.out, 'grades.csv')} (${merged.rows.length} rows), ${path.join(flags.out, LONG_CSV)} and ${path.join(flags.out, 'report.html')}`);
+  console.log(`wrote ${path.join(out, 'grades.csv')} (${merged.rows.length} rows), ${path.join(out, LONG_CSV)} and ${path.join(out, 'report.html')}`);
   if (merged.canvas) {
-    const { said, warned } = canvasLines(merged.canvas, path.join(flags.out, CANVAS_CSV));
+    const { said, warned } = canvasLines(merged.canvas, path.join(out, CANVAS_CSV));
     console.log(said);
     for (const line of warned) console.error(`merge: ${line}`);
   }
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) appendFileSync(summaryFile, batchSummaryMarkdown(merged.entries));
-} catch (err) {
+}
+
+merge(flags.out).catch((err: unknown) => {
   // One line either way: a refusal names the culprit; anything else is the merge's own failure.
   // Every line about a name goes through the sanitiser, whichever check wrote it.
   if (err instanceof MergeError) console.error(`merge: refused: ${oneLine(err.message)}`);
   else console.error(`merge: failed: ${oneLine(String((err as Error)?.message ?? err))}`);
   process.exit(1);
-}
+});

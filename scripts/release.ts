@@ -4,18 +4,19 @@
  * instructor tooling. What is shipped is the allow-list in lib/release.ts.
  */
 import path from 'node:path';
-import { parseFlags } from '../lib/cli';
+import { exitWithUsage, parseFlags } from '../lib/cli';
 import { buildHandout, ReleaseError, writeHandout } from '../lib/release';
+import { loadAssignment } from '../lib/grading/loadAssignment';
 
 const USAGE = 'npm run release -- --out DIR';
 const flags = parseFlags(process.argv.slice(2), { out: 'string' }, USAGE);
+const assignment = loadAssignment();
 if (!flags.out) {
-  console.error(`release: --out DIR is required (a new or empty folder); usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage('release: --out DIR is required (a new or empty folder)', USAGE);
 }
 
 try {
-  const handout = buildHandout();
+  const handout = buildHandout(assignment);
   writeHandout(handout, path.resolve(flags.out), flags.out);
   console.log(
     `release: wrote ${handout.files.size} files to ${flags.out} (visible fixtures: ${handout.visibleFixtures}; hidden cases left out: ${handout.hiddenFixtures})`,

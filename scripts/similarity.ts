@@ -4,9 +4,8 @@
  * Exits 0 when it wrote them, 1 when it could not compare, 2 on a usage error.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { parseFlags } from '../lib/cli';
-import { PROJECT_ROOT } from '../lib/paths';
+import { exitWithUsage, parseFlags } from '../lib/cli';
+import { committedStubs, handoutFolder, HandoutError, type Handout } from '../lib/similarity/handout';
 import { DEFAULT_THRESHOLD, runSimilarity } from '../lib/similarity/run';
 import { oneLine } from '../lib/text/sanitise';
 
@@ -23,34 +22,41 @@ usage: ${USAGE}
                      first, then the best others: score, each side's share, shared tokens, longest
                      shared fragment in tokens) and OUT/similarity.html (score distribution, groups of
                      three or more, the pairs at or above the threshold side by side)
-  --base DIR         the handout's code, removed from every submission (default: student/, the stubs)
+  --base DIR         the handout's code, removed from every submission (default: the stubs of student/
+                     as committed, read from git: never the working copy, where a solution may be tried)
   --threshold P      pairs sharing at least this share of their fingerprints are listed and shown
                      (0 < P <= 1, default ${DEFAULT_THRESHOLD})
   --help             this text`;
 
 const flags = parseFlags(process.argv.slice(2), { submissions: 'string', out: 'string', base: 'string', threshold: 'number' }, USAGE, HELP);
 if (!flags.submissions || !flags.out) {
-  console.error(`${flags.submissions ? '--out OUT' : '--submissions DIR'} is needed; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(`${flags.submissions ? '--out OUT' : '--submissions DIR'} is needed`, USAGE);
 }
 if (!fs.existsSync(flags.submissions) || !fs.statSync(flags.submissions).isDirectory()) {
-  console.error(`submissions folder ${flags.submissions} not found: pass a folder with one subfolder per submission; usage: ${USAGE}`);
+  // A folder that is not there is the command's mistake, said in one line as npm run grade says it.
+  console.error(`similarity: --submissions ${flags.submissions}: no such folder; pass a folder with one subfolder per submission`);
   process.exit(2);
 }
-const base = flags.base ?? path.join(PROJECT_ROOT, 'student');
-if (!fs.existsSync(base)) {
-  console.error(`handout folder ${base} not found: pass --base DIR with the stubs students were given; usage: ${USAGE}`);
+if (flags.base !== undefined && !fs.existsSync(flags.base)) {
+  console.error(`similarity: --base ${flags.base}: no such folder; pass --base DIR with the stubs students were given`);
   process.exit(2);
 }
 if (flags.threshold !== undefined && flags.threshold > 1) {
-  console.error(`--threshold needs a share between 0 and 1, got ${flags.threshold}; usage: ${USAGE}`);
-  process.exit(2);
+  exitWithUsage(`--threshold needs a share between 0 and 1, got ${flags.threshold}`, USAGE);
+}
+let handout: Handout;
+try {
+  handout = flags.base === undefined ? committedStubs() : handoutFolder(flags.base);
+} catch (err) {
+  if (!(err instanceof HandoutError)) throw err;
+  console.error(`similarity: ${oneLine(err.message)}`);
+  process.exit(1);
 }
 
-runSimilarity({ submissions: flags.submissions, out: flags.out, base, threshold: flags.threshold })
+runSimilarity({ submissions: flags.submissions, out: flags.out, handout, threshold: flags.threshold })
   .then((outcome) => {
     console.log(`compared ${outcome.compared} submissions: ${outcome.flagged.length} pair(s) at or above ${Math.round((flags.threshold ?? DEFAULT_THRESHOLD) * 100)}%, `
-      + `${outcome.groups.length} group(s) of three or more`);
+      + `${outcome.groups.length} group(s) of three or more; handout subtracted: ${handout.described}`);
     for (const s of outcome.notCompared) console.log(`not compared: ${oneLine(s.name)}: ${oneLine(s.problem)}`);
     console.log(`wrote ${outcome.files.csv} and ${outcome.files.html}`);
   })

@@ -1,11 +1,11 @@
 /** The adapters read what a submission returns, or refuse it with a message a student can act on. */
 import { describe, expect, it } from 'vitest';
-import { bindAdapters, type Submission } from '../adapters';
-import { HangError } from '../adapters/withinLimit';
+import { HangError } from '../lib/grading/withinLimit';
 import { Tensor } from '../lib/tensor';
+import { caller } from './calls';
 
 const x = Tensor.randn([2, 3], 1);
-const adapt = (softmax: (x: Tensor) => unknown) => bindAdapters({ softmax } as Partial<Submission>).runSoftmax(x, -1);
+const adapt = (softmax: (x: Tensor) => unknown) => caller({ softmax })('softmax', { params: { dim: -1 }, inputs: { x } });
 
 describe('adapters', () => {
   it('accept a Tensor, and { shape, data } with typed or plain arrays', () => {
@@ -31,27 +31,26 @@ describe('adapters', () => {
     const q = Tensor.randn([1, 2, 4], 2);
     const mask = new Tensor(Uint8Array.from([1, 1, 0, 0]), [2, 2]);
     const nan = () => ({ shape: [1, 2, 4], data: [0, 0, 0, 0, NaN, NaN, NaN, NaN] });
-    const run = bindAdapters({ scaledDotProductAttention: nan } as Partial<Submission>).runScaledDotProductAttention;
-    expect(() => run(q, q, q, mask)).toThrow(/at \[0, 1, 0\].*Every key of this query is masked/);
+    const run = () => caller({ scaledDotProductAttention: nan })('scaled_dot_product_attention', { params: {}, inputs: { q, k: q, v: q, mask } });
+    expect(run).toThrow(/at \[0, 1, 0\].*Every key of this query is masked/);
   });
 
   it('read causal masks from booleans, 0/1 numbers or floats, and refuse other values', () => {
-    const run = (data: unknown) =>
-      bindAdapters({ causalMask: () => ({ shape: [2, 2], data }) } as Partial<Submission>).runCausalMask(2);
+    const run = (data: unknown) => caller({ causalMask: () => ({ shape: [2, 2], data }) })('causal_mask', { params: { seqLen: 2 }, inputs: {} });
     expect(Array.from(run([true, false, true, true]).data)).toEqual([1, 0, 1, 1]);
     expect(run(Float32Array.from([1, 0, 1, 1])).dtype).toBe('bool');
     expect(() => run([1, 0.5, 1, 1])).toThrow(/causalMask returned 0\.5 at \[0, 1\]; a mask holds only 0\/1/);
   });
 
   it('name a missing export and the file', () => {
-    expect(() => bindAdapters({}, 'student/index.ts').runCausalMask(2)).toThrow(
+    expect(() => caller({}, 'student/index.ts')('causal_mask', { params: { seqLen: 2 }, inputs: {} })).toThrow(
       'student/index.ts does not export a function named causalMask',
     );
   });
 
   it('read the return under the call\'s limit: a getter that never returns is a hang, not a stuck npm test', () => {
     const endless = { shape: [2, 3], get data(): never { for (;;); } };
-    const run = bindAdapters({ softmax: () => endless } as Partial<Submission>, 'student/index.ts', 200).runSoftmax;
-    expect(() => run(x, -1)).toThrow(HangError);
+    const run = () => caller({ softmax: () => endless }, 'student/index.ts', 200)('softmax', { params: { dim: -1 }, inputs: { x } });
+    expect(run).toThrow(HangError);
   });
 });

@@ -22,13 +22,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_DIR } from '../lib/batch/workCache';
+import { CACHE_DIR } from '../lib/workCache';
 import { loadCaseFixtures, prepareChild, type GradeOptions } from '../lib/grading/grade';
 import { readManifest, sha256 } from '../lib/model/manifest';
-import type { BatchOutcome } from '../lib/grading/batch';
+import type { BatchOutcome } from '../lib/batch/gradeBatch';
 import type { SubmissionResult } from '../lib/model/result';
 import { pageFile, resultsFile } from '../lib/report/batchReport';
+import { parseCsv } from '../lib/text/csvParse';
 import { GRID_SCRIPT } from '../lib/report/courseGrid';
+import { apportionUnits, fromUnits, toUnits } from '../lib/report/points';
 import { toGradescope } from '../lib/report/gradescope';
 import { buildChildRuntime } from '../lib/sandbox/build';
 import { FIXTURES_DIR, PROJECT_ROOT } from '../lib/paths';
@@ -39,12 +41,13 @@ import {
 } from './attacks/expectations';
 import { LAYOUTS, makeOutside, type LayoutContext } from './attacks/layouts';
 import { attackFolder, CARRIED_BUGS, layoutFolder, ownMultiHead, runIsolated } from './attacks/folders';
-import { CARRIED_REASON } from '../lib/grading/carryForward';
+import { CARRIED_REASON } from '../tests/carryForward/carryForward';
 import { BUGS } from './catalogue';
 import { folderModes, leftOnTheMachine, modesChanged, SocketProbes } from './attacks/machine';
 import { inOwnPidNamespace } from './attacks/ownPidNamespace';
 import { grade, gradeOptions } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
+import { ASSIGNMENT } from '../tests/assignment';
 
 const JOBS = 2;
 /**
@@ -179,7 +182,7 @@ describe('attacks graded on their own', () => {
     const expected = EXPECTED[name];
     const dir = submission(name, one);
     if (expected.hidden) {
-      allCases ??= gradeOptions({ ...options, cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) });
+      allCases ??= gradeOptions({ ...options, cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) });
       return grade(dir, name, allCases);
     }
     return grade(dir, name, { ...options, ...(expected.timeoutMs && { timeoutMs: expected.timeoutMs }) });
@@ -201,20 +204,6 @@ describe('attacks graded on their own', () => {
     });
   }
 });
-
-/** Rows of an RFC 4180 CSV (quoted cells, CRLF line ends). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  for (const [, quoted, plain, end] of text.matchAll(/(?:"((?:[^"]|"")*)"|([^,\r\n]*))(,|\r?\n|$)/g)) {
-    row.push(quoted !== undefined ? quoted.replace(/""/g, '"') : plain);
-    if (end === ',') continue;
-    rows.push(row);
-    row = [];
-    if (end === '') break;
-  }
-  return rows.filter((r) => r.length > 1);
-}
 
 describe('all attacks in one batch, beside a correct submission', () => {
   const submissions = path.join(root, 'batch', 'submissions');
@@ -266,10 +255,11 @@ describe('all attacks in one batch, beside a correct submission', () => {
     }
     const [header, ...rows] = parseCsv(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'));
     const good = Object.fromEntries(header.map((column, i) => [column, rows.find((r) => r[0] === 'good')?.[i]]));
+    // Each test's points as the gradebook shows them (lib/report/points.ts): they add up to 12.
+    const shown = apportionUnits(visibleCases().map((c) => c.points));
     expect(good).toEqual({
       name: 'good', total: '12', max: '12', status: 'graded',
-      ...Object.fromEntries(visibleCases().map((c) => [c.name, String(c.points)])),
-      ...Object.fromEntries(visibleCases().map((c) => [`cause: ${c.name}`, ''])),
+      ...Object.fromEntries(visibleCases().map((c, i) => [c.name, String(fromUnits(shown[i]!))])),
     });
   });
 
@@ -298,7 +288,7 @@ describe('all attacks in one batch, beside a correct submission', () => {
     }
     const [header, ...rows] = parseCsv(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8'));
     const total = header.indexOf('total');
-    expect(Object.fromEntries(rows.map((r) => [r[0], Number(r[total])]))).toEqual(Object.fromEntries(graded.map((r) => [r.name, r.score])));
+    expect(Object.fromEntries(rows.map((r) => [r[0], Number(r[total])]))).toEqual(Object.fromEntries(graded.map((r) => [r.name, fromUnits(toUnits(r.score))])));
     for (const r of graded) {
       const written = JSON.parse(fs.readFileSync(path.join(out, resultsFile(r.name)), 'utf8'));
       // Beside what the grader decided, only the record of what it graded with (lib/batch/provenance.ts).

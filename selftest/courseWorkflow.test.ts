@@ -6,7 +6,8 @@
  * every shard as root (`sudo` is a shim that runs the command as the current user, root here), hand
  * each shard's output over as its artifact would arrive, and merge. The merged gradebook must be
  * the one a single machine writes. Among the students, repositories whose student/index.ts links to
- * the reference or to a classmate's, and one with a submodule: none may earn a point. Expressions
+ * the reference or to a classmate's, one with a submodule, and one past the fetch's cap on files
+ * (node_modules committed): none may earn a point, and everyone else is graded. Expressions
  * (`${{ … }}`) are replaced with the values GitHub would give; one this test does not know fails it.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -18,6 +19,7 @@ import { PROJECT_ROOT } from '../lib/paths';
 import { materialize, tempDir } from './grader/materialize';
 import { csvRecords } from '../lib/report/exports';
 import { downloadArtifact, uploadArtifact, type UploadOptions } from './attacks/artifact';
+import { FETCH_LIMITS } from '../lib/batch/fetch';
 
 interface Step {
   name: string;
@@ -54,7 +56,7 @@ const STUDENTS: Record<string, string | undefined> = {
   'attention-ed': path.join(__dirname, 'catalogue', 'correct', 'plain_loops.ts'),
   'attention-fay': undefined, // a repository without student/index.ts
 };
-/** Repositories whose entry is a link (to the reference, through the fetch folder; to a classmate) or that hold a submodule. */
+/** Repositories whose entry is a link (to the reference, through the fetch folder; to a classmate), that hold a submodule, or more files than a fetch takes. */
 const LINKED: Record<string, (work: string) => void> = {
   'attention-link-ref': (work) => fs.symlinkSync('../../../reference/index.ts', path.join(work, 'student', 'index.ts')),
   'attention-link-mate': (work) => fs.symlinkSync('../../attention-ada/student/index.ts', path.join(work, 'student', 'index.ts')),
@@ -67,6 +69,12 @@ const LINKED: Record<string, (work: string) => void> = {
     execFileSync('git', ['init', '--quiet'], { cwd: vendor });
     execFileSync('git', ['add', '-A'], { cwd: vendor });
     execFileSync('git', ['-c', 'user.name=Student', '-c', 'user.email=student@example.org', 'commit', '--quiet', '-m', 'vendor'], { cwd: vendor });
+  },
+  'attention-modules': (work) => {
+    fs.copyFileSync(String(STUDENTS['attention-ada']), path.join(work, 'student', 'index.ts'));
+    const modules = path.join(work, 'node_modules', 'left-pad');
+    fs.mkdirSync(modules, { recursive: true });
+    for (let i = 0; i < FETCH_LIMITS.entries; i++) fs.writeFileSync(path.join(modules, `f${i}.js`), '');
   },
 };
 const EVERYONE = [...Object.keys(STUDENTS), ...Object.keys(LINKED)];
@@ -200,6 +208,8 @@ describe(`${FILE}: its commands, run here`, () => {
     expect(cloned.stderr).toMatch(/^fetch-submissions: not fetched: course-org\/attention-link-ref \("student\/index\.ts" is a symbolic link: .+\)$/m);
     expect(cloned.stderr).toMatch(/^fetch-submissions: not fetched: course-org\/attention-link-mate \("student\/index\.ts" is a symbolic link: .+\)$/m);
     expect(cloned.stderr).toMatch(/^fetch-submissions: not fetched: course-org\/attention-submodule \("student\/vendor" is a submodule .+\)$/m);
+    // Past a bound of the fetch: refused from its tree, before a file of it is written.
+    expect(cloned.stderr).toMatch(/^fetch-submissions: not fetched: course-org\/attention-modules \("node_modules\/left-pad\/f\d+\.js" takes the repository past 5000 files and folders: .+\)$/m);
     expect(fs.existsSync(path.join(checkout, 'submissions', 'attention-ada', 'student', 'index.ts'))).toBe(true);
     expect(fs.existsSync(path.join(checkout, 'submissions', 'attention-ada', '.git'))).toBe(false);
 
@@ -250,7 +260,7 @@ describe(`${FILE}: its commands, run here`, () => {
     const merged = await run(step('merge', 'Merge'), { GITHUB_STEP_SUMMARY: summary });
     expect(merged.code, merged.stderr).toBe(0);
     expect(merged.stdout).toContain(`merged ${SHARDS} shard output(s): ${EVERYONE.length} submissions`);
-    expect(fs.readFileSync(summary, 'utf8')).toMatch(/^### Gradebook: 9 submissions\n\nPoints out of 14\.5: /);
+    expect(fs.readFileSync(summary, 'utf8')).toMatch(new RegExp(`^### Gradebook: ${EVERYONE.length} submissions\n\nPoints out of 14\\.5: `));
 
     const whole = await run({ name: 'one machine', run: 'npm run grade -- --submissions submissions --out whole --hidden\n' }, {});
     expect(whole.code, whole.stderr).toBe(0);
@@ -261,7 +271,7 @@ describe(`${FILE}: its commands, run here`, () => {
     const totals = csvRecords(fs.readFileSync(path.join(checkout, 'gradebook', 'grades.csv'), 'utf8')).map((r) => [r.name, r.total]);
     expect(Object.fromEntries(totals)).toMatchObject({
       'attention-ada': '14.5', 'attention-ed': '14.5', 'attention-di': '0', 'attention-fay': '0',
-      'attention-link-ref': '0', 'attention-link-mate': '0', 'attention-submodule': '0',
+      'attention-link-ref': '0', 'attention-link-mate': '0', 'attention-submodule': '0', 'attention-modules': '0',
     });
   });
 });

@@ -9,11 +9,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { probeOf, readResult, type Submission } from '../adapters';
-import { isObservation, MISTAKES } from '../lib/diagnosis/catalogue';
-import { diagnose } from '../lib/diagnosis/diagnose';
+import type { Submission } from '../adapters';
+import { probeOf } from '../lib/suite/submission';
+import { ASSIGNMENT } from '../tests/assignment';
+import { caller } from './calls';
+import { isObservation, MISTAKES } from '../tests/diagnosis/catalogue';
+import { diagnose } from '../tests/diagnosis/diagnose';
 import { withinTolerance } from '../lib/diagnosis/probe';
-import { parseNonFinite } from '../lib/diagnosis/signatures';
+import { parseNonFinite } from '../lib/diagnosis/explain';
 import { FixtureError } from '../lib/errors';
 import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
 import { loadFixture } from '../lib/model/fixtures';
@@ -151,7 +154,7 @@ describe('correct solutions match no mistake', () => {
     const impl = await load(entry.file);
     const results = await gradedInProcess(entry);
     // They pass, so nothing asks for a diagnosis: ask anyway, with their outputs, probes and all.
-    const context = inProcessContext(probeOf(impl, entry.name), new InProcessSession(impl, entry.name));
+    const context = inProcessContext(probeOf(ASSIGNMENT, impl, entry.name), new InProcessSession(impl, ASSIGNMENT.functions, entry.name), ASSIGNMENT);
     const matched = [];
     for (const r of results) {
       if (r.output) matched.push([r.graded.name, await diagnose(r.graded, r.fixture, { kind: 'output', output: r.output }, context)]);
@@ -176,7 +179,7 @@ describe('a probe keeps the dtype of what it changes', () => {
     const fixture = { ...base, inputs, expected, probabilities: () => undefined, mistakes: () => new Map<string, Tensor>() };
     const output = impl.scaledDotProductAttention!(inputs.q, inputs.k, inputs.v) as Tensor;
     expect(withinTolerance(output, expected, graded.tolerance)).toBe(false);
-    const context = inProcessContext(probeOf(impl, name), new InProcessSession(impl, name));
+    const context = inProcessContext(probeOf(ASSIGNMENT, impl, name), new InProcessSession(impl, ASSIGNMENT.functions, name), ASSIGNMENT);
     const diagnosis = await diagnose(graded, fixture, { kind: 'output', output }, context);
     // What the probes saw may be said; no cause may be named.
     expect(diagnosis === undefined || isObservation(diagnosis.mistake), diagnosis?.mistake).toBe(true);
@@ -191,7 +194,7 @@ describe('what diagnosis reads from the adapters and the fixtures', () => {
     const data = Float64Array.from(fixture.expected.data);
     for (const i of at) data[i] = NaN;
     try {
-      readResult('scaled_dot_product_attention', { shape: fixture.expected.shape, data }, fixture.inputs.mask);
+      caller({ scaledDotProductAttention: () => ({ shape: fixture.expected.shape, data }) })('scaled_dot_product_attention', fixture);
     } catch (err) {
       return { kind: 'unreadable' as const, name: (err as Error).name, message: (err as Error).message };
     }

@@ -8,11 +8,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../lib/model/fixtures';
-import { classesOf } from '../lib/model/classify';
-import { reach, unreached } from '../lib/model/coverage';
-import { DOMAIN } from '../lib/model/domain';
-import { drawSpec, isDrawn } from '../lib/model/draw';
-import { buildCase } from '../lib/model/caseBuild';
+import { classesOf } from './domain/classify';
+import { reach, unreached } from './domain/coverage';
+import { DOMAIN } from './domain/domain';
+import { drawSpec, isDrawn } from '../reference/fixtures/draw';
+import { buildCase } from '../reference/fixtures/caseBuild';
 import { CASE_REFERENCE } from '../reference/fixtures/outputs';
 import { FIXTURE_SPECS } from '../reference/fixtures/specs';
 import { loadVariants } from '../reference/fixtures/variants';

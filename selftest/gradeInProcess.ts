@@ -3,15 +3,18 @@
  * evaluate, diagnosis): the self-tests' fast way to hold the catalogue to the suite. The real vitest
  * suite is also run on the reference and the stubs (suite.test.ts).
  */
-import { bindAdapters, probeOf, type Submission } from '../adapters';
-import { explain, type Diagnosis } from '../lib/diagnosis/diagnose';
+import type { Submission } from '../adapters';
+import { explain, type Diagnosis } from '../lib/diagnosis/explain';
+import { DIAGNOSIS } from '../tests/diagnosis/diagnose';
 import { NotImplementedError, ResultError } from '../lib/errors';
-import { evaluateCase } from '../lib/grading/evaluate';
+import { judgeValue } from '../lib/grading/verdict';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
 import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
-import { invokeCase } from '../lib/model/invoke';
+import { probeOf } from '../lib/suite/submission';
 import type { Tensor } from '../lib/tensor';
+import { ASSIGNMENT } from '../tests/assignment';
 import { GRADED_CASES, type GradedCase } from '../tests/cases';
+import { caller } from './calls';
 
 export interface CaseResult {
   graded: GradedCase;
@@ -28,8 +31,8 @@ export interface CaseResult {
 export async function gradeInProcess(
   impl: Partial<Submission>, label: string, cases = GRADED_CASES, fixtureOf: (graded: GradedCase) => LoadedFixture = (graded) => loadFixture(graded.fixture),
 ): Promise<CaseResult[]> {
-  const adapters = bindAdapters(impl, label);
-  const context = inProcessContext(probeOf(impl, label), new InProcessSession(impl, label));
+  const call = caller(impl, label);
+  const context = inProcessContext(probeOf(ASSIGNMENT, impl, label), new InProcessSession(impl, ASSIGNMENT.functions, label), ASSIGNMENT);
   const results: CaseResult[] = [];
   for (const graded of cases) results.push(await gradeCase(graded));
   return results;
@@ -38,15 +41,16 @@ export async function gradeInProcess(
     const fixture = fixtureOf(graded);
     let output: Tensor;
     try {
-      output = invokeCase(graded.fn, fixture, adapters);
+      output = call(graded.fn, fixture);
     } catch (err) {
       const { name, message } = err instanceof Error ? err : { name: 'thrown', message: String(err) };
       if (err instanceof NotImplementedError) return { graded, fixture, passed: false, message: `${name}: ${message}` };
-      const { diagnosis } = await explain(graded, fixture, { kind: err instanceof ResultError ? 'unreadable' : 'threw', name, message }, context);
+      const { diagnosis } = await explain(DIAGNOSIS, graded, fixture, { kind: err instanceof ResultError ? 'unreadable' : 'threw', name, message }, context);
       return { graded, fixture, passed: false, message: `${name}: ${message}`, diagnosis };
     }
-    const verdict = evaluateCase(graded, output, fixture);
-    const { diagnosis } = verdict.passed ? {} : await explain(graded, fixture, { kind: 'output', output }, context);
-    return { graded, fixture, passed: verdict.passed, message: verdict.message, output, diagnosis };
+    const verdict = judgeValue(ASSIGNMENT, graded, [{ name: graded.fn, value: output }], fixture);
+    const passed = verdict.status === 'passed';
+    const { diagnosis } = passed ? {} : await explain(DIAGNOSIS, graded, fixture, { kind: 'output', output }, context);
+    return { graded, fixture, passed, message: [verdict.reason, verdict.details].filter(Boolean).join('\n'), output, diagnosis };
   }
 }

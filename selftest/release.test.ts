@@ -5,17 +5,18 @@
  * the project's node_modules instead of running `npm ci` (no network in CI), so package.json and
  * package-lock.json are checked by comparison, not by installing.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mistakeFile, type Manifest } from '../lib/model/manifest';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
+import { PAGES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
 import { withCaseTables } from '../lib/readmeTables';
-import { GRADED_CASES, visibleCases } from '../tests/cases';
+import { visibleCases } from '../tests/cases';
 import { linkNodeModules } from './linkNodeModules';
+import { ASSIGNMENT } from '../tests/assignment';
 
 interface JsonReport {
   numTotalTests: number;
@@ -68,7 +69,7 @@ const assertions = (report: JsonReport) => report.testResults.flatMap((f) => f.a
 
 beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-'));
-  const handout = buildHandout();
+  const handout = buildHandout(ASSIGNMENT);
   [stubs, solved, buggy] = ['stubs', 'solved', 'buggy'].map((name) => {
     const dir = path.join(temp, name);
     writeHandout(handout, dir);
@@ -93,7 +94,7 @@ describe('what the handout holds', () => {
     expect(files.filter((file) => file.startsWith('fixtures/hidden/') || (file.endsWith('.test.ts') && !file.startsWith('tests/'))))
       .toEqual([]);
     expect(files.filter((file) => file.startsWith('docs/'))).toEqual(['docs/report-submission.png']);
-    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs/benchmarks.md', 'lib/similarity', 'vitest.selftest.config.mts', 'lib/release.ts', 'lib/bench', 'lib/gradescope', 'lib/explore', 'lib/batch/merge.ts', 'lib/batch/fetch.ts', 'lib/report/githubBatch.ts', 'classroom']) {
+    for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs/benchmarks.md', 'lib/similarity', 'vitest.selftest.config.mts', 'lib/release.ts', 'lib/bench', 'lib/gradescope', 'lib/explore', 'lib/batch/merge.ts', 'lib/batch/fetch.ts', 'lib/batch/fetchGit.ts', 'lib/batch/fetchWrite.ts', 'lib/batch/fetchedEntries.ts', 'lib/report/githubBatch.ts', 'classroom']) {
       expect(fs.existsSync(path.join(stubs, gone)), gone).toBe(false);
     }
   });
@@ -144,32 +145,34 @@ describe('what the handout holds', () => {
 
   it('its README: the tables made from the case table (a changed point value shows), the heatmap page, what to submit', () => {
     const text = read(stubs, 'README.md');
-    expect(text).toContain('npm run grade -- --html page.html');
+    expect(text).toContain('npm run grade -- --html                  # then open pages/student.html in a browser');
     expect(text).toContain('![The page of npm run grade -- --html');
     expect(text).toMatch(/\*\*What to submit\*\*: the whole `student\/` folder, `index.ts` and every helper file it imports/);
     for (const c of visibleCases()) expect(text).toContain(`| \`${c.name}\` | ${c.points} |`);
     expect(text).not.toMatch(/_hidden/);
     // The point value of one test changed in (a copy of) the case table: the handout says so.
     const changed = visibleCases().map((c) => (c.name === 'test_causal_mask' ? { ...c, points: 0.75 } : c));
-    const handout = buildHandout(PROJECT_ROOT, changed).files.get('README.md')!.toString('utf8');
+    const handout = buildHandout({ ...ASSIGNMENT, cases: changed }, PROJECT_ROOT).files.get('README.md')!.toString('utf8');
     expect(handout).toContain('| `test_causal_mask` | 0.75 |');
     expect(handout).toContain('| `causalMask(seqLen)` | 1.25 |');
   });
 
   it("the project's own README holds the tables the case table makes", () => {
     const readme = read(PROJECT_ROOT, 'README.md');
-    expect(withCaseTables(readme, GRADED_CASES)).toBe(readme);
+    expect(withCaseTables(readme, ASSIGNMENT)).toBe(readme);
   });
 
-  it('npm run grade -- --help lists only what works in the handout; an instructor flag is one line, exit 2', async () => {
+  it('npm run grade -- --help lists only what works in the handout; an instructor flag is one line and the usage, exit 2', async () => {
     const help = await run(stubs, [TS_NODE_BIN, 'scripts/grade.ts', '--help']);
     expect(help.code).toBe(0);
     for (const flag of ['--reference', '--hidden', '--instructor-view', '--similarity']) expect(help.output, flag).not.toContain(flag);
     for (const flag of ['--submission', '--html', '--json', '--submissions', '--timeout']) expect(help.output, flag).toContain(flag);
     const refused = await run(stubs, [TS_NODE_BIN, 'scripts/grade.ts', '--reference']);
     expect(refused.code).toBe(2);
-    expect(refused.output.trim().split('\n')).toHaveLength(1);
-    expect(refused.output).toMatch(/^--reference is for instructors: this handout has no reference solution/);
+    const [problem, usage, ...more] = refused.output.trim().split('\n');
+    expect(problem).toMatch(/^--reference is for instructors: this handout has no reference solution/);
+    expect(usage).toMatch(/^usage: npm run grade -- /);
+    expect(more).toEqual([]);
   });
 
   it('tsconfig.json includes only what exists, comments kept', () => {
@@ -195,7 +198,7 @@ describe('what the handout holds', () => {
   });
 
   it('refuses a folder that is not empty', () => {
-    expect(() => writeHandout(buildHandout(), stubs, 'handout')).toThrow('handout is not empty: pick a new folder');
+    expect(() => writeHandout(buildHandout(ASSIGNMENT), stubs, 'handout')).toThrow('handout is not empty: pick a new folder');
   });
 });
 
@@ -233,9 +236,15 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
     }
   });
 
-  it('npm run grade on the stubs: exit 0, total 0 of the visible points, no hidden case', async () => {
+  it('npm run grade -- --html on the stubs: exit 0, total 0 of the visible points, no hidden case; the page where git ignores it', async () => {
     const max = visibleCases().reduce((sum, c) => sum + c.points, 0);
-    const { code, output } = await run(stubs, ['node_modules/ts-node/dist/bin.js', 'scripts/grade.ts']);
+    const { code, output } = await run(stubs, ['node_modules/ts-node/dist/bin.js', 'scripts/grade.ts', '--html']);
+    const page = path.relative(PROJECT_ROOT, path.join(PAGES_DIR, 'student.html'));
+    expect(output).toContain(`wrote ${page}: open it in a browser`);
+    expect(fs.existsSync(path.join(stubs, page))).toBe(true);
+    // A student who commits everything does not commit the page: the handout's .gitignore, and the project's, ignore it.
+    execFileSync('git', ['init', '-q'], { cwd: stubs });
+    for (const repository of [stubs, PROJECT_ROOT]) expect(execFileSync('git', ['check-ignore', page], { cwd: repository, encoding: 'utf8' }).trim()).toBe(page);
     expect(output).toMatch(new RegExp(`total\\W+0/${max}\\b`, 'i'));
     // The stubs really ran in a contained child (a node_modules symlink must not break it).
     expect(output).toMatch(/softmax is not implemented yet: edit student\/index\.ts/);
@@ -248,7 +257,7 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
 describe('the handout installs and runs on its own', () => {
   it('npm ci from its own package.json and lock (offline, from the npm cache), then every script it ships runs', async (ctx) => {
     const dir = path.join(temp, 'installed');
-    writeHandout(buildHandout(), dir);
+    writeHandout(buildHandout(ASSIGNMENT), dir);
     // Its own node_modules holds the child runtime the grader builds: the contained child (another
     // uid) must reach it, as it does in a student's checkout, not through a private temp folder.
     fs.chmodSync(temp, 0o755);

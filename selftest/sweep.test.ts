@@ -7,26 +7,20 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bindAdapters, type Submission } from '../adapters';
+import type { Submission } from '../adapters';
 import { checkClose, checkMaskEqual, checkShape, type Values } from '../lib/compare';
-import { invokeCase, type CaseRunner } from '../lib/model/invoke';
-import { classesOf } from '../lib/model/classify';
-import { DOMAIN, REPEATED } from '../lib/model/domain';
+import { classesOf } from './domain/classify';
+import { DOMAIN, REPEATED } from './domain/domain';
 import { CONTRACT_TOLERANCE, type GradedFunction } from '../tests/cases';
 import { CORRECT } from './catalogue';
 import { build, PLANS, type Plan } from './domain/arbitraries';
+import { answerOf, caller } from './calls';
 import * as oracle from './oracle';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`sweep.test.ts: fast-check seed ${SEED} (FC_SEED=${SEED} replays this run)`);
 const RUNS = Number(process.env.FC_RUNS ?? 4);
 
-const oracleRunner: CaseRunner<oracle.Out> = {
-  runSoftmax: oracle.softmax,
-  runScaledDotProductAttention: oracle.scaledDotProductAttention,
-  runCausalMask: oracle.causalMask,
-  runMultiHeadSelfAttention: oracle.multiHeadSelfAttention,
-};
 
 let solutions: { name: string; impl: Partial<Submission> }[] = [];
 beforeAll(async () => {
@@ -35,10 +29,10 @@ beforeAll(async () => {
 
 /** Where a solution's answer to `data` is off the oracle's, or undefined. */
 function disagreement(fn: GradedFunction, impl: Partial<Submission>, name: string, data: ReturnType<typeof build>): string | undefined {
-  const expected = invokeCase(fn, data, oracleRunner);
+  const expected = answerOf<oracle.Out>(oracle, fn, data);
   let output: Values;
   try {
-    output = invokeCase(fn, data, bindAdapters(impl, name));
+    output = caller(impl, name)(fn, data);
   } catch (err) {
     return `threw ${(err as Error).message}`;
   }
@@ -53,7 +47,7 @@ const classes = DOMAIN.filter((c) => c.about !== REPEATED && !c.id.endsWith(': r
 
 describe('every correct solution agrees with the oracle on every class, called twice', () => {
   it.each(classes.map((c, i) => [c.id, c, i] as const))('%s', (_, domainClass, i) => {
-    const { fn } = domainClass;
+    const fn = domainClass.fn as GradedFunction;
     const reaching = PLANS[fn].filter((plan) => classesOf(fn, build(fn, plan)).includes(domainClass.id));
     fc.assert(
       fc.property(reaching, (plan: Plan) => {

@@ -4,20 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
-import { invokeCase, type CaseRunner } from '../lib/model/invoke';
-import { reach, unreached } from '../lib/model/coverage';
+import { reach, unreached } from './domain/coverage';
 import { GRADED_CASES } from '../tests/cases';
+import { answerOf } from './calls';
 import * as oracle from './oracle';
 
 /** Float32 storage of a float64 value is within 6e-8 relative; anything wider is a real disagreement. */
 const AGREEMENT = { atol: 1e-7, rtol: 1e-6 };
 
-const oracleRunner: CaseRunner<oracle.Out> = {
-  runSoftmax: oracle.softmax,
-  runScaledDotProductAttention: oracle.scaledDotProductAttention,
-  runCausalMask: oracle.causalMask,
-  runMultiHeadSelfAttention: oracle.multiHeadSelfAttention,
-};
 
 function disagreement(fixture: LoadedFixture, computed: oracle.Out, expected: oracle.Arr = fixture.expected): string | undefined {
   if (computed.shape.join() !== expected.shape.join()) return `shape ${computed.shape} vs ${expected.shape}`;
@@ -33,7 +27,7 @@ function disagreement(fixture: LoadedFixture, computed: oracle.Out, expected: or
 describe('expected outputs agree with the independent float64 oracle', () => {
   it.each(GRADED_CASES.map((c) => [c.fixture, c] as const))('%s', (_, graded) => {
     const fixture = loadFixture(graded.fixture, { verify: true });
-    expect(disagreement(fixture, invokeCase(graded.fn, fixture, oracleRunner))).toBeUndefined();
+    expect(disagreement(fixture, answerOf<oracle.Out>(oracle, graded.fn, fixture))).toBeUndefined();
   });
 
   const attentionCases = GRADED_CASES.filter((c) => c.fn === 'scaled_dot_product_attention');
@@ -58,7 +52,7 @@ describe('expected outputs agree with the independent float64 oracle', () => {
 
   it('the comparison catches a 1e-5 relative error in one element', () => {
     const fixture = loadFixture('sdpa_3d');
-    const computed = invokeCase('scaled_dot_product_attention', fixture, oracleRunner);
+    const computed = answerOf<oracle.Out>(oracle, 'scaled_dot_product_attention', fixture);
     computed.data[100] *= 1 + 1e-5;
     expect(disagreement(fixture, computed)).toMatch(/element 100/);
   });

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_NAMES } from '../adapters/normalise';
+import { EXPORT_NAMES } from '../adapters';
 import { PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { visibleCases, type GradedFunction } from '../tests/cases';
 import { grade } from './grader/harness';

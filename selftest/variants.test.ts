@@ -10,9 +10,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Submission } from '../adapters';
-import { gradeBatch } from '../lib/grading/batch';
+import { gradeBatch } from '../lib/batch/gradeBatch';
 import { loadCaseFixtures } from '../lib/grading/grade';
-import { secretHash } from '../lib/model/draw';
+import { secretHash } from '../lib/model/secret';
 import { PROJECT_ROOT } from '../lib/paths';
 import { loadVariants } from '../reference/fixtures/variants';
 import { GRADED_CASES } from '../tests/cases';
@@ -21,6 +21,7 @@ import { gradeDraws } from './gradeDraws';
 import { gradeInProcess } from './gradeInProcess';
 import { grade, gradeOptions } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
+import { ASSIGNMENT } from '../tests/assignment';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`variants.test.ts: fast-check seed ${SEED} (FC_SEED=${SEED} replays this run)`);
@@ -125,7 +126,7 @@ describe('the grader draws them in the grading process', () => {
 
   it('full marks for a correct solution; each name its own inputs; a regrade the same', async () => {
     const dir = materialize(printing, work, 'printing');
-    const options = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES), variants: loadVariants('course secret') };
+    const options = { cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES), variants: loadVariants('course secret') };
     const [ada, again, bo] = [await grade(dir, 'ada', options), await grade(dir, 'ada', options), await grade(dir, 'bo', options)];
     expect(ada.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
     const printed = (r: typeof ada) => r.cases.filter((c) => c.hidden && c.fn === 'softmax').map((c) => c.output);
@@ -141,7 +142,7 @@ describe('the grader draws them in the grading process', () => {
     materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), subs, 'ada');
     const out = path.join(work, 'out');
     const secret = 'a secret no file may hold';
-    await gradeBatch(subs, out, { ...gradeOptions({ cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) }), variants: loadVariants(secret), jobs: 1, force: true });
+    await gradeBatch(subs, out, { ...gradeOptions({ cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) }), variants: loadVariants(secret), jobs: 1, force: true });
     const record = JSON.parse(fs.readFileSync(path.join(out, 'batch.json'), 'utf8'));
     expect(record.graded_with.options.variants).toBe(secretHash(secret));
     const files = fs.readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));

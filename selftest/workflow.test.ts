@@ -15,6 +15,7 @@ import { PROJECT_ROOT } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
 import { visibleCases } from '../tests/cases';
 import { linkNodeModules } from './linkNodeModules';
+import { ASSIGNMENT } from '../tests/assignment';
 
 interface Step {
   name?: string;
@@ -55,7 +56,7 @@ beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'workflow-'));
   // The grader's contained child runs as nobody when the tests run as root.
   fs.chmodSync(temp, 0o755);
-  const handout = buildHandout();
+  const handout = buildHandout(ASSIGNMENT);
   [stubs, solved] = ['stubs', 'solved'].map((name) => {
     const dir = path.join(temp, name);
     writeHandout(handout, dir);

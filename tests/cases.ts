@@ -14,26 +14,16 @@
  * case reaches and fails when one has no case. A function's cases run in the table's order in
  * one child, so a case placed after another of the same shapes shows code that keeps state.
  */
+import type { GradedCase as Case } from '../lib/assignment/cases';
 import type { Tolerance } from '../lib/compare';
 
+export type { PropertyCheck } from '../lib/assignment/cases';
+
+/** This assignment's graded functions, by id (adapters/functions.ts declares how each is called). */
 export type GradedFunction = 'softmax' | 'scaled_dot_product_attention' | 'causal_mask' | 'multihead_self_attention';
 
-/** Named checks beyond closeness; each reports its own message. */
-export type PropertyCheck = 'rows_sum_to_one' | 'masked_are_zero';
-
-export interface GradedCase {
-  /** Test name shown to students and used with `-t`. */
-  name: string;
-  fn: GradedFunction;
-  points: number;
-  /** Folder under fixtures/ holding the inputs and expected.npy (see fixtures/manifest.json). */
-  fixture: string;
-  hidden: boolean;
-  tolerance: Tolerance;
-  checks: readonly PropertyCheck[];
-  /** What the case checks, in a sentence a student reads when it fails. */
-  what: string;
-}
+/** A case of this assignment: one of its functions'. */
+export type GradedCase = Case & { fn: GradedFunction };
 
 /** The CS336 tolerance, elementwise |actual − expected| ≤ atol + rtol·|expected|. */
 export const CONTRACT_TOLERANCE: Tolerance = { atol: 1e-6, rtol: 1e-4 };
@@ -155,6 +145,6 @@ export const GRADED_CASES: readonly GradedCase[] = [
     fixture: 'hidden/mhsa_dhead_1_float64', what: 'float64 x [2–3, 2–3, seq, d_model] with numHeads = d_model, a mask that is not causal' }),
 ];
 
-export function visibleCases(fn?: GradedFunction): GradedCase[] {
+export function visibleCases(fn?: string): GradedCase[] {
   return GRADED_CASES.filter((c) => !c.hidden && (fn === undefined || c.fn === fn));
 }

@@ -5,7 +5,7 @@
  * Each is checked against this checkout's own case table, never against what the shard says it is.
  */
 import type { GradescopeResults } from '../report/gradescope';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { nameBytes } from '../intake/names';
 import { showName, truncate } from '../text/sanitise';
 import { applyLatePolicy, parseLatePolicy, parseTime } from '../late/policy';
@@ -60,7 +60,10 @@ function lateProblem(results: GradescopeResults, sum: number, max: number, recor
   if (typeof late !== 'object' || late === null) return 'it has no late penalty, but its shard was graded with a late policy';
   const time = (value: unknown) => (typeof value === 'string' ? parseTime(value) : undefined);
   if (late.submitted_at !== (results.extra_data.graded_with?.submitted_at ?? null)) return 'its late penalty is for another submission time than it records';
-  const expected = applyLatePolicy(policy, { submittedMs: time(late.submitted_at), dueMs: time(late.due), source: late.source }, sum, max);
+  // A due time of its own (--extensions) is recorded with what it was graded with, and the penalty must be the one it gives.
+  const extended = results.extra_data.graded_with?.due;
+  if ((late.extended ? late.due : undefined) !== extended) return 'its late penalty is for another due time than it records';
+  const expected = applyLatePolicy(policy, { submittedMs: time(late.submitted_at), dueMs: time(late.due), extendedMs: time(extended), source: late.source }, sum, max);
   if (!close(late.before, sum) || !close(late.penalty, expected.penalty)) return `its late penalty is ${late.penalty} where the policy takes ${expected.penalty} of ${sum}`;
   if (typeof results.score !== 'number' || !close(results.score, sum - expected.penalty)) return `its score is ${results.score}, but ${sum} less its late penalty is ${sum - expected.penalty}`;
   return undefined;

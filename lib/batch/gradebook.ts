@@ -5,13 +5,14 @@
  * a row saying why, which the next run replaces.
  */
 import path from 'node:path';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { writeFileAtomic } from '../fsAtomic';
 import { batchReportHtml, readBatchEntries, REPORT_FILE } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
+import type { ReportTerms } from '../report/causes';
 import { courseExports, type CanvasExport, type CourseExportOptions } from '../report/exports';
 import type { GradescopeResults } from '../report/gradescope';
-import { fileStems } from './layout';
+import { fileStems, GRADES_CSV } from '../report/layout';
 import { caseTable, type GradedWith } from './provenance';
 import { ABOUT, namesHash, writeRecord, type BatchRecord } from './record';
 import type { Shard } from './shard';
@@ -25,6 +26,8 @@ export interface GradebookInput {
   shard: Shard;
   run: GradedWith;
   cases: readonly GradedCase[];
+  /** What the report and grades-long.csv say of the assignment: its functions' short names, its causes' words. */
+  terms: ReportTerms;
   fixtures: Record<string, string>;
   /** The results there are. */
   results: ReadonlyMap<string, GradescopeResults>;
@@ -44,12 +47,12 @@ export function writeGradebook(input: GradebookInput): { rows: GradebookRow[]; c
   const rows = names.map((name) => {
     const result = results.get(name);
     if (result) return rowFromGradescope(name, result);
-    return { name, points: {}, total: 0, max, status: `not graded: ${input.missing.get(name) ?? 'no result'}`, causes: {} };
+    return { name, points: {}, total: 0, max, status: `not graded: ${input.missing.get(name) ?? 'no result'}` };
   });
-  writeFileAtomic(path.join(outDir, 'grades.csv'), gradebookCsv(rows, cases.map((c) => c.name), { late: input.late }));
-  const exported = courseExports(names, results, rows, cases, input.exports);
+  writeFileAtomic(path.join(outDir, GRADES_CSV), gradebookCsv(rows, cases.map((c) => c.name), { late: input.late }));
+  const exported = courseExports(names, results, rows, cases, input.terms, input.exports);
   for (const [file, contents] of exported.files) writeFileAtomic(path.join(outDir, file), contents);
-  if (input.html) writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), cases));
+  if (input.html) writeFileAtomic(path.join(outDir, REPORT_FILE), batchReportHtml(readBatchEntries(outDir, names), cases, input.terms));
   writeRecord(outDir, {
     about: ABOUT,
     shard: input.shard,

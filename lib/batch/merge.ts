@@ -5,25 +5,42 @@
  * own. Before writing anything it checks that the outputs belong together, and refuses with one
  * line naming the culprit: a folder that is not a finished batch, a different case table, fixtures
  * or options, a shard missing or given twice, shards cut from different submissions folders, a
- * submission graded twice, or a result missing or graded differently from its shard.
+ * submission graded twice, or a result missing or graded differently from its shard. What it
+ * copies is read as a hostile folder's files are (shardFile.ts: never through a link, regular
+ * files only) and charged to one walk budget before anything is written (MERGE_LIMITS).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fsAtomic';
 import { oneLine } from '../text/sanitise';
-import { batchReportHtml, pageFile, readBatchEntries, REPORT_FILE, resultsFile, SUBMISSIONS_DIR } from '../report/batchReport';
+import { WalkBudget, type WalkCaps } from '../intake/walkBudget';
+import { batchReportHtml, pageFile, REPORT_FILE, resultsFile, SUBMISSIONS_DIR } from '../report/batchReport';
 import { gradebookCsv, rowFromGradescope, type GradebookRow } from '../report/csv';
 import type { GradescopeResults } from '../report/gradescope';
 import { courseExports, type CanvasExport, type CourseExportOptions } from '../report/exports';
 import type { SummaryEntry } from '../report/terminal';
-import { GRADED_CASES, visibleCases } from '../../tests/cases';
+import { visibleOf, type GradedCase } from '../assignment/cases';
 import { badName, RESULT_BYTES, resultProblem } from './checkResult';
-import { fileStem, fileStems } from './layout';
+import { fileStem, fileStems, GRADES_CSV } from '../report/layout';
 import { caseTable, difference } from './provenance';
 import { ABOUT, namesHash, readRecord, RECORD_FILE, writeRecord, type BatchRecord } from './record';
-import { readResults } from './resume';
+import { lstatOrNone, notRegular, readChecked } from './shardFile';
 import { formatShard, shardOf, WHOLE } from './shard';
 import { summaryEntry } from './summary';
+import type { ReportTerms } from '../report/causes';
+
+/**
+ * What a merge copies into the gradebook: each submission's result and page (an honest page is under
+ * 1 MiB, a result tens of KiB), all of them together. Depth: nothing is walked into.
+ */
+export const MERGE_LIMITS: WalkCaps = { entries: 200_000, depth: 0, fileBytes: 16 * 1024 ** 2, totalBytes: 8 * 1024 ** 3 };
+
+const MERGE_FIX = {
+  entries: 'merge the course in parts, each a set of shards of its own',
+  depth: 'regrade that shard',
+  fileBytes: 'regrade that shard: its grader writes no file this large',
+  totalBytes: 'merge the course in parts, each a set of shards of its own',
+};
 
 /** The shard outputs cannot be merged; the message names the folder or submission at fault. */
 export class MergeError extends Error {
@@ -44,7 +61,7 @@ interface Input {
   record: BatchRecord;
 }
 
-function readInputs(dirs: readonly string[]): Input[] {
+function readInputs(dirs: readonly string[], cases: readonly GradedCase[]): Input[] {
   if (dirs.length === 0) throw new MergeError('no shard outputs given: pass the --out folder of every `npm run grade -- --shard i/n`');
   return dirs.map((dir) => {
     const record = readRecord(dir);
@@ -61,9 +78,9 @@ function readInputs(dirs: readonly string[]): Input[] {
       }
     }
     // The case table is this checkout's, not what the shard says it was: points come from it.
-    const table = caseTable(record.graded_with.options.hidden ? GRADED_CASES : visibleCases());
+    const table = caseTable(record.graded_with.options.hidden ? cases : visibleOf(cases));
     if (JSON.stringify(record.case_table) !== JSON.stringify(table)) {
-      throw new MergeError(`${dir} was graded with another case table than this checkout's tests/cases.ts: merge with the checkout that graded it, or regrade`);
+      throw new MergeError(`${dir} was graded with another case table than this checkout's: merge with the checkout that graded it, or regrade`);
     }
     return { dir, record };
   });
@@ -109,8 +126,33 @@ function checkShards(inputs: readonly Input[]): void {
 }
 
 /** Each submission in exactly one shard, the one its name hashes to, with a result graded as its shard was. */
-function collectResults(inputs: readonly Input[]): Map<string, { input: Input; results: GradescopeResults }> {
-  const found = new Map<string, { input: Input; results: GradescopeResults }>();
+interface Found {
+  input: Input;
+  results: GradescopeResults;
+  /** The result's bytes as the shard wrote them. */
+  bytes: Buffer;
+}
+
+/** A result's bytes and what they say, or why they are not a result. */
+function readResult(file: string, regrade: string): { bytes: Buffer; results: GradescopeResults } {
+  const stat = lstatOrNone(file);
+  if (!stat) throw new MergeError(`${oneLine(file)} is missing or unreadable: ${regrade}`);
+  const kind = notRegular(stat);
+  if (kind) throw new MergeError(`${oneLine(file)} is ${kind}, not a file a grader writes: ${regrade}`);
+  if (stat.size > RESULT_BYTES) throw new MergeError(`${oneLine(file)} is ${stat.size} bytes, over the ${RESULT_BYTES / 1024 ** 2} MiB a result can be: ${regrade}`);
+  const bytes = readChecked(file, stat, RESULT_BYTES);
+  if (bytes === 'changed') throw new MergeError(`${oneLine(file)} changed while it was read: ${regrade}`);
+  try {
+    const results = JSON.parse(bytes.toString('utf8')) as GradescopeResults;
+    if (typeof results?.extra_data?.cases === 'object' && results.extra_data.cases !== null) return { bytes, results };
+  } catch {
+    // said below
+  }
+  throw new MergeError(`${oneLine(file)} is missing or unreadable: ${regrade}`);
+}
+
+function collectResults(inputs: readonly Input[]): Map<string, Found> {
+  const found = new Map<string, Found>();
   for (const input of inputs) {
     const { dir, record } = input;
     for (const name of record.submissions) {
@@ -121,15 +163,7 @@ function collectResults(inputs: readonly Input[]): Map<string, { input: Input; r
           `${shardOf(name, record.shard.count)}/${record.shard.count}: regrade that folder with this grader`);
       }
       const file = path.join(dir, resultsFile(name));
-      let size = 0;
-      try {
-        size = fs.statSync(file).size;
-      } catch {
-        // missing: said below
-      }
-      if (size > RESULT_BYTES) throw new MergeError(`${oneLine(file)} is ${size} bytes, over the ${RESULT_BYTES / 1024 ** 2} MiB a result can be: regrade shard ${formatShard(record.shard)}`);
-      const results = readResults(file);
-      if (!results) throw new MergeError(`${oneLine(file)} is missing or unreadable: regrade shard ${formatShard(record.shard)}`);
+      const { bytes, results } = readResult(file, `regrade shard ${formatShard(record.shard)}`);
       const problem = resultProblem(results, record.case_table, record.graded_with.options.late_policy);
       if (problem) throw new MergeError(`${oneLine(file)} is not a result this grader wrote: ${problem}; regrade shard ${formatShard(record.shard)}`);
       const recorded = results.extra_data.graded_with;
@@ -138,7 +172,7 @@ function collectResults(inputs: readonly Input[]): Map<string, { input: Input; r
         throw new MergeError(`${oneLine(file)} was graded with ${differs}, unlike the rest of its shard: ` +
           `regrade shard ${formatShard(record.shard)}`);
       }
-      found.set(name, { input, results });
+      found.set(name, { input, results, bytes });
     }
   }
   const first = inputs[0].record;
@@ -150,8 +184,38 @@ function collectResults(inputs: readonly Input[]): Map<string, { input: Input; r
   return found;
 }
 
-export function mergeShards(dirs: readonly string[], outDir: string, exports: CourseExportOptions = {}): MergeOutcome {
-  const inputs = readInputs(dirs);
+/** Each submission's page, checked and charged to the budget with its result before anything is written: the page's stat, when it has one. */
+function plannedCopies(names: readonly string[], found: ReadonlyMap<string, Found>, limits: WalkCaps): Map<string, fs.Stats | undefined> {
+  const budget = new WalkBudget(limits, { whole: 'the merge', file: 'file', fix: MERGE_FIX }, (message) => new MergeError(message));
+  const pages = new Map<string, fs.Stats | undefined>();
+  for (const name of names) {
+    const { input, bytes } = found.get(name)!;
+    const result = oneLine(path.join(input.dir, resultsFile(name)));
+    budget.entry(result);
+    budget.file(result, bytes.length);
+    const page = path.join(input.dir, pageFile(name));
+    const stat = lstatOrNone(page);
+    if (stat) {
+      const kind = notRegular(stat);
+      if (kind) throw new MergeError(`${oneLine(page)} is ${kind}, not a file a grader writes: regrade shard ${formatShard(input.record.shard)}`);
+      budget.entry(oneLine(page));
+      budget.file(oneLine(page), stat.size);
+    }
+    pages.set(name, stat);
+  }
+  return pages;
+}
+
+/**
+ * `cases`: the assignment's every case (a shard's record must name this checkout's table); `terms`:
+ * what the report and grades-long.csv say of the assignment (its functions, its causes' words).
+ * `exportOptions`, not `exports`: CommonJS output reads every exported constant (MERGE_LIMITS) as
+ * exports.NAME, which a parameter of that name hides.
+ */
+export function mergeShards(
+  dirs: readonly string[], outDir: string, cases: readonly GradedCase[], terms: ReportTerms, exportOptions: CourseExportOptions = {}, limits = MERGE_LIMITS,
+): MergeOutcome {
+  const inputs = readInputs(dirs, cases);
   const target = path.resolve(outDir);
   const clash = inputs.find(({ dir }) => path.resolve(dir) === target);
   if (clash) throw new MergeError(`--out ${outDir} is one of the shard outputs: merge into a folder of its own`);
@@ -165,18 +229,22 @@ export function mergeShards(dirs: readonly string[], outDir: string, exports: Co
   // Everything is built before anything is written: a refusal or a failure leaves the folder as it was.
   const rows = names.map((name) => rowFromGradescope(name, results.get(name)!));
   const csv = gradebookCsv(rows, first.case_table.map((c) => c.name), { late: first.graded_with.options.late_policy !== undefined });
-  const report = batchReportHtml(names.map((name) => readBatchEntries(found.get(name)!.input.dir, [name])[0]), first.case_table);
-  const exported = courseExports(names, results, rows, first.case_table, exports);
+  const pages = plannedCopies(names, found, limits);
+  const report = batchReportHtml(names.map((name) => ({ name, results: results.get(name)!, page: pages.get(name) && pageFile(name) })), first.case_table, terms);
+  const exported = courseExports(names, results, rows, first.case_table, terms, exportOptions);
   fs.mkdirSync(path.join(outDir, SUBMISSIONS_DIR), { recursive: true });
   for (const name of names) {
-    const { input } = found.get(name)!;
+    const { input, bytes } = found.get(name)!;
     // Copied as written: a merged folder holds the very files the shards graded.
-    fs.copyFileSync(path.join(input.dir, resultsFile(name)), path.join(outDir, resultsFile(name)));
+    fs.writeFileSync(path.join(outDir, resultsFile(name)), bytes);
     const page = path.join(input.dir, pageFile(name));
-    if (fs.existsSync(page)) fs.copyFileSync(page, path.join(outDir, pageFile(name)));
+    const stat = pages.get(name);
+    const copy = stat && readChecked(page, stat, limits.fileBytes);
+    if (copy === 'changed') throw new MergeError(`${oneLine(page)} changed while it was merged: regrade shard ${formatShard(input.record.shard)} and merge again`);
+    if (copy) fs.writeFileSync(path.join(outDir, pageFile(name)), copy);
     else fs.rmSync(path.join(outDir, pageFile(name)), { force: true });
   }
-  writeFileAtomic(path.join(outDir, 'grades.csv'), csv);
+  writeFileAtomic(path.join(outDir, GRADES_CSV), csv);
   writeFileAtomic(path.join(outDir, REPORT_FILE), report);
   for (const [file, contents] of exported.files) writeFileAtomic(path.join(outDir, file), contents);
   const record: BatchRecord = {

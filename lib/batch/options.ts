@@ -10,10 +10,15 @@
  * To add an option: one entry here (its flag, help, how its value is set and recorded), and the
  * field it sets in OptionValues, which GradeOptions (lib/grading/grade.ts) then carries.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FlagKind } from '../cli';
+import { readExtensions, type Extensions } from '../late/extensions';
 import { formatLatePolicy, LATE_POLICY_SYNTAX, parseLatePolicy, type LatePolicy } from '../late/policy';
-import { secretHash } from '../model/draw';
-import { GRADED_CASES, visibleCases, type GradedCase } from '../../tests/cases';
+import { RosterError } from '../late/roster';
+import { secretHash } from '../model/secret';
+import { visibleOf, type GradedCase } from '../assignment/cases';
+import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 
 /** What the grade-changing options set, as grading reads them (a subset of a batch's options). */
 export interface OptionValues {
@@ -24,6 +29,8 @@ export interface OptionValues {
   memoryBytes?: number;
   carryForward?: boolean;
   latePolicy?: LatePolicy;
+  /** --extensions: students' own due times under the late policy (lib/late/extensions.ts). */
+  extensions?: Extensions;
   /**
    * --variants: the course's secret, from which each submission's hidden cases are drawn (the
    * command turns it into the draws, lib/model/variants.ts); recorded only as a hash.
@@ -35,7 +42,7 @@ export interface OptionValues {
 
 export const DEFAULT_TIMEOUT_S = 10;
 export const DEFAULT_BUDGET_S = 60;
-export const DEFAULT_MEMORY_MIB = 2048;
+export const DEFAULT_MEMORY_MIB = DEFAULT_MEMORY_BYTES / 1024 ** 2;
 
 export interface GradeOption {
   /** The flag, without its dashes. */
@@ -45,16 +52,19 @@ export interface GradeOption {
   help: string;
   /** Needs instructor files (the handout neither lists nor accepts it). */
   instructorOnly?: boolean;
-  /** The values the flag sets (its value undefined: not given), or one line saying why the value is wrong. */
-  apply(value: string | number | boolean | undefined): Partial<OptionValues> | string;
+  /** The values the flag sets (its value undefined: not given) for `assignment`, or one line saying why the value is wrong. */
+  apply(value: string | number | boolean | undefined, assignment: { cases: readonly GradedCase[] }): Partial<OptionValues> | string;
   /** The key it is recorded under in `graded_with.options`. */
   key: string;
   /** What is recorded for these values; undefined when the option is off (so results graded before it existed still match). */
   record(values: OptionValues): unknown;
   /** A recorded value (or undefined) as the flag shows it in a message: "--hidden on". */
   show(recorded: unknown): string;
-  /** A value of the flag that is not its default: the self-test checks that it changes what is recorded. */
-  example: string | number | boolean;
+  /**
+   * A value of the flag that is not its default: the self-test checks that it changes what is
+   * recorded. For a flag that names a file, a function that writes one into `dir` and gives its path.
+   */
+  example: string | number | boolean | ((dir: string) => string);
 }
 
 const seconds = (v: unknown) => (typeof v === 'number' ? `${v / 1000} s` : String(v));
@@ -63,7 +73,7 @@ export const GRADE_OPTIONS: readonly GradeOption[] = [
   {
     flag: 'hidden', kind: 'boolean', instructorOnly: true, example: true,
     help: '  --hidden           include the instructor-only cases',
-    apply: (v) => ({ cases: v ? GRADED_CASES : visibleCases() }),
+    apply: (v, { cases }) => ({ cases: v ? cases : visibleOf(cases) }),
     key: 'hidden', record: (o) => o.cases.some((c) => c.hidden),
     show: (v) => `--hidden ${v === true ? 'on' : v === false ? 'off' : String(v)}`,
   },
@@ -82,8 +92,8 @@ export const GRADE_OPTIONS: readonly GradeOption[] = [
   },
   {
     flag: 'carry-forward', kind: 'boolean', instructorOnly: true, example: true,
-    help: `  --carry-forward    a multi-head test whose code is right given the student's own
-                     scaledDotProductAttention earns its points (its reason says so); off by default`,
+    help: `  --carry-forward    a failed test whose code is right given the student's own other
+                     functions earns its points (the assignment says which; its reason says so); off by default`,
     apply: (v) => ({ carryForward: Boolean(v) }),
     key: 'carry_forward', record: (o) => (o.carryForward ? true : undefined),
     show: (v) => `--carry-forward ${v === true ? 'on' : 'off'}`,
@@ -105,6 +115,33 @@ export const GRADE_OPTIONS: readonly GradeOption[] = [
     },
     key: 'late_policy', record: (o) => (o.latePolicy ? formatLatePolicy(o.latePolicy) : undefined),
     show: (v) => (v === undefined ? 'no --late-policy' : `--late-policy ${String(v)}`),
+  },
+  {
+    flag: 'extensions', kind: 'string', instructorOnly: true,
+    example: (dir) => {
+      fs.writeFileSync(path.join(dir, 'extensions.csv'), 'submission,extension\nalice,48h\n');
+      return path.join(dir, 'extensions.csv');
+    },
+    help: `  --extensions FILE  with --late-policy: students' own due times, a CSV naming each student as --roster
+                     does (a submission column, or Canvas's identifiers) with a due column (a time
+                     with its zone) or an extension column (48h, 2d: after the policy's due time);
+                     a row with neither has none. Recorded like the policy: a new file regrades`,
+    apply: (v) => {
+      if (v === undefined) return {};
+      if (v === '' || v === true) return '--extensions needs a file: a CSV with submission (or Canvas\'s identifiers) and due or extension';
+      try {
+        return { extensions: readExtensions(String(v)) };
+      } catch (err) {
+        if (err instanceof RosterError) return `--${err.message}`;
+        throw err;
+      }
+    },
+    key: 'extensions',
+    record: (o) => (o.extensions ? { students: o.extensions.entries.length, sha256: o.extensions.sha256 } : undefined),
+    show: (v) => {
+      const recorded = v as { students?: unknown; sha256?: unknown } | undefined;
+      return recorded ? `--extensions with ${String(recorded.students)} extension(s) (sha256 ${String(recorded.sha256).slice(0, 12)}…)` : 'no --extensions';
+    },
   },
   {
     flag: 'timeout', kind: 'number', example: 20,
@@ -146,7 +183,7 @@ export const OTHER_FLAGS: Readonly<Record<string, { kind: FlagKind; why: string 
   assignment: { kind: 'string', why: "names canvas.csv's column" },
   times: { kind: 'string', why: "each submission's time, recorded in its own result (graded_with.submitted_at)" },
   json: { kind: 'string', why: 'also writes the result as Gradescope results.json' },
-  html: { kind: 'string', why: 'also writes the result as a page' },
+  html: { kind: 'optional', why: 'also writes the result as a page' },
   'instructor-view': { kind: 'boolean', why: "pages show hidden tests' expected values; no verdict changes" },
   verbose: { kind: 'boolean', why: 'prints more of the result' },
   help: { kind: 'boolean', why: 'prints the usage' },
@@ -161,10 +198,10 @@ export function gradeFlagKinds(): Record<string, FlagKind> {
 }
 
 /** The values the command line's grade-changing flags set, or one line saying which value is wrong. */
-export function gradeOptionValues(flags: Readonly<Record<string, unknown>>): OptionValues | string {
+export function gradeOptionValues(flags: Readonly<Record<string, unknown>>, assignment: { cases: readonly GradedCase[] }): OptionValues | string {
   const values: Partial<OptionValues> = {};
   for (const option of GRADE_OPTIONS) {
-    const applied = option.apply(flags[option.flag] as string | number | boolean | undefined);
+    const applied = option.apply(flags[option.flag] as string | number | boolean | undefined, assignment);
     if (typeof applied === 'string') return applied;
     Object.assign(values, applied);
   }

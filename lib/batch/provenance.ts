@@ -7,31 +7,12 @@
  * and is not recorded.
  */
 import { createHash } from 'node:crypto';
-import type { GradedCase } from '../../tests/cases';
-import { readManifest, type Manifest } from '../model/manifest';
+import type { GradedCase } from '../assignment/cases';
+import type { Manifest } from '../model/manifest';
 import { optionsDifference, recordOptions, type OptionValues } from './options';
-import { IntakeError, takeSubmission, type Submission } from '../intake/intake';
-import { notText } from '../intake/names';
-import { showName } from '../text/sanitise';
+import type { GradedWith } from '../model/provenance';
 
-/** The options that change grades, as lib/batch/options.ts records them (recordOptions): option key → value. */
-export type RecordedOptions = Record<string, unknown>;
-
-/** The part every result of one run shares; stored in each `<stem>.json` and in `batch.json`. */
-export interface GradedWith {
-  options: RecordedOptions;
-  /** sha256 of the case table (caseTable). */
-  cases: string;
-  /** sha256 of the fixtures' hashes (fixtureHashes). */
-  fixtures: string;
-}
-
-/** One result's record: the run's, and what it graded (submissionHash; null when nothing could be read or the grader failed). */
-export interface Provenance extends GradedWith {
-  submission: string | null;
-  /** When it was submitted (ISO 8601), as a late policy read it; absent without a late policy. */
-  submitted_at?: string | null;
-}
+export type { GradedWith, Provenance, RecordedOptions } from '../model/provenance';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -44,7 +25,8 @@ export function caseTable(cases: readonly GradedCase[]): GradedCase[] {
 }
 
 /** Fixture key → sha256 over its manifest entry: parameters, and the hash of every file it holds. */
-export function fixtureHashes(cases: readonly GradedCase[], manifest: Manifest = readManifest()): Record<string, string> {
+/** `manifest`: the assignment's (its fixtures' folder, readManifest). */
+export function fixtureHashes(cases: readonly GradedCase[], manifest: Manifest): Record<string, string> {
   const keys = [...new Set(cases.map((c) => c.fixture))].sort();
   return Object.fromEntries(keys.map((key) => {
     const entry = manifest.fixtures[key];
@@ -60,39 +42,6 @@ export function gradedWith(values: OptionValues, cases: readonly GradedCase[], f
     cases: sha256(JSON.stringify(caseTable(cases))),
     fixtures: sha256(JSON.stringify(Object.entries(fixtures).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))),
   };
-}
-
-/**
- * The submission's content hash as the intake reads it. Taken before grading: a submission edited
- * while it is graded then no longer matches, and is regraded. One the intake refuses (no index.ts,
- * a link, too large) is fingerprinted by the refusal, so it is kept while the refusal is the same;
- * null when the folder could not be read at all: nothing to match, so it is always regraded.
- */
-export function submissionHash(dir: string, name: string): string | null {
-  return takenHash(take(dir, name));
-}
-
-/** A submission as the intake read it once, or why it could not: what a batch hashes, type-checks and grades. */
-export type Taken = Submission | Error;
-
-/**
- * Reads the submission once; never throws. `byName`: a batch's, named by its name in messages
- * (takeSubmission). A folder whose name is not text is refused unread (lib/intake/names.ts).
- */
-export function take(dir: string, name: string, byName = false): Taken {
-  const odd = notText(name);
-  if (odd) return new IntakeError(`the folder ${showName(name)} has a name that ${odd}: rename it (letters, digits, - and _ are safe everywhere) and grade again`);
-  try {
-    return takeSubmission(dir, name, byName);
-  } catch (err) {
-    return err instanceof Error ? err : new Error(`the intake failed: ${typeof err}`);
-  }
-}
-
-/** The content hash of what was taken (see submissionHash). */
-export function takenHash(taken: Taken): string | null {
-  if (!(taken instanceof Error)) return taken.sha256;
-  return taken instanceof IntakeError ? `refused:${sha256(taken.message)}` : null;
 }
 
 /**

@@ -10,9 +10,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { writeFileAtomic } from '../fsAtomic';
-import { RECORD_FILE } from './layout';
+import { RECORD_FILE } from '../report/layout';
 import type { GradedWith } from './provenance';
 import type { Shard } from './shard';
 

@@ -16,7 +16,7 @@ export const REASON_WORDS: Record<RegradeReason, string> = {
   other_options: 'graded with other options, cases or fixtures',
   edited: 'changed since they were graded',
   not_readable: 'could not be read',
-  other_time: 'given another submission time',
+  other_time: 'given another submission or due time',
   forced: 'regraded by --force',
 };
 
@@ -42,8 +42,9 @@ export function regradeReason(
   if (difference(now, recorded)) return 'other_options';
   if (now.submission === null) return 'not_readable';
   if (recorded.submission !== now.submission) return 'edited';
-  // Under a late policy the time is part of what was graded: a corrected time is a new penalty.
-  return (recorded.submitted_at ?? null) === (now.submitted_at ?? null) ? undefined : 'other_time';
+  // Under a late policy the times are part of what was graded: a corrected one is a new penalty.
+  const same = (recorded.submitted_at ?? null) === (now.submitted_at ?? null) && (recorded.due ?? null) === (now.due ?? null);
+  return same ? undefined : 'other_time';
 }
 
 /** "regraded 3: 2 changed since they were graded, 1 graded with other options, cases or fixtures". */

@@ -14,7 +14,7 @@ import { buildChildRuntime } from '../sandbox/build';
 import { childCommand, launchCommand } from '../sandbox/containment';
 import { ChildSession } from '../sandbox/session';
 import { transpileSubmission } from '../sandbox/transpile';
-import { GRADED_CASES } from '../../tests/cases';
+import type { Assignment } from '../grading/assignment';
 import { elapsedMs, timeNode } from './measure';
 
 export const BATCH_TARGET = 10;
@@ -97,14 +97,14 @@ async function timeContainedStarts(count: number, jobs: number): Promise<number>
  * `count` contained children, `jobs` at a time, each loading the reference (transpiled once) and
  * answering every visible case's call once; the answers are read and dropped.
  */
-async function timeCallsOnly(count: number, jobs: number): Promise<number> {
+async function timeCallsOnly(assignment: Assignment, count: number, jobs: number): Promise<number> {
   const child = prepareChild();
-  const cases = runOrder(GRADED_CASES.filter((c) => !c.hidden));
-  const fixtures = loadCaseFixtures(cases);
-  const reference = takeSubmission(path.join(PROJECT_ROOT, 'reference'));
+  const cases = runOrder(assignment.cases.filter((c) => !c.hidden));
+  const fixtures = loadCaseFixtures(assignment, cases);
+  const reference = takeSubmission(path.join(assignment.root, 'reference'));
   const { load } = transpileSubmission({ files: Object.fromEntries(reference.files), entry: reference.entry, label: 'reference' });
   return timeInParallel(count, jobs, async () => {
-    const session = new ChildSession({ child, timeoutMs: 10_000, outputCap: 4096 });
+    const session = new ChildSession({ child, functions: assignment.functions, timeoutMs: 10_000, outputCap: 4096 });
     session.setSubmission(load);
     try {
       for (const graded of cases) {
@@ -119,6 +119,7 @@ async function timeCallsOnly(count: number, jobs: number): Promise<number> {
 }
 
 export interface BatchOptions {
+  assignment: Assignment;
   /** A folder with one subfolder per submission. */
   submissions: string;
   /** Where the grader writes its results (a scratch folder). */
@@ -128,7 +129,7 @@ export interface BatchOptions {
   vitestCount: number;
 }
 
-export async function measureBatch({ submissions, out, jobs, vitestCount }: BatchOptions): Promise<BatchResult> {
+export async function measureBatch({ assignment, submissions, out, jobs, vitestCount }: BatchOptions): Promise<BatchResult> {
   const names = fs.readdirSync(submissions).sort();
   // The first run warms the child runtime and module caches, as any second run has them, and leaves
   // its work cache in `out` (each submission's transpiled code and type check), as a rerun finds it.
@@ -138,7 +139,7 @@ export async function measureBatch({ submissions, out, jobs, vitestCount }: Batc
   const vitestSeconds = await timeVitest(sample, jobs);
   const startCount = names.length;
   const startSeconds = await timeContainedStarts(startCount, jobs);
-  const callsSeconds = await timeCallsOnly(startCount, jobs);
+  const callsSeconds = await timeCallsOnly(assignment, startCount, jobs);
   return {
     startCount,
     startSeconds,

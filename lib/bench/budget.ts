@@ -10,8 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_BUDGET_MS, DEFAULT_MEMORY_BYTES, DEFAULT_TIMEOUT_MS, gradeSubmission, loadCaseFixtures, prepareChild } from '../grading/grade';
 import type { CaseStatus } from '../model/result';
-import { PROJECT_ROOT } from '../paths';
-import { GRADED_CASES } from '../../tests/cases';
+import type { Assignment } from '../grading/assignment';
 
 export interface BudgetRow {
   name: string;
@@ -36,28 +35,27 @@ const SUBMISSIONS: { name: string; what: string; body: string }[] = [
   { name: 'slow', what: 'computes 3 s of CPU a call, then answers right', body: 'const spent = () => { const { user, system } = process.cpuUsage(); return user + system; };\n  const end = spent() + 3_000_000;\n  for (let x = 0; spent() < end; ) for (let i = 0; i < 1e6; i++) x += i;\n  return right(...args);' },
 ];
 
-const EXPORTS = ['softmax', 'scaledDotProductAttention', 'causalMask', 'multiHeadSelfAttention'];
-
-function layOut(work: string, { name, body }: { name: string; body: string }): string {
+/** Each submission: `base`, a correct solution, as base.ts, and every graded function doing the worst thing its body says. */
+function layOut(assignment: Assignment, base: string, work: string, { name, body }: { name: string; body: string }): string {
   const dir = path.join(work, name);
   fs.mkdirSync(dir, { recursive: true });
-  fs.copyFileSync(path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs', 'base.ts'), path.join(dir, 'base.ts'));
-  const functions = EXPORTS.map((fn) => `// eslint-disable-next-line @typescript-eslint/no-explicit-any\nexport function ${fn}(...args: any[]): any {\n  const right = (base.${fn} as (...a: unknown[]) => unknown);\n  ${body}\n}\n`);
+  fs.copyFileSync(base, path.join(dir, 'base.ts'));
+  const functions = assignment.functions.map(({ export: fn }) => `// eslint-disable-next-line @typescript-eslint/no-explicit-any\nexport function ${fn}(...args: any[]): any {\n  const right = (base.${fn} as (...a: unknown[]) => unknown);\n  ${body}\n}\n`);
   fs.writeFileSync(path.join(dir, 'index.ts'), `import * as base from './base';\n\n${functions.join('\n')}`);
   return dir;
 }
 
-/** Grades each submission in turn, as one `npm run grade -- --hidden` at the defaults would. */
-export async function measureBudget(work: string, log: (line: string) => void = () => undefined): Promise<BudgetRow[]> {
+/** Grades each submission in turn, as one `npm run grade -- --hidden` at the defaults would; `base` is a correct solution's file. */
+export async function measureBudget(assignment: Assignment, base: string, work: string, log: (line: string) => void = () => undefined): Promise<BudgetRow[]> {
   const options = {
-    cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES), child: prepareChild(DEFAULT_MEMORY_BYTES),
+    assignment, cases: assignment.cases, fixtures: loadCaseFixtures(assignment, assignment.cases), child: prepareChild(DEFAULT_MEMORY_BYTES),
     timeoutMs: DEFAULT_TIMEOUT_MS, budgetMs: DEFAULT_BUDGET_MS, outputCap: 4096, typeNotes: async () => [],
   };
   const rows: BudgetRow[] = [];
   for (const submission of SUBMISSIONS) {
     log(`bench: ${submission.name}…`);
     const started = Date.now();
-    const result = await gradeSubmission(layOut(work, submission), submission.name, options);
+    const result = await gradeSubmission(layOut(assignment, base, work, submission), submission.name, options);
     const statuses: BudgetRow['statuses'] = {};
     for (const c of result.cases) statuses[c.status] = (statuses[c.status] ?? 0) + 1;
     rows.push({ name: submission.name, what: submission.what, wallMs: Date.now() - started, score: result.score, maxScore: result.maxScore, statuses });

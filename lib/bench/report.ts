@@ -40,7 +40,7 @@ function describeBlas(libraries: readonly string[]): string {
 
 function tensorSection(t: TensorResult, numpy: NumpyResult): string[] {
   const rows = [
-    `| \`lib/tensor.ts\`: \`Q.matmul(Kᵀ)\`; the reference \`scaledDotProductAttention\` | ${g(t.tensor.matmulGflops)} | ${g(t.tensor.sdpaGflops)} |`,
+    `| \`lib/tensor.ts\`: \`Q.matmul(Kᵀ)\`; the reference's attention | ${g(t.tensor.matmulGflops)} | ${g(t.tensor.sdpaGflops)} |`,
     `| plain loops (\`lib/bench/kernels.ts\`, i-j-p matmul; per-query attention) | ${g(t.loops.matmulGflops)} | ${g(t.loops.sdpaGflops)} |`,
   ];
   const notes: string[] = [];

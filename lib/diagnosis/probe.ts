@@ -2,13 +2,12 @@
  * What the diagnosis may do with a submission: call its own graded functions again on inputs it
  * derives from the failing case. Under vitest the call runs in-process, in an instance of the
  * submission of its own (adapters/index.ts); when grading it runs in a fresh contained child, after
- * every graded call (lib/grading/grade.ts), so a probe never changes points. Both hand back what adapters/normalise.ts reads from the return,
+ * every graded call (lib/grading/grade.ts), so a probe never changes points. Both hand back what lib/assignment/returns.ts reads from the return,
  * NaN kept: where a NaN appears is evidence.
  */
 import type { Tolerance, Values } from '../compare';
-import type { CaseInputs } from '../model/invoke';
+import type { CaseInputs } from '../assignment/call';
 import type { Tensor } from '../tensor';
-import type { GradedFunction } from '../../tests/cases';
 
 /** An input the call changed in place, and the first flat index where it did (lib/model/inputsChanged.ts). */
 export interface InputChange {
@@ -17,7 +16,8 @@ export interface InputChange {
 }
 
 export type ProbeAnswer =
-  | { kind: 'value'; output: Tensor; changed?: readonly InputChange[] }
+  /** `output`: the first (for most functions the only) part; `parts`: every part, by name. */
+  | { kind: 'value'; output: Tensor; parts?: Readonly<Record<string, Tensor>>; changed?: readonly InputChange[] }
   /** It threw, or returned something that is not a tensor (the message says which). */
   | { kind: 'threw'; name: string; message: string; changed?: readonly InputChange[] }
   /** No evidence: it timed out, or the process died; `why` says which. */
@@ -35,7 +35,7 @@ export interface ProbeOptions {
  * Calls the submission's function on these inputs. The function gets copies: what it does to them
  * reaches neither the diagnosis's tensors nor a later call, and the answer says what it changed.
  */
-export type Probe = (fn: GradedFunction, inputs: CaseInputs, options?: ProbeOptions) => Promise<ProbeAnswer>;
+export type Probe = (fn: string, inputs: CaseInputs, options?: ProbeOptions) => Promise<ProbeAnswer>;
 
 /** A mistake the evidence shows: its id in catalogue.ts, and what the probes measured, if anything. */
 export interface Finding {
@@ -48,14 +48,14 @@ export interface Finding {
 export interface ProbeContext {
   probe: Probe;
   /**
-   * The names of the student's failing scaledDotProductAttention tests, for a multi-head failure
-   * (multiHeadSelfAttention usually calls it); asked for only when a multi-head case fails.
+   * The names of the student's failing visible tests of function `fn`, for a diagnosis that asks
+   * whether a function the failing one builds on fails its own tests; asked for only then.
    */
-  attentionFailures(): Promise<readonly string[]>;
+  failures(fn: string): Promise<readonly string[]>;
 }
 
 /** The output of a probe, or undefined when it gave none. */
-export async function probeOutput(context: ProbeContext, fn: GradedFunction, inputs: CaseInputs): Promise<Tensor | undefined> {
+export async function probeOutput(context: ProbeContext, fn: string, inputs: CaseInputs): Promise<Tensor | undefined> {
   const answer = await context.probe(fn, inputs);
   return answer.kind === 'value' ? answer.output : undefined;
 }

@@ -8,17 +8,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileAtomic } from '../fsAtomic';
+import { inspect } from 'node:util';
 import { checkChildStarts, DEFAULT_MEMORY_BYTES, gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } from '../grading/grade';
 import { containmentBlock } from '../report/containment';
 import { toGradescope } from '../report/gradescope';
 import { containmentReport } from '../sandbox/containment';
 import { formatTable } from '../report/terminal';
-import { GRADED_CASES } from '../../tests/cases';
+import type { Assignment } from '../grading/assignment';
 import { parseLatePolicy, withLatePenalty, type LatePolicy } from '../late/policy';
 import { gradescopeTime } from '../late/times';
 import { PROJECT_ROOT } from '../paths';
-import { autograderErrorResults } from './errorResults';
+import { autograderErrorResults, writeResults } from './errorResults';
 
 /** What `npm run gradescope -- --late-policy …` put in the bundle (bundle.ts), read from the grader's own folder. */
 export const AUTOGRADER_OPTIONS = 'autograder-options.json';
@@ -58,7 +58,7 @@ function strayError(): { promise: Promise<never>; dispose: () => void } {
   };
 }
 
-async function grade(root: string) {
+async function grade(assignment: Assignment, root: string) {
   // The upload and the results folder are nothing the student's code needs to see, even by name.
   const hide = [path.join(root, 'submission'), path.join(root, 'results'), os.tmpdir()];
   fs.mkdirSync(path.join(root, 'results'), { recursive: true });
@@ -67,7 +67,7 @@ async function grade(root: string) {
   for (const line of containmentBlock(containmentReport(child))) console.log(`autograde: ${line}`);
   // A child that cannot start is the autograder's failure (an "Autograder error" result), not the student's crash.
   await checkChildStarts(child);
-  const options: GradeOptions = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES), child, timeoutMs: TIMEOUT_MS, outputCap: OUTPUT_CAP };
+  const options: GradeOptions = { assignment, cases: assignment.cases, fixtures: loadCaseFixtures(assignment, assignment.cases), child, timeoutMs: TIMEOUT_MS, outputCap: OUTPUT_CAP };
   const policy = bundledLatePolicy();
   const result = await gradeSubmission(path.join(root, 'submission'), 'submission', options);
   // Gradescope's metadata says when this submission was made and when it was due for this student (an extension included).
@@ -75,23 +75,20 @@ async function grade(root: string) {
 }
 
 /** Writes results.json in every case; throws only when even that fails (results/ not writable). */
-export async function autograde(root: string): Promise<void> {
-  const file = path.join(root, 'results', 'results.json');
-  const write = (doc: object) => {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`);
-  };
+export async function autograde(assignment: Assignment, root: string): Promise<void> {
+  const write = (doc: object) => writeResults(root, doc);
   const stray = strayError();
   try {
-    const graded = grade(root);
+    const graded = grade(assignment, root);
     graded.catch(() => {}); // when a stray error wins the race, this one is no longer news
     const result = await Promise.race([graded, stray.promise]);
     console.log(formatTable(result, { color: false }));
     write(toGradescope(result));
   } catch (err) {
-    const details = (err as Error)?.stack ?? String(err);
+    // inspect, not the stack alone: the causes (a module that did not load under a package that did) are the news.
+    const details = inspect(err, { depth: 6 });
     console.log(`autograde: the autograder failed: ${details}`);
-    write(autograderErrorResults(details, GRADED_CASES.reduce((sum, c) => sum + c.points, 0)));
+    write(autograderErrorResults(details, assignment.cases.reduce((sum, c) => sum + c.points, 0)));
   } finally {
     stray.dispose();
   }

@@ -11,11 +11,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { mistakeFile, sha256, type Manifest } from '../model/manifest';
 import { PROJECT_ROOT } from '../paths';
-import { GRADED_CASES } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { AUTOGRADER_OPTIONS } from './autograde';
-import { autograderErrorResults } from './errorResults';
+import { autograderErrorResults, DETAILS_LIMIT } from './errorResults';
+import { NATIVE_PACKAGES } from './nativePackages';
 import { formatLatePolicy, type LatePolicy } from '../late/policy';
-import { FALLBACK_RESULTS, runAutograderSh, setupSh } from './launchers';
+import { FALLBACK_RESULTS, runAutograderSh, SETUP_PACKAGES, setupPackagesSh, setupSh } from './launchers';
 import { ACTIVE_LTS_RELEASE, NODE_LTS_LINES, supportedRelease } from './nodeRelease';
 import type { ZipEntry } from './zip';
 
@@ -25,10 +26,13 @@ export class BundleError extends Error {
 }
 
 /** The autograder's own files, added even if the handout leaves them out. */
-const AUTOGRADER_FILES = ['scripts/autograde.ts', 'lib/gradescope/autograde.ts', 'lib/gradescope/errorResults.ts', 'scripts/typecheck-snapshot.ts'];
+const AUTOGRADER_FILES = [
+  'scripts/autograde.ts', 'scripts/autograde-failed.js', 'lib/gradescope/autograde.ts', 'lib/gradescope/errorResults.ts',
+  'scripts/check-packages.ts', 'lib/gradescope/nativePackages.ts', 'scripts/typecheck-snapshot.ts',
+];
 // The student's `npm run typecheck` (the autograder checks types through lib/typecheck/ itself).
 const DROPPED = [/^student\//, /^README\.md$/, /^\.github\//, /^docs\//, /^scripts\/typecheck\.ts$/];
-const EXECUTABLE = new Set(['setup.sh', 'run_autograder']);
+const EXECUTABLE = new Set(['setup.sh', SETUP_PACKAGES, 'run_autograder']);
 
 export interface BundleOptions {
   /** buildHandout().files: project-relative path → contents. */
@@ -37,6 +41,8 @@ export interface BundleOptions {
   nodeVersion: string;
   /** A late policy (`--late-policy`, lib/late/policy.ts) the autograder applies from each submission's metadata. */
   latePolicy?: LatePolicy;
+  /** The assignment's every case, hidden ones included: the points at stake in an "Autograder error" result. */
+  cases: readonly GradedCase[];
 }
 
 function readFile(root: string, file: string): Buffer {
@@ -69,7 +75,20 @@ function allFixtures(root: string, files: Map<string, Buffer>): void {
   }
 }
 
-export function buildBundle({ handout, nodeVersion, latePolicy }: BundleOptions): ZipEntry[] {
+/** Every package with native code the grader needs is one the bundle's package.json installs. */
+function nativePackagesListed(files: ReadonlyMap<string, Buffer>): void {
+  const pkg = JSON.parse(files.get('package.json')?.toString('utf8') ?? '{}') as { dependencies?: object; devDependencies?: object };
+  for (const { name } of NATIVE_PACKAGES) {
+    if (!(name in (pkg.dependencies ?? {})) && !(name in (pkg.devDependencies ?? {}))) {
+      throw new BundleError(
+        `the bundle's package.json does not list ${name}, whose native code the grader loads (lib/gradescope/nativePackages.ts): ` +
+          'add it to the shipped dependencies in lib/release.ts',
+      );
+    }
+  }
+}
+
+export function buildBundle({ handout, nodeVersion, latePolicy, cases }: BundleOptions): ZipEntry[] {
   const root = PROJECT_ROOT;
   if (!supportedRelease(nodeVersion)) {
     throw new BundleError(`Node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}), such as ${ACTIVE_LTS_RELEASE}`);
@@ -78,11 +97,14 @@ export function buildBundle({ handout, nodeVersion, latePolicy }: BundleOptions)
   allFixtures(root, files);
   for (const file of AUTOGRADER_FILES) files.set(file, readFile(root, file));
   if (latePolicy) files.set(AUTOGRADER_OPTIONS, Buffer.from(`${JSON.stringify({ late_policy: formatLatePolicy(latePolicy) }, null, 2)}\n`));
+  nativePackagesListed(files);
   files.set('setup.sh', Buffer.from(setupSh(nodeVersion)));
-  files.set('run_autograder', Buffer.from(runAutograderSh()));
-  const maxScore = GRADED_CASES.reduce((sum, c) => sum + c.points, 0);
+  files.set(SETUP_PACKAGES, Buffer.from(setupPackagesSh()));
+  files.set('run_autograder', Buffer.from(runAutograderSh(DETAILS_LIMIT)));
+  const maxScore = cases.reduce((sum, c) => sum + c.points, 0);
   const fallback = autograderErrorResults(
-    'run_autograder: Node or the ts-node package could not start scripts/autograde.ts; check that setup.sh ran to the end (Node installed, `npm ci` finished) in the image build log.',
+    'run_autograder: Node itself could not run (neither scripts/autograde.ts nor scripts/autograde-failed.js started): ' +
+      'setup.sh installs it into /usr/local; see whether it did in the image build log.',
     maxScore,
   );
   files.set(FALLBACK_RESULTS, Buffer.from(`${JSON.stringify(fallback, null, 2)}\n`));

@@ -3,12 +3,14 @@
  * every case has its verdict, so a probe that hangs, crashes or lies changes no points (a probe
  * that gives no answer is simply no evidence). What the probes print is nobody's feedback.
  */
-import { explain } from '../diagnosis/diagnose';
+import { expectedShapes, type CaseInputs } from '../assignment/call';
+import type { GradedCase } from '../assignment/cases';
+import { specOf } from '../assignment/functions';
+import { explain } from '../diagnosis/explain';
+import type { Assignment } from './assignment';
 import type { Probe, ProbeAnswer, ProbeContext } from '../diagnosis/probe';
-import { expectedShape, type CaseInputs } from '../model/invoke';
 import { askingOnce, noAnswer, valueAnswer } from './probeCalls';
 import type { ChildSession } from '../sandbox/session';
-import type { GradedCase, GradedFunction } from '../../tests/cases';
 import type { LoadedFixture } from '../model/fixtures';
 import { withExplanation, type CaseVerdict } from './verdict';
 
@@ -26,13 +28,13 @@ const answered = new WeakMap<ChildSession, Map<string, ProbeAnswer>>();
 export function childProbe(session: ChildSession): Probe {
   const answers = answered.get(session) ?? new Map<string, ProbeAnswer>();
   answered.set(session, answers);
-  return askingOnce(async (fn: GradedFunction, inputs: CaseInputs): Promise<ProbeAnswer> => {
+  return askingOnce(async (fn: string, inputs: CaseInputs): Promise<ProbeAnswer> => {
     const outcome = await session.call(fn, inputs);
     session.takeOutput();
     const changed = (outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length ? { changed: outcome.changed } : {};
     if (outcome.kind === 'value') {
-      const answer = valueAnswer(fn, outcome.value, expectedShape(fn, inputs));
-      return { ...answer, ...changed };
+      const spec = specOf(session.functions, fn);
+      return { ...valueAnswer(spec, outcome.value, expectedShapes(spec, inputs)), ...changed };
     }
     if (outcome.kind === 'threw') return { kind: 'threw', name: outcome.error.name, message: outcome.error.message, ...changed };
     return noAnswer(outcome);
@@ -41,18 +43,20 @@ export function childProbe(session: ChildSession): Probe {
 
 /** Each verdict with evidence, explained: the diagnosis leads its reason, or a note joins its details. */
 export async function explainFailures(
+  assignment: Pick<Assignment, 'diagnosis'>,
   session: ChildSession,
   cases: readonly GradedCase[],
   fixtures: ReadonlyMap<string, LoadedFixture>,
   verdicts: Map<string, CaseVerdict>,
 ): Promise<void> {
-  const attentionFailures = cases
-    .filter((c) => c.fn === 'scaled_dot_product_attention' && verdicts.get(c.name)?.status !== 'passed')
-    .map((c) => c.name);
-  const context: ProbeContext = { probe: childProbe(session), attentionFailures: async () => attentionFailures };
+  const failures = async (fn: string) => cases.filter((c) => c.fn === fn && verdicts.get(c.name)?.status !== 'passed').map((c) => c.name);
+  const context: ProbeContext = { probe: childProbe(session), failures };
+  // Loaded only when a case has something to explain.
+  let diagnoser: Awaited<ReturnType<NonNullable<Assignment['diagnosis']>>> | undefined;
   for (const graded of cases) {
     const verdict = verdicts.get(graded.name);
     if (!verdict?.evidence) continue;
-    verdicts.set(graded.name, withExplanation(verdict, await explain(graded, fixtures.get(graded.fixture)!, verdict.evidence, context)));
+    diagnoser ??= await assignment.diagnosis?.();
+    verdicts.set(graded.name, withExplanation(verdict, await explain(diagnoser, graded, fixtures.get(graded.fixture)!, verdict.evidence, context)));
   }
 }

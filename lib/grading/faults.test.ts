@@ -16,9 +16,10 @@ describe('FunctionLedger', () => {
 
   it("names a function's first fault in its other tests, with the fault's status", () => {
     const ledger = new FunctionLedger(60_000, ['softmax', 'causal_mask']);
-    ledger.fault('causal_mask', { kind: 'memory' }, 'test_causal_mask');
+    ledger.fault('causal_mask', { kind: 'memory', capBytes: 2 * 1024 ** 3 }, 'test_causal_mask');
     ledger.fault('causal_mask', { kind: 'hang', timeoutMs: 10_000 }, 'test_causal_mask_large');
-    expect(ledger.blocked('causal_mask')).toEqual({ reason: notRunAfterFault('causal_mask', { kind: 'memory' }, 'test_causal_mask'), status: 'crashed' });
+    expect(ledger.blocked('causal_mask')).toEqual({ reason: notRunAfterFault('causal_mask', { kind: 'memory', capBytes: 2 * 1024 ** 3 }, 'test_causal_mask'), status: 'crashed' });
+    expect(ledger.blocked('causal_mask')!.reason).toContain('reached the memory limit of 2 GiB in test_causal_mask');
     expect(ledger.blocked('softmax')).toBeUndefined();
   });
 });
@@ -28,11 +29,11 @@ describe('faultOf', () => {
     expect(faultOf({ kind: 'timeout' }, 500)).toEqual({ kind: 'hang', timeoutMs: 500 });
     expect(faultOf({ kind: 'timeout', budget: true }, 500)).toBeUndefined();
     expect(faultOf({ kind: 'timeout', duringLoad: true }, 500)).toBeUndefined();
-    expect(faultOf({ kind: 'crashed', how: 'was killed by SIGABRT: memory limit exceeded' }, 500)).toEqual({ kind: 'memory' });
+    expect(faultOf({ kind: 'crashed', how: 'was killed by SIGABRT: memory limit exceeded' }, 500, 256 * 1024 ** 2)).toEqual({ kind: 'memory', capBytes: 256 * 1024 ** 2 });
     expect(faultOf({ kind: 'crashed', how: 'exited with code 3' }, 500)).toEqual({ kind: 'crash', how: 'exited with code 3' });
     expect(faultOf({ kind: 'refused', how: "flooded its output: it printed more than 64 MiB around the grader's capture" }, 500)).toEqual({ kind: 'flood' });
     expect(faultOf({ kind: 'refused', how: 'sent the grader more than 16 messages it did not ask for' }, 500)).toMatchObject({ kind: 'refused' });
-    expect(faultOf({ kind: 'threw', error: { message: 'Array buffer allocation failed' } }, 500)).toEqual({ kind: 'memory' });
+    expect(faultOf({ kind: 'threw', error: { message: 'Array buffer allocation failed' } }, 500)).toEqual({ kind: 'memory', capBytes: 2 * 1024 ** 3 });
     expect(faultOf({ kind: 'threw', error: new Error('wrong') }, 500)).toBeUndefined();
     expect(faultOf({ kind: 'value' }, 500)).toBeUndefined();
   });

@@ -3,16 +3,18 @@
  * has an equal share of the submission's time budget for all its tests (and then the diagnosis of
  * its failures), charged only with its own calls; and once a function has hung, died at the memory
  * cap or flooded the grader's output, its other tests fail at once instead of each paying for the
- * same fault again. The grader charges a call the CPU time its child spent (childClock.ts), `npm
- * test` the wall time of the call; the rules and the words are these for both.
+ * same fault again. Both charge a call the CPU time it spent (childClock.ts: the grader its child's,
+ * `npm test` its own thread's), so a slow, correct function fits its share on a loaded machine as
+ * it does at rest; the rules and the words are these for both.
  *
- * A function's share pays for what its own calls do, student code it calls included: when
- * multiHeadSelfAttention calls the student's own scaledDotProductAttention and that hangs, the
- * hang is multi-head's (the call the grader made), and scaledDotProductAttention's tests are graded
- * on their own calls.
+ * A function's share pays for what its own calls do, student code it calls included: when one
+ * graded function calls another of the student's own (multi-head attention its attention) and that
+ * hangs, the hang is the caller's (the call the grader made), and the callee's tests are graded on
+ * their own calls.
  */
-import type { GradedCase, GradedFunction } from '../../tests/cases';
-import { OUT_OF_MEMORY } from '../sandbox/outOfMemory';
+import type { GradedCase } from '../assignment/cases';
+import { specOf, type FunctionSpec } from '../assignment/functions';
+import { DEFAULT_MEMORY_BYTES, DIED_AT_CAP, OUT_OF_MEMORY } from '../sandbox/outOfMemory';
 import { notRunAfterFault, shareSpent, type Fault } from './hangWords';
 
 /** The whole submission's time budget, every function's share together (`--budget`); a correct submission needs about a second. */
@@ -40,20 +42,21 @@ interface Ended {
  * grader refuses), and an allocation that failed at the cap. Each would cost as much again on each
  * of the function's tests, and a new process besides: after one, the function's other tests fail
  * at once, so a submission starts a bounded number of processes whatever it does. A function's
- * share running out is no fault: it ends that function's tests by itself.
+ * share running out is no fault: it ends that function's tests by itself. `memoryBytes`: the cap
+ * the call ran under, which a memory fault names.
  */
-export function faultOf(outcome: Ended, timeoutMs: number): Fault | undefined {
+export function faultOf(outcome: Ended, timeoutMs: number, memoryBytes = DEFAULT_MEMORY_BYTES): Fault | undefined {
   if (outcome.duringLoad) return undefined;
   const how = outcome.how ?? '';
   switch (outcome.kind) {
     case 'timeout':
       return outcome.budget ? undefined : { kind: 'hang', timeoutMs };
     case 'crashed':
-      return /memory limit exceeded/.test(how) ? { kind: 'memory' } : { kind: 'crash', how };
+      return how.endsWith(DIED_AT_CAP) ? { kind: 'memory', capBytes: memoryBytes } : { kind: 'crash', how };
     case 'refused':
       return FLOODED_PIPE.test(how) ? { kind: 'flood' } : { kind: 'refused', how };
     case 'threw':
-      return OUT_OF_MEMORY.test(messageOf(outcome.error)) ? { kind: 'memory' } : undefined;
+      return OUT_OF_MEMORY.test(messageOf(outcome.error)) ? { kind: 'memory', capBytes: memoryBytes } : undefined;
     default:
       return undefined;
   }
@@ -68,37 +71,42 @@ function messageOf(error: unknown): string {
   }
 }
 
-const STATUS = { hang: 'timeout', memory: 'crashed', flood: 'error', crash: 'crashed', refused: 'error' } as const;
+/** The status of every test a fault cost, the one it happened in too (verdict.ts). */
+export const FAULT_STATUS = { hang: 'timeout', memory: 'crashed', flood: 'error', crash: 'crashed', refused: 'error' } as const;
 
 export class FunctionLedger {
   /** Each function's share of the budget. */
   readonly shareMs: number;
-  private readonly spent = new Map<GradedFunction, number>();
-  private readonly faults = new Map<GradedFunction, { fault: Fault; in: string }>();
+  private readonly spent = new Map<string, number>();
+  private readonly faults = new Map<string, { fault: Fault; in: string }>();
 
-  /** `functions`: those with cases in this run; the budget is shared among them equally. */
+  /**
+   * `functions`: the ids of those with cases in this run; the budget is shared among them equally.
+   * `exported`: how the words name a function (its export).
+   */
   constructor(
     readonly budgetMs: number,
-    functions: Iterable<GradedFunction>,
+    functions: Iterable<string>,
+    private readonly exported: (fn: string) => string = (fn) => fn,
   ) {
     this.shareMs = budgetMs / Math.max(1, new Set(functions).size);
   }
 
-  static forCases(budgetMs: number, cases: readonly GradedCase[]): FunctionLedger {
-    return new FunctionLedger(budgetMs, cases.map((c) => c.fn));
+  static forCases(budgetMs: number, cases: readonly GradedCase[], functions: readonly FunctionSpec[]): FunctionLedger {
+    return new FunctionLedger(budgetMs, cases.map((c) => c.fn), (fn) => specOf(functions, fn).export);
   }
 
   /** What is left of `fn`'s share (never below 0). */
-  left(fn: GradedFunction): number {
+  left(fn: string): number {
     return Math.max(0, this.shareMs - (this.spent.get(fn) ?? 0));
   }
 
-  charge(fn: GradedFunction, ms: number): void {
+  charge(fn: string, ms: number): void {
     this.spent.set(fn, (this.spent.get(fn) ?? 0) + Math.max(0, ms));
   }
 
   /** `fn` faulted in the test `in`; the first fault is the one its other tests name. */
-  fault(fn: GradedFunction, fault: Fault, caseName: string): void {
+  fault(fn: string, fault: Fault, caseName: string): void {
     if (!this.faults.has(fn)) this.faults.set(fn, { fault, in: caseName });
   }
 
@@ -106,14 +114,14 @@ export class FunctionLedger {
    * Why a test of `fn` is not run at all, and the status it ends with (the fault's: a hang's
    * timeout, the memory cap's crash, a flood's error); undefined when it runs.
    */
-  blocked(fn: GradedFunction): { reason: string; status: 'timeout' | 'crashed' | 'error' } | undefined {
+  blocked(fn: string): { reason: string; status: 'timeout' | 'crashed' | 'error' } | undefined {
     const faulted = this.faults.get(fn);
-    if (faulted) return { reason: notRunAfterFault(fn, faulted.fault, faulted.in), status: STATUS[faulted.fault.kind] };
+    if (faulted) return { reason: notRunAfterFault(this.exported(fn), faulted.fault, faulted.in), status: FAULT_STATUS[faulted.fault.kind] };
     return this.left(fn) > 0 ? undefined : { reason: this.spentWords(fn, false), status: 'timeout' };
   }
 
   /** Words for a test of `fn` its share ran out in (`started`) or before. */
-  spentWords(fn: GradedFunction, started: boolean): string {
-    return shareSpent(fn, this.shareMs, this.budgetMs, started);
+  spentWords(fn: string, started: boolean): string {
+    return shareSpent(this.exported(fn), this.shareMs, this.budgetMs, started);
   }
 }

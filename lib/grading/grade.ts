@@ -9,7 +9,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { take, type Taken } from '../batch/provenance';
+import { take, type Taken } from '../intake/take';
 import { IntakeError, type Submission } from '../intake/intake';
 import { GraderError } from '../errors';
 import { buildChildRuntime } from '../sandbox/build';
@@ -18,26 +18,31 @@ import { childCommand, containmentReport, type ChildCommand } from '../sandbox/c
 import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInChild, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
 import { loadVerdict } from '../sandbox/loadCheck';
-import { isPrepared, type TranspileJob } from '../sandbox/transpile';
-import type { WorkCache } from '../batch/workCache';
+import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
+import { isPrepared, type PreparedSubmission, type TranspileJob } from '../sandbox/transpile';
+import type { WorkCache } from '../workCache';
 import type { Variants } from '../model/variants';
 import { checkedSubmission, startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
 import { boundFeedback } from '../text/bound';
-import type { GradedCase, GradedFunction } from '../../tests/cases';
-import { carryForward } from './carryForward';
+import { fixturesDir, type Assignment } from './assignment';
+import type { GradedCase } from '../assignment/cases';
+import { carryForward, heatmaps as heatmapsOf } from './afterGrading';
 import { explainFailures } from './diagnoseInChild';
-import { DEFAULT_BUDGET_MS, faultOf, FunctionLedger } from './faults';
-import { inputsChangedNote, PER_TEST_LIMIT_MS } from './hangWords';
+import { DEFAULT_BUDGET_MS, FunctionLedger } from './faults';
+import { PER_TEST_LIMIT_MS } from './hangWords';
 import { runOrder } from '../model/invoke';
 import { loadFixture, type LoadedFixture } from '../model/fixtures';
 import { readManifest } from '../model/manifest';
-import { attentionHeatmaps } from './heatmaps';
 import { totals, type AttentionHeatmap, type SubmissionResult } from '../model/result';
-import { blockedVerdict, caseResult, fromOutcome, withoutRunning, type CaseVerdict } from './verdict';
+import { caseResult, studentStack, withoutRunning, type CaseVerdict } from './verdict';
+import { CaseEngine, type Backend } from './engine';
 
 export { withoutRunning } from './verdict';
 
-export interface GradeOptions extends SessionOptions {
+export interface GradeOptions extends Omit<SessionOptions, 'functions'> {
+  /** What is graded: the assignment's functions (and what it knows of them). */
+  assignment: Assignment;
+  /** The cases to grade: the assignment's visible ones, or all of them (--hidden). */
   cases: readonly GradedCase[];
   /** Fixtures by key, loaded and sha256-checked once per run (loadCaseFixtures). */
   fixtures: ReadonlyMap<string, LoadedFixture>;
@@ -62,7 +67,7 @@ export interface GradeOptions extends SessionOptions {
   variants?: Variants;
 }
 
-export const DEFAULT_MEMORY_BYTES = 2 * 1024 ** 3;
+export { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 export const DEFAULT_TIMEOUT_MS = PER_TEST_LIMIT_MS;
 export { DEFAULT_BUDGET_MS } from './faults';
 /** Honest code of a few hundred lines transpiles in tens of milliseconds; pathological nesting takes minutes. */
@@ -83,7 +88,7 @@ export function prepareChild(memoryBytes = DEFAULT_MEMORY_BYTES, hide: readonly 
  * before any student is graded, instead of reporting every student as crashed.
  */
 export async function checkChildStarts(child: ChildCommand): Promise<void> {
-  const session = new ChildSession({ child, timeoutMs: DEFAULT_TIMEOUT_MS, outputCap: 4096 });
+  const session = new ChildSession({ child, functions: [], timeoutMs: DEFAULT_TIMEOUT_MS, outputCap: 4096 });
   try {
     // The transpiling process starts meanwhile: the first submissions then wait on neither.
     await Promise.all([session.started(), warmTranspiler()]);
@@ -100,12 +105,16 @@ export async function checkChildStarts(child: ChildCommand): Promise<void> {
   }
 }
 
-/** Loads every case's fixture once, checking each file (the mistakes' outputs too) against the manifest's sha256. */
-export function loadCaseFixtures(cases: readonly GradedCase[]): Map<string, LoadedFixture> {
-  const manifest = readManifest();
+/**
+ * Loads every case's fixture once from the assignment's fixtures, checking each file (the
+ * mistakes' outputs too) against the manifest's sha256.
+ */
+export function loadCaseFixtures(assignment: Pick<Assignment, 'root'>, cases: readonly GradedCase[]): Map<string, LoadedFixture> {
+  const dir = fixturesDir(assignment);
+  const manifest = readManifest(dir);
   return new Map(
     cases.map((c) => {
-      const fixture = loadFixture(c.fixture, { verify: true, manifest });
+      const fixture = loadFixture(c.fixture, { verify: true, manifest, fixturesDir: dir });
       // Read now, not at the first failure: tampering is refused before any student code runs.
       fixture.mistakes();
       fixture.probabilities();
@@ -170,7 +179,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   const submission = intake(dir, name, options.cases, options.taken);
   if ('cases' in submission) return submission;
   const typeNotes = options.typeNotes ?? startTypeCheck([checkedSubmission(name, submission)], typeCheckLimits(options.timeoutMs));
-  const session = new ChildSession(options);
+  const session = new ChildSession({ ...options, functions: options.assignment.functions });
   try {
     const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
     // The child starts once the load check has passed, while TypeScript transpiles: a submission
@@ -183,7 +192,7 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     }
     const { prepared } = transpiled;
     const feedback = [...submission.notes, ...prepared.notes];
-    // As npm test says it (adapters/load.ts): a file that does not parse, an import that finds
+    // As npm test says it (lib/suite/load.ts): a file that does not parse, an import that finds
     // nothing or may not be used, stops every test.
     const stopped = loadVerdict(prepared);
     if (stopped) return withoutRunning(name, options.cases, stopped.status, stopped.reason, [...feedback, ...prepared.refused, ...prepared.loadErrors], 'graded');
@@ -192,55 +201,40 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     const fixtures: ReadonlyMap<string, LoadedFixture> = options.variants
       ? new Map([...options.fixtures, ...options.variants.draw(name, options.cases)])
       : options.fixtures;
-    const ledger = FunctionLedger.forCases(options.budgetMs ?? DEFAULT_BUDGET_MS, options.cases);
+    const ledger = FunctionLedger.forCases(options.budgetMs ?? DEFAULT_BUDGET_MS, options.cases, options.assignment.functions);
     session.ledger = ledger;
+    const engine = new CaseEngine(options.assignment, ledger, { timeoutMs: options.timeoutMs, memoryBytes: options.child.memoryBytes ?? DEFAULT_MEMORY_BYTES });
+    const backend = childBackend(session, prepared);
     const verdicts = new Map<string, CaseVerdict>();
     const runs = new Map<string, { printed: string; durationMs: number }>();
     const resultOf = (c: GradedCase) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs);
     const heatmaps = new Map<string, AttentionHeatmap>();
-    const notes = new Map<GradedFunction, string>();
-    let loadFailure: CaseVerdict | undefined;
+    const notes = new Map<string, string>();
     for (const [phase, cases] of phases(options.cases).entries()) {
       // Hidden cases run after every visible one, in a child of their own: nothing a hidden case
       // gave its child (its inputs, anything it printed) can reach another child.
       if (phase > 0) session.kill();
       // The table's order, as npm test calls them (invoke.ts runOrder): code that keeps state sees one sequence.
       for (const graded of runOrder(cases)) {
-        const blocked = ledger.blocked(graded.fn);
-        if (loadFailure || blocked) {
-          verdicts.set(graded.name, loadFailure ?? blockedVerdict(blocked!));
-          continue;
-        }
-        const fixture = fixtures.get(graded.fixture)!;
-        const t0 = Date.now();
-        const outcome = await session.call(graded.fn, { params: fixture.params, inputs: fixture.inputs });
-        const verdict = fromOutcome(outcome, graded, fixture, { timeoutMs: options.timeoutMs, ledger }, prepared);
-        // A submission that cannot load fails the same way every time: say so once per case, run no more.
-        if (outcome.duringLoad) loadFailure = verdict;
-        // A hang, the memory cap, a flood: the function's other tests fail at once (faults.ts).
-        const fault = faultOf(outcome, options.timeoutMs);
-        if (fault) ledger.fault(graded.fn, fault, graded.name);
+        const run = await engine.run(graded, fixtures.get(graded.fixture)!, backend);
         // Said once per function, of a visible test only: a hidden test's name is not for the student yet.
-        if ((outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length && !graded.hidden && !notes.has(graded.fn)) {
-          notes.set(graded.fn, inputsChangedNote(graded.fn, outcome.changed, graded.name, fixture.inputs));
-        }
-        const printed = [outcome.kind === 'value' || outcome.kind === 'threw' ? outcome.output : '', session.takeOutput()];
-        verdicts.set(graded.name, verdict);
-        runs.set(graded.name, { printed: printed.filter(Boolean).join('\n'), durationMs: Date.now() - t0 });
+        if (run.inputsChanged && !graded.hidden && !notes.has(graded.fn)) notes.set(graded.fn, run.inputsChanged);
+        verdicts.set(graded.name, run.verdict);
+        runs.set(graded.name, { printed: run.printed, durationMs: run.durationMs });
       }
     }
-    if (!loadFailure) {
+    if (!engine.loadFailed) {
       // The diagnosis probes a fresh child, after every graded call of every phase: what its probes
       // do reaches no graded call, and they are paid from what each function's share left (a
       // probe never costs a test its time), as npm test probes an instance of its own.
       session.kill();
       for (const cases of phases(options.cases)) {
         // The instructor's choice: multi-head cases right on the student's own attention earn their points.
-        if (options.carryForward) await carryForward(session, cases, fixtures, verdicts);
-        await explainFailures(session, cases, fixtures, verdicts);
+        if (options.carryForward) await carryForward(options.assignment, session, cases, fixtures, verdicts);
+        await explainFailures(options.assignment, session, cases, fixtures, verdicts);
         // A probe that hangs or kills the child changes no verdict either.
         if (options.heatmaps) {
-          for (const [case_, heatmap] of await attentionHeatmaps(session, cases, fixtures, cases.map(resultOf), options.instructorView)) heatmaps.set(case_, heatmap);
+          for (const [case_, heatmap] of await heatmapsOf(options.assignment, session, cases, fixtures, cases.map(resultOf), options.instructorView)) heatmaps.set(case_, heatmap);
         }
       }
     }
@@ -248,9 +242,14 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     const result: SubmissionResult = {
       name, status: 'graded', feedback: [...feedback, ...notes.values(), ...(await typeNotes(name))], cases: results, executionTimeMs: Date.now() - started, ...totals(results),
     };
-    if (options.heatmaps && !loadFailure) result.heatmaps = heatmaps;
+    if (options.heatmaps && !engine.loadFailed) result.heatmaps = heatmaps;
     return result;
   } finally {
     session.kill();
   }
+}
+
+/** The grader's backend of the engine: each call in the session's contained child, a thrown error's stack mapped back to the student's source. */
+function childBackend(session: ChildSession, prepared: PreparedSubmission): Backend {
+  return { call: (fn, inputs) => session.call(fn, inputs), takeOutput: () => session.takeOutput(), stackOf: (error) => studentStack(error, prepared) };
 }

@@ -6,12 +6,12 @@
  * or fights probes, meets the same sequence of probe calls in both.
  */
 import { createHash } from 'node:crypto';
-import { EXPORT_NAMES } from '../../adapters/normalise';
+import type { CaseInputs } from '../assignment/call';
+import type { FunctionSpec } from '../assignment/functions';
+import { partLabel } from '../assignment/returns';
 import type { Probe, ProbeAnswer } from '../diagnosis/probe';
 import { formatShape } from '../shape';
 import { Tensor } from '../tensor';
-import type { GradedFunction } from '../../tests/cases';
-import type { CaseInputs } from '../model/invoke';
 
 /** A probe's call and inputs, by content: the heatmaps ask again for what the diagnosis already probed. */
 export function probeKey(fn: string, { params, inputs }: CaseInputs): string {
@@ -23,9 +23,9 @@ export function probeKey(fn: string, { params, inputs }: CaseInputs): string {
 }
 
 /** `ask` behind the two rules; `answers` may outlive this probe (the grader keeps them per child session). */
-export function askingOnce(ask: (fn: GradedFunction, inputs: CaseInputs) => Promise<ProbeAnswer>, answers = new Map<string, ProbeAnswer>()): Probe {
+export function askingOnce(ask: (fn: string, inputs: CaseInputs) => Promise<ProbeAnswer>, answers = new Map<string, ProbeAnswer>()): Probe {
   // By function: one function's hang (or its spent share of the budget) leaves the others' probes alone.
-  const givenUp = new Map<GradedFunction, string>();
+  const givenUp = new Map<string, string>();
   return async (fn, inputs, options) => {
     const key = probeKey(fn, inputs);
     const known = answers.get(key);
@@ -52,10 +52,22 @@ export function noAnswer(outcome: { kind: 'timeout' } | { kind: 'crashed' | 'ref
 }
 
 /**
- * A probe's answer from what the call returned: its values, or, when only its shape was read (a
- * larger shape than the one promised, invoke.ts judgedByShape), an unreadable return saying so.
+ * A probe's answer from what the call returned: its values (the first part's as `output`, every
+ * part by name), or, when a part's shape alone was read (a larger shape than the one promised,
+ * returns.ts judgedByShape), an unreadable return saying so.
  */
-export function valueAnswer(fn: GradedFunction, value: { shape: readonly number[]; data?: Tensor['data'] }, expect: readonly number[] | undefined): ProbeAnswer {
-  if (value.data) return { kind: 'value', output: value instanceof Tensor ? value : new Tensor(value.data, value.shape) };
-  return { kind: 'threw', name: 'ResultError', message: `${EXPORT_NAMES[fn]} returned shape ${formatShape(value.shape)} where ${formatShape(expect ?? [])} is expected` };
+export function valueAnswer(
+  spec: FunctionSpec,
+  returned: ReadonlyArray<{ name: string; value: { shape: readonly number[]; data?: Tensor['data'] } }>,
+  expect: readonly (readonly number[] | undefined)[],
+): ProbeAnswer {
+  const parts: Record<string, Tensor> = {};
+  for (const [i, { name, value }] of returned.entries()) {
+    if (!value.data) {
+      const part = spec.returns.tuple ? spec.returns.parts[i] : spec.returns.part;
+      return { kind: 'threw', name: 'ResultError', message: `${partLabel(spec, part)} returned shape ${formatShape(value.shape)} where ${formatShape(expect[i] ?? [])} is expected` };
+    }
+    parts[name] = value instanceof Tensor ? value : new Tensor(value.data, value.shape);
+  }
+  return { kind: 'value', output: parts[returned[0].name], parts };
 }

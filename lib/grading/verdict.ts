@@ -1,19 +1,31 @@
 /**
- * The verdict on one case from what its call produced (an answer, an error, a timeout, a crash):
- * the status and the one-line reason a student acts on, and what the diagnosis should look at. The
- * diagnosis itself comes later (explainFailures in diagnoseInChild.ts): it probes the submission,
- * so it runs once every verdict is in. Runs in the grading process; values are judged by evaluate.ts.
+ * Where a case's points are decided, in both paths: the verdict on one case from what its call
+ * produced (an answer, an error, a timeout, a crash), the status and the one-line reason a student
+ * acts on, what the diagnosis should look at, and the points that status earns (caseResult). An
+ * answer is read part by part (lib/assignment/returns.ts) and compared (checks.ts). The diagnosis
+ * comes later (explain.ts): it probes the submission, so the grader asks for it once every verdict
+ * is in. Runs in the grading process (or npm test's), never inside student code.
  */
-import type { Diagnosis, Explanation, Outcome } from '../diagnosis/diagnose';
+import type { Assignment } from './assignment';
+import type { GradedCase } from '../assignment/cases';
+import { partsOf, specOf, type FunctionSpec } from '../assignment/functions';
+import { checkPart } from '../assignment/returns';
+import type { Values } from '../compare';
+import { NonFiniteResult, ResultError } from '../errors';
+import type { Tensor } from '../tensor';
+import { evaluateCase } from './checks';
+import type { Diagnosis, Explanation, Outcome } from '../diagnosis/explain';
 import type { ErrorInfo } from '../sandbox/protocol';
 import type { SessionOutcome } from '../sandbox/session';
 import { mapStack } from '../sandbox/sourceMap';
 import type { PreparedSubmission } from '../sandbox/transpile';
-import type { GradedCase } from '../../tests/cases';
-import { judgeValue, unreadable } from './judge';
-import type { FunctionLedger } from './faults';
-import { didNotLoad, diedWords, didNotReturn, thrownWords } from './hangWords';
+import { didNotLoad, diedWords, didNotReturn, memoryWords, thrownWords } from './hangWords';
+import { faultOf, FAULT_STATUS, type FunctionLedger } from './faults';
+import { DIED_AT_CAP } from '../sandbox/outOfMemory';
+import { firstFramePlace } from '../text/place';
+import { failedToLoad } from '../sandbox/loadCheck';
 import type { LoadedFixture } from '../model/fixtures';
+import { firstToSay, notRunAfterLoad } from '../model/notRun';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from '../model/result';
 
 /**
@@ -28,6 +40,50 @@ export function studentStack(error: ErrorInfo, prepared: PreparedSubmission): st
   const own = new RegExp(`^\\s+at (?:.* \\()?${prepared.load.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^\\s():]+:\\d+:\\d+\\)?$`);
   const frames = firstFrame < 0 ? [] : lines.slice(firstFrame).filter((line) => own.test(line));
   return mapStack([...message, ...frames].join('\n'), prepared.load.label, prepared.lineMaps);
+}
+
+/** What the function returned is not a tensor, or not a finite one: lib/assignment/returns.ts said why, in the child or here. */
+export function unreadable(message: string): CaseVerdict {
+  return { status: 'error', reason: message, details: '', evidence: { kind: 'unreadable', name: 'ResultError', message } };
+}
+
+/** A returned part: its values, or (judged by its shape alone) its shape. */
+export interface ReturnedPart {
+  name: string;
+  value: { shape: readonly number[]; data?: unknown };
+}
+
+/** Each part's expected values, by part name: expected.npy for one, expected_<part>.npy for a tuple's. */
+export function expectedParts(spec: FunctionSpec, fixture: LoadedFixture): Record<string, Tensor> {
+  return spec.returns.tuple ? fixture.parts : { [spec.returns.part.name]: fixture.expected };
+}
+
+/** Its values checked, or, when a part's shape alone was read (returns.ts judgedByShape), that shape. */
+export function judgeValue(assignment: Pick<Assignment, 'functions' | 'nonFiniteHint'>, graded: GradedCase, returned: readonly ReturnedPart[], fixture: LoadedFixture): CaseVerdict {
+  const spec = specOf(assignment.functions, graded.fn);
+  const evidence = { expected: expectedParts(spec, fixture), inputs: fixture.inputs, params: fixture.params };
+  const byName = new Map(returned.map((p) => [p.name, p.value]));
+  const shapeOnly = partsOf(spec).find((part) => byName.get(part.name)?.data === undefined);
+  if (shapeOnly) {
+    // The shape check comes first and alone reads no values (checks.ts): the same words as for any wrong shape.
+    const outputs = new Map(partsOf(spec).map((p) => [p.name, { shape: byName.get(p.name)?.shape ?? [], data: [] } as Values]));
+    const [first, ...rest] = evaluateCase(spec, graded, outputs, evidence).message.split('\n');
+    return { status: 'failed', reason: first, details: rest.join('\n') };
+  }
+  const outputs = new Map<string, Tensor>();
+  try {
+    for (const part of partsOf(spec)) outputs.set(part.name, checkPart(spec, part, byName.get(part.name), assignment.nonFiniteHint?.(graded.fn, fixture.inputs)));
+  } catch (err) {
+    if (!(err instanceof ResultError)) throw err;
+    if (err instanceof NonFiniteResult) return { ...unreadable(err.message), status: 'failed' };
+    return unreadable(err.message);
+  }
+  const verdict = evaluateCase(spec, graded, outputs, evidence);
+  if (verdict.passed) return { status: 'passed', reason: '', details: '' };
+  const [first, ...rest] = verdict.message.split('\n');
+  // The diagnosis reads one output: a single tensor's, or the first failing part of a tuple.
+  const failing = partsOf(spec).find((p) => verdict.checks.some((c) => !c.passed && (!spec.returns.tuple || c.message.startsWith(`${p.name}: `)))) ?? partsOf(spec)[0];
+  return { status: 'failed', reason: first, details: rest.join('\n'), evidence: { kind: 'output', output: outputs.get(failing.name)!, ...(spec.returns.tuple && { part: failing.name }) } };
 }
 
 export interface CaseVerdict {
@@ -47,17 +103,22 @@ export function withExplanation(verdict: CaseVerdict, { diagnosis, note }: Expla
   return note ? { ...verdict, details: [verdict.details, note].filter(Boolean).join('\n') } : verdict;
 }
 
-/** The time limits, for the reasons that name them: the per-test limit, and each function's share of the budget. */
+/**
+ * What a verdict is made with: the assignment (its functions, how to read their returns), and the
+ * limits the reasons name (the per-test limit, each function's share of the budget, the memory cap).
+ */
 export interface Limits {
+  assignment: Pick<Assignment, 'functions' | 'nonFiniteHint'>;
   timeoutMs: number;
   ledger: FunctionLedger;
+  memoryBytes: number;
 }
 
-function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, graded: GradedCase, { timeoutMs, ledger }: Limits): CaseVerdict {
+function timedOut(outcome: SessionOutcome & { kind: 'timeout' }, graded: GradedCase, { assignment, timeoutMs, ledger }: Limits): CaseVerdict {
   if (!outcome.budget && outcome.duringLoad) {
     return { status: 'timeout', reason: didNotLoad(timeoutMs), details: '' };
   }
-  if (!outcome.budget) return { status: 'timeout', reason: didNotReturn(graded.fn, timeoutMs, outcome.flooded), details: '' };
+  if (!outcome.budget) return { status: 'timeout', reason: didNotReturn(specOf(assignment.functions, graded.fn).export, timeoutMs, outcome.flooded), details: '' };
   return { status: 'timeout', reason: ledger.spentWords(graded.fn, true), details: '' };
 }
 
@@ -66,8 +127,26 @@ export function blockedVerdict({ reason, status }: { reason: string; status: Cas
   return { status, reason, details: '' };
 }
 
-export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, limits: Limits, prepared: PreparedSubmission): CaseVerdict {
+/**
+ * A call that reached the memory cap, in the words npm test says too (tests/graded.test.ts), with
+ * the status of every test the fault costs (faults.ts): the place the student's stack shows, or how
+ * the process that died of it ended.
+ */
+function overMemory(outcome: SessionOutcome, exported: string, capBytes: number, stackOf: StackOf): CaseVerdict {
+  const status = FAULT_STATUS.memory;
+  if (outcome.kind === 'crashed') return { status, reason: memoryWords(exported, capBytes), details: `the process running it ${outcome.how.slice(0, -DIED_AT_CAP.length)}` };
+  const details = outcome.kind === 'threw' ? stackOf(outcome.error) : '';
+  return { status, reason: memoryWords(exported, capBytes, firstFramePlace(details)), details };
+}
+
+/** A thrown error's stack as the student reads it (studentStack for the grader's child; npm test's own frames in process). */
+export type StackOf = (error: ErrorInfo) => string;
+
+export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture: LoadedFixture, limits: Limits, stackOf: StackOf): CaseVerdict {
   const during = outcome.duringLoad ? ' while loading the submission' : '';
+  if (faultOf(outcome, limits.timeoutMs, limits.memoryBytes)?.kind === 'memory') {
+    return overMemory(outcome, specOf(limits.assignment.functions, graded.fn).export, limits.memoryBytes, stackOf);
+  }
   switch (outcome.kind) {
     case 'timeout':
       return timedOut(outcome, graded, limits);
@@ -75,19 +154,22 @@ export function fromOutcome(outcome: SessionOutcome, graded: GradedCase, fixture
       // The grader's own words: what the child did is known, so no guess at a cause.
       return { status: 'error', reason: `the grader refused what the process running the submission sent${during} and stopped it: it ${outcome.how}`, details: '' };
     case 'crashed':
+      // Not a fault while it loads (every test fails with it anyway): the cap is named all the same.
+      if (outcome.duringLoad && outcome.how.endsWith(DIED_AT_CAP)) return { status: 'crashed', reason: failedToLoad(memoryWords(undefined, limits.memoryBytes)), details: '' };
       return { status: 'crashed', reason: diedWords(outcome.how, Boolean(outcome.duringLoad)), details: '' };
     case 'load_failed':
     case 'threw': {
       const { error } = outcome;
       if (outcome.kind === 'threw' && outcome.unreadable) return unreadable(error.message);
-      const reason = thrownWords(error, outcome.kind === 'load_failed');
-      if (error.notImplemented) return { status: 'not_implemented', reason, details: studentStack(error, prepared) };
-      const verdict: CaseVerdict = { status: 'error', reason, details: studentStack(error, prepared) };
+      const details = stackOf(error);
+      const reason = thrownWords(error, outcome.kind === 'load_failed', limits.memoryBytes, firstFramePlace(details));
+      if (error.notImplemented) return { status: 'not_implemented', reason, details };
+      const verdict: CaseVerdict = { status: 'error', reason, details };
       if (outcome.kind === 'load_failed' || outcome.duringLoad) return verdict;
       return { ...verdict, evidence: { kind: 'threw', name: error.name, message: error.message } };
     }
     case 'value':
-      return judgeValue(graded, outcome.value, fixture);
+      return judgeValue(limits.assignment, graded, outcome.value, fixture);
   }
 }
 
@@ -100,14 +182,16 @@ export function caseResult(graded: GradedCase, verdict: CaseVerdict, output = ''
 }
 
 /**
- * A result for a submission whose code did not run: every case gets the same status and reason.
- * `graded` when that is the submission's own doing (a refused import, a syntax error: 0 points);
- * `error` when there was nothing to run (no index.ts) or the grader failed.
+ * A result for a submission whose code did not run: every case gets the same status, and the reason
+ * is said once, by the first (lib/model/notRun.ts). `graded` when that is the submission's own doing
+ * (a refused import, a syntax error: 0 points); `error` when there was nothing to run (no index.ts)
+ * or the grader failed.
  */
 export function withoutRunning(
   name: string, cases: readonly GradedCase[], status: CaseStatus, reason: string, feedback: string[], submission: SubmissionResult['status'] = status === 'refused' ? 'graded' : 'error',
 ): SubmissionResult {
-  const results = cases.map((c) => caseResult(c, { status, reason, details: '' }));
+  const first = firstToSay(cases);
+  const results = cases.map((c) => caseResult(c, { status, reason: c === first ? reason : notRunAfterLoad(first!.name), details: '' }));
   return { name, status: submission, feedback, cases: results, executionTimeMs: 0, ...totals(results) };
 }
 

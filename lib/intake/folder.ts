@@ -9,10 +9,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { listNames, notText, type NamedEntry } from './names';
+import { notText } from './names';
+import { walkFolder } from './walk';
+import { sizeWords, WalkBudget, type WalkCaps } from './walkBudget';
 import { showName } from '../text/sanitise';
 
-export const INTAKE_LIMITS = {
+/** What a submission folder may hold: the caps of the intake's walk (walkBudget.ts). */
+export const INTAKE_LIMITS: WalkCaps = {
   /** Entries walked in the folder, files and folders alike. */
   entries: 500,
   /** Folders below the submission folder. */
@@ -50,19 +53,18 @@ function kindOf(stat: fs.Stats): string | undefined {
   return undefined;
 }
 
-const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+const shown = (label: string, relative: string) => showName(relative ? `${label}/${relative}` : label);
 
 function refuse(label: string, relative: string, what: string, fix: string): never {
-  throw new IntakeError(`${showName(relative ? `${label}/${relative}` : label)} ${what}: ${fix}`);
+  throw new IntakeError(`${shown(label, relative)} ${what}: ${fix}`);
 }
 
-/**
- * A folder's entries sorted by name, or undefined when it holds more than `room`; each name as
- * lib/intake/names.ts reads it, so a name that is not UTF-8 is seen as such instead of as another.
- */
-export function listFolder(dir: string, room: number): NamedEntry[] | undefined {
-  return listNames(dir, room);
-}
+const FIX = {
+  entries: 'submit only your code',
+  depth: 'flatten your folders',
+  fileBytes: 'remove generated or pasted data',
+  totalBytes: 'remove generated or pasted data',
+};
 
 interface Found {
   relative: string;
@@ -70,43 +72,23 @@ interface Found {
 }
 
 /** Every code file under `root` (posix paths relative to it), after checking the whole tree. */
-function walk(root: string, label: string): Found[] {
+function walk(root: string, label: string, caps: WalkCaps): Found[] {
+  const budget = new WalkBudget(caps, { whole: 'the submission', file: 'code file', fix: FIX }, (message) => new IntakeError(message));
   const code: Found[] = [];
-  let entries = 0;
-  let total = 0;
-  const visit = (dir: string, relativeDir: string, depth: number) => {
-    const listed = listFolder(dir, INTAKE_LIMITS.entries - entries);
-    if (!listed) refuse(label, '', `holds more than ${INTAKE_LIMITS.entries} files and folders`, 'submit only your code');
-    for (const { name } of listed) {
-      const relative = relativeDir ? `${relativeDir}/${name}` : name;
-      entries++;
-      const odd = notText(name);
-      if (odd) refuse(label, relative, `has a name that ${odd}`, 'rename it (letters, digits, - and _ are safe everywhere)');
-      const stat = fs.lstatSync(path.join(dir, name));
-      const kind = kindOf(stat);
-      if (kind) refuse(label, relative, `is ${kind}, which a submission may not contain`, 'replace it with a plain file (a copy) or remove it');
-      if (stat.isDirectory()) {
-        if (depth >= INTAKE_LIMITS.depth) refuse(label, relative, `is more than ${INTAKE_LIMITS.depth} folders deep`, 'flatten your folders');
-        visit(path.join(dir, name), relative, depth + 1);
-        continue;
-      }
-      if (!CODE_FILE.test(name)) continue;
-      if (stat.size > INTAKE_LIMITS.fileBytes) {
-        refuse(label, relative, `is ${mib(stat.size)}; a code file may be at most ${mib(INTAKE_LIMITS.fileBytes)}`, 'remove generated or pasted data');
-      }
-      total += stat.size;
-      if (total > INTAKE_LIMITS.totalBytes) {
-        refuse(label, '', `holds more than ${mib(INTAKE_LIMITS.totalBytes)} of code`, 'remove generated or pasted data');
-      }
-      code.push({ relative, stat });
-    }
-  };
-  visit(root, '', 0);
+  for (const { relative, name, stat } of walkFolder(root, budget, { show: (relative) => shown(label, relative) })) {
+    const odd = notText(name);
+    if (odd) refuse(label, relative, `has a name that ${odd}`, 'rename it (letters, digits, - and _ are safe everywhere)');
+    const kind = kindOf(stat);
+    if (kind) refuse(label, relative, `is ${kind}, which a submission may not contain`, 'replace it with a plain file (a copy) or remove it');
+    if (!stat.isFile() || !CODE_FILE.test(name)) continue;
+    budget.file(shown(label, relative), stat.size);
+    code.push({ relative, stat });
+  }
   return code;
 }
 
 /** One file's bytes, opened without following a link and checked to be the file that was walked. */
-function readChecked(root: string, label: string, { relative, stat }: Found): Buffer {
+function readChecked(root: string, label: string, { relative, stat }: Found, fileBytes: number): Buffer {
   let fd: number;
   try {
     fd = fs.openSync(path.join(root, relative), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
@@ -119,10 +101,10 @@ function readChecked(root: string, label: string, { relative, stat }: Found): Bu
       refuse(label, relative, 'changed while it was being read', 'submit it again');
     }
     // One byte past the cap tells a file that grew since it was walked.
-    const buffer = Buffer.alloc(Math.min(opened.size, INTAKE_LIMITS.fileBytes) + 1);
+    const buffer = Buffer.alloc(Math.min(opened.size, fileBytes) + 1);
     let length = 0;
     for (let n; length < buffer.length && (n = fs.readSync(fd, buffer, length, buffer.length - length, length)) > 0; ) length += n;
-    if (length > INTAKE_LIMITS.fileBytes) refuse(label, relative, `is over ${mib(INTAKE_LIMITS.fileBytes)}`, 'remove generated or pasted data');
+    if (length > fileBytes) refuse(label, relative, `grew past ${sizeWords(fileBytes)} while it was being read`, 'submit it again');
     return buffer.subarray(0, length);
   } finally {
     fs.closeSync(fd);
@@ -133,8 +115,8 @@ function readChecked(root: string, label: string, { relative, stat }: Found): Bu
  * The code files of a submission folder, by posix path relative to it. Throws IntakeError when the
  * folder holds anything it may not, or more than the caps allow; `label` names the folder in messages.
  */
-export function readSubmissionFolder(root: string, label: string): Map<string, Buffer> {
+export function readSubmissionFolder(root: string, label: string, caps = INTAKE_LIMITS): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
-  for (const found of walk(root, label)) files.set(found.relative, readChecked(root, label, found));
+  for (const found of walk(root, label, caps)) files.set(found.relative, readChecked(root, label, found, caps.fileBytes));
   return files;
 }

@@ -43,10 +43,14 @@ describe('names read from disk as bytes', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'names-'));
     try {
       for (const byte of [0xfe, 0xff]) fs.mkdirSync(Buffer.concat([Buffer.from(path.join(dir, 'a')), Buffer.of(byte)]));
-      const listed = listNames(dir)!;
+      const listed = listNames(dir);
       expect(listed.map((e) => showName(e.name))).toEqual(['"a\\xFE"', '"a\\xFF"']);
       expect(listed.every((e) => e.isDirectory())).toBe(true);
-      expect(listNames(dir, 1)).toBeUndefined();
+      let charged = 0;
+      expect(() => listNames(dir, () => {
+        if (++charged > 1) throw new Error('past the budget');
+      })).toThrow('past the budget');
+      expect(charged).toBe(2);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -66,15 +66,18 @@ export interface NamedEntry {
   isSymbolicLink(): boolean;
 }
 
-/** A folder's entries (all of them, or undefined when there are more than `room`), named by nameFromBytes and sorted by name. */
-export function listNames(dir: string, room = Infinity): NamedEntry[] | undefined {
+/**
+ * A folder's entries, named by nameFromBytes and sorted by name. `charge` is called before each
+ * entry is taken, as it is read: a walk's budget (walkBudget.ts) that throws stops the listing there,
+ * so a folder of a million names costs no more than the names the budget allows.
+ */
+export function listNames(dir: string | Buffer, charge: () => void = () => {}): NamedEntry[] {
   const entries: NamedEntry[] = [];
-  // opendir rather than readdir: a folder of a million names costs no more than `room` of them.
   // Node reads names as bytes with encoding 'buffer', which its types do not list for opendir.
   const handle = fs.opendirSync(dir, { encoding: 'buffer' as BufferEncoding }) as unknown as { readSync(): fs.Dirent<Buffer> | null; closeSync(): void };
   try {
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      if (entries.length === room) return undefined;
+      charge();
       const dirent = entry;
       entries.push({ name: nameFromBytes(dirent.name), isDirectory: () => dirent.isDirectory(), isSymbolicLink: () => dirent.isSymbolicLink() });
     }

@@ -63,6 +63,16 @@ describe('what a late submission loses', () => {
     expect(applyLatePolicy(p, at(due + 5 * 24 * H), 12, 12).note).toMatch(/\(5 days at 10% a day, capped at 30%\): −3\.6 points$/);
   });
 
+  it('an extension moves the due time, whatever the policy says, and the note names it', () => {
+    const extendedMs = due + 48 * H;
+    const outcome = applyLatePolicy(p, { ...at(due + 50 * H), extendedMs }, 12, 12);
+    expect(outcome).toMatchObject({ due: new Date(extendedMs).toISOString(), extended: true, late_ms: 2 * H, penalty: 1.2 });
+    expect(outcome.note).toBe(`2 h late (1 day at 10% a day): −1.2 points (extended due time ${new Date(extendedMs).toISOString()})`);
+    expect(applyLatePolicy(p, { ...at(due + 47 * H), extendedMs }, 12, 12)).toMatchObject({ penalty: 0, note: `on time (extended due time ${new Date(extendedMs).toISOString()})` });
+    // Without one, the policy's due time holds, and no field says otherwise.
+    expect(applyLatePolicy(p, at(due + 47 * H), 12, 12)).not.toHaveProperty('extended');
+  });
+
   it('no time known: no penalty, and it says so', () => {
     const outcome = applyLatePolicy(p, { source: null }, 12, 12);
     expect(outcome).toMatchObject({ submitted_at: null, penalty: 0, note: 'no submission time known: no late penalty applied' });

@@ -50,7 +50,8 @@ function parseAmount(key: string, text: string): Amount | string {
   return amount;
 }
 
-function parseDuration(text: string): number | undefined {
+/** A duration (`15m`, `2h`, `1.5d`, `90s`) in ms; undefined for anything else. */
+export function parseDuration(text: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)(s|min|m|h|d)$/.exec(text);
   return match ? Number(match[1]) * DURATION_MS[match[2]] : undefined;
 }
@@ -123,6 +124,8 @@ export interface LateOutcome {
   source: 'gradescope' | 'commit' | 'times' | null;
   /** Its due time (ISO 8601), or null when none was known. */
   due: string | null;
+  /** The due time is the student's own, from --extensions, not the policy's. */
+  extended?: true;
   /** How late, in ms (0 when on time). */
   late_ms: number;
   /** Points before the penalty, the penalty, and what is left. */
@@ -144,36 +147,41 @@ export function lateText(ms: number): string {
 }
 
 /**
- * What `policy` takes from a submission that earned `before` of `max` points, submitted at
- * `submittedMs` (undefined: unknown) with due time `dueMs` (the policy's own unless it has none).
+ * When a submission was handed in (`submittedMs`, undefined: unknown) and its own due times: one
+ * from Gradescope's metadata (`dueMs`, used when the policy has none) and an extension
+ * (`extendedMs`, --extensions, which overrides the policy's).
  */
-export function applyLatePolicy(
-  policy: LatePolicy,
-  time: { submittedMs?: number; dueMs?: number; source: LateOutcome['source'] },
-  before: number,
-  max: number,
-): LateOutcome {
-  const dueMs = policy.dueMs ?? time.dueMs;
-  const base = { submitted_at: time.submittedMs === undefined ? null : new Date(time.submittedMs).toISOString(), source: time.submittedMs === undefined ? null : time.source, due: dueMs === undefined ? null : new Date(dueMs).toISOString(), before };
-  if (time.submittedMs === undefined) return { ...base, late_ms: 0, penalty: 0, note: 'no submission time known: no late penalty applied' };
+export interface LateTime {
+  submittedMs?: number;
+  dueMs?: number;
+  extendedMs?: number;
+  source: LateOutcome['source'];
+}
+
+/** What `policy` takes from a submission that earned `before` of `max` points, handed in at `time`. */
+export function applyLatePolicy(policy: LatePolicy, time: LateTime, before: number, max: number): LateOutcome {
+  const dueMs = time.extendedMs ?? policy.dueMs ?? time.dueMs;
+  const base = {
+    submitted_at: time.submittedMs === undefined ? null : new Date(time.submittedMs).toISOString(), source: time.submittedMs === undefined ? null : time.source,
+    due: dueMs === undefined ? null : new Date(dueMs).toISOString(), ...(time.extendedMs !== undefined ? { extended: true as const } : {}), before,
+  };
+  // The note says when the due time is the student's own: the row must show why it differs.
+  const own = time.extendedMs !== undefined ? ` (extended due time ${base.due})` : '';
+  if (time.submittedMs === undefined) return { ...base, late_ms: 0, penalty: 0, note: `no submission time known: no late penalty applied${own}` };
   if (dueMs === undefined) return { ...base, late_ms: 0, penalty: 0, note: 'no due time known: no late penalty applied' };
   const lateMs = Math.max(0, time.submittedMs - dueMs);
-  if (lateMs === 0) return { ...base, late_ms: 0, penalty: 0, note: 'on time' };
-  if (lateMs <= policy.graceMs) return { ...base, late_ms: lateMs, penalty: 0, note: `${lateText(lateMs)} late, within the ${lateText(policy.graceMs)} grace period: no penalty` };
+  if (lateMs === 0) return { ...base, late_ms: 0, penalty: 0, note: `on time${own}` };
+  if (lateMs <= policy.graceMs) return { ...base, late_ms: lateMs, penalty: 0, note: `${lateText(lateMs)} late, within the ${lateText(policy.graceMs)} grace period: no penalty${own}` };
   const steps = Math.ceil(lateMs / UNIT_MS[policy.per]);
   const uncapped = steps * points(policy.penalty, max);
   const capped = policy.cap ? Math.min(uncapped, points(policy.cap, max)) : uncapped;
   const penalty = round(Math.min(before, capped));
   const rule = `${amountText(policy.penalty)} a ${policy.per}${policy.cap && capped < uncapped ? `, capped at ${amountText(policy.cap)}` : ''}`;
-  return { ...base, late_ms: lateMs, penalty, note: `${lateText(lateMs)} late (${steps} ${policy.per}${steps > 1 ? 's' : ''} at ${rule}): −${round(penalty)} point${penalty === 1 ? '' : 's'}` };
+  return { ...base, late_ms: lateMs, penalty, note: `${lateText(lateMs)} late (${steps} ${policy.per}${steps > 1 ? 's' : ''} at ${rule}): −${round(penalty)} point${penalty === 1 ? '' : 's'}${own}` };
 }
 
 /** The result with the policy applied: its score is what is left after the penalty, and `late` says why. */
-export function withLatePenalty<R extends { score: number; maxScore: number; late?: LateOutcome }>(
-  result: R,
-  policy: LatePolicy,
-  time: { submittedMs?: number; dueMs?: number; source: LateOutcome['source'] },
-): R {
+export function withLatePenalty<R extends { score: number; maxScore: number; late?: LateOutcome }>(result: R, policy: LatePolicy, time: LateTime): R {
   const late = applyLatePolicy(policy, time, result.score, result.maxScore);
   return { ...result, late, score: round(late.before - late.penalty) };
 }

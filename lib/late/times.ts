@@ -7,21 +7,17 @@
  * row says so.
  */
 import fs from 'node:fs';
-import { csvRecords } from '../report/exports';
+import { csvRecords } from '../text/csvParse';
 import { NameMatcher } from '../text/nameMatch';
 import { showName } from '../text/sanitise';
-import { parseTime, type LateOutcome } from './policy';
+import { parseTime, type LateTime } from './policy';
 
 export class TimesError extends Error {
   override name = 'TimesError';
 }
 
-export interface SubmissionTime {
-  submittedMs?: number;
-  /** The submission's own due time (Gradescope, extensions included), when the source gives one. */
-  dueMs?: number;
-  source: LateOutcome['source'];
-}
+/** When a submission was handed in, and its own due times (policy.ts LateTime). */
+export type SubmissionTime = LateTime;
 
 /** `--times FILE`: typed submission name → time. Every row must name a submission and give a time with its zone. */
 export function readTimesFile(file: string): Map<string, number> {

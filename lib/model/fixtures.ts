@@ -8,14 +8,17 @@ import { FixtureError } from '../errors';
 import { parseNpy, type NpyArray } from '../npy';
 import { displayPath, FIXTURES_DIR, FIXTURES_FIX, IS_HANDOUT } from '../paths';
 import { Tensor } from '../tensor';
-import { EXPECTED_FILE, PROBABILITIES_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
+import { EXPECTED_FILE, EXPECTED_PART, PROBABILITIES_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
 
 export interface LoadedFixture {
   key: string;
   params: Record<string, number>;
   /** Keyed by file name without `.npy` (q, k, v, mask, x, q_proj, …). */
   inputs: Record<string, Tensor>;
+  /** The expected output: expected.npy, or a tuple return's first part. */
   expected: Tensor;
+  /** A tuple return's expected parts, by part name (expected_<part>.npy); empty for a single tensor. */
+  parts: Record<string, Tensor>;
   /** An attention case's expected probabilities (PROBABILITIES_FILE), read on the first call; undefined for other cases. */
   probabilities(): Tensor | undefined;
   /**
@@ -63,9 +66,15 @@ export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixtu
     return new Tensor(array.data, array.shape);
   };
   const inputs: Record<string, Tensor> = {};
+  const parts: Record<string, Tensor> = {};
   let expected: Tensor | undefined;
   for (const [name, fileEntry] of Object.entries(entry.files)) {
+    const part = EXPECTED_PART.exec(name)?.[1];
     if (name === EXPECTED_FILE) expected = read(name, fileEntry);
+    else if (part) {
+      parts[part] = read(name, fileEntry);
+      expected ??= parts[part];
+    }
     else if (name !== PROBABILITIES_FILE) inputs[name.replace(/\.npy$/, '')] = read(name, fileEntry);
   }
   if (!expected) throw new FixtureError(`fixtures/${key}: the manifest lists no ${EXPECTED_FILE}; ${FIXTURES_FIX}`);
@@ -75,5 +84,5 @@ export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixtu
   let probabilities: Tensor | undefined;
   const probabilitiesEntry = entry.files[PROBABILITIES_FILE];
   const loadProbabilities = () => (probabilities ??= probabilitiesEntry && read(PROBABILITIES_FILE, probabilitiesEntry));
-  return { key, params: entry.params, inputs, expected, probabilities: loadProbabilities, mistakes: loadMistakes };
+  return { key, params: entry.params, inputs, expected, parts, probabilities: loadProbabilities, mistakes: loadMistakes };
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { Tensor } from '../tensor';
 import { GRADED_CASES } from '../../tests/cases';
 import { loadFixture } from './fixtures';
-import { changedInputs, copyInputs, expectedShape, judgedByShape, runOrder } from './invoke';
+import { FUNCTIONS } from '../../adapters/functions';
+import { expectedShapes } from '../assignment/call';
+import { specOf } from '../assignment/functions';
+import { judgedByShape } from '../assignment/returns';
+import { changedInputs, copyInputs, runOrder } from './invoke';
+
+const expectedShape = (fn: string, call: Parameters<typeof expectedShapes>[1]) => expectedShapes(specOf(FUNCTIONS, fn), call)[0];
 
 describe('expectedShape', () => {
   it("is every case's expected shape, from its inputs alone", () => {

@@ -38,7 +38,7 @@ describe('lib/model', () => {
   });
 
   it('the check sees an import upward', () => {
-    const probe = path.join(__dirname, 'caseBuild.ts');
+    const probe = path.join(__dirname, 'fixtures.ts');
     expect(importsOf(probe).length).toBeGreaterThan(0);
     expect(importsOf(path.join(ROOT, 'lib', 'grading', 'grade.ts')).some((spec) => spec.startsWith('../sandbox/'))).toBe(true);
   });

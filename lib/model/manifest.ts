@@ -38,6 +38,8 @@ export interface Manifest {
 
 export const MANIFEST_NAME = 'manifest.json';
 export const EXPECTED_FILE = 'expected.npy';
+/** A tuple return's expected part: expected_<part>.npy. */
+export const EXPECTED_PART = /^expected_(\w+)\.npy$/;
 /**
  * An attention case's expected probabilities softmax(Q Kᵀ/√d_k) with the mask, [...batch, queries,
  * keys], for the diagnosis and the heatmaps: the handout ships no code that computes attention, and

@@ -2,7 +2,7 @@
  * The result model of a graded submission. It knows nothing about Gradescope, CSV or terminals:
  * lib/report/ turns it into each of those.
  */
-import type { GradedFunction } from '../../tests/cases';
+import type { GradedFunction } from '../assignment/cases';
 import type { ContainmentReport } from './containmentReport';
 import type { LateOutcome } from '../late/policy';
 
@@ -25,8 +25,9 @@ export interface AttentionHeatmap {
 /**
  * passed: the parent verified the output. failed: an output came and a check refused it.
  * not_implemented: the stub still throws. error: the function threw, or returned something
- * unreadable. timeout: killed after the per-test limit. crashed: the process died (exit, signal,
- * out of memory). refused: the submission imports something it may not, so it was not run.
+ * unreadable. timeout: killed after the per-test limit. crashed: the process died (exit, signal),
+ * or the function reached the memory cap (the process died of it, or an allocation failed).
+ * refused: the submission imports something it may not, so it was not run.
  */
 export type CaseStatus = 'passed' | 'failed' | 'not_implemented' | 'error' | 'timeout' | 'crashed' | 'refused';
 

@@ -7,19 +7,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GradedCase } from '../../tests/cases';
+import type { GradedCase } from '../assignment/cases';
 import { compareNames } from './csv';
-import { tallyCauses, type CauseCount } from './causes';
+import type { CauseCount, ReportTerms } from './causes';
 import { GRID_HTML, GRID_SCRIPT, GRID_STYLE, gridData } from './courseGrid';
 import { formatPoints } from './words';
+import { POINT_DECIMALS, toUnits } from './points';
 import { histogramSvg, rateBarsSvg, type Bin } from './charts';
 import type { GradescopeResults } from './gradescope';
 import { escapeHtml, fileHref, htmlPage } from './html';
-import { pageFile, resultsFile } from '../batch/layout';
+import { pageFile, resultsFile } from './layout';
 
 export const REPORT_FILE = 'report.html';
 // Where each submission's files are (readable, bounded, collision-free stems): lib/batch/layout.ts.
-export { RECORD_FILE, SUBMISSIONS_DIR, fileStem, pageFile, resultsFile } from '../batch/layout';
+export { RECORD_FILE, SUBMISSIONS_DIR, fileStem, pageFile, resultsFile } from './layout';
 
 export interface BatchEntry {
   name: string;
@@ -48,7 +49,7 @@ const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.lengt
 /** One bin per point: [0, 1), [1, 2), … with the maximum in the last. */
 export function scoreBins(scores: readonly number[], max: number): Bin[] {
   const count = Math.max(1, Math.ceil(max));
-  const bins = Array.from({ length: count }, (_, i) => ({ label: `${i}–${formatPoints(Math.min(i + 1, max))}`, count: 0 }));
+  const bins = Array.from({ length: count }, (_, i) => ({ label: `${i}–${formatPoints(Math.min(i + 1, max), POINT_DECIMALS)}`, count: 0 }));
   for (const s of scores) bins[Math.min(count - 1, Math.max(0, Math.floor(s)))].count++;
   return bins;
 }
@@ -91,18 +92,48 @@ export function quantile(sorted: readonly number[], share: number): number {
   return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
 }
 
-export function batchReportHtml(entries: readonly BatchEntry[], cases: readonly GradedCase[]): string {
+/**
+ * How points are shown (points.ts), with a test of the table whose points the precision cannot
+ * show, when there is one, as the example.
+ */
+function precisionNote(cases: readonly GradedCase[], decimals: number): string {
+  const odd = cases.find((c) => Math.abs(toUnits(c.points, decimals) - c.points * 10 ** decimals) > 1e-6);
+  const example = odd
+    ? ` (${escapeHtml(odd.name)}, worth ${formatPoints(odd.points)}, shows ${formatPoints(Math.floor(odd.points * 10 ** decimals) / 10 ** decimals, decimals)} `
+      + `or ${formatPoints(Math.ceil(odd.points * 10 ** decimals) / 10 ** decimals, decimals)})`
+    : '';
+  return `<p class="note">Points are shown to ${decimals} decimals, as in grades.csv and canvas.csv: a score is the exact sum of the tests' points, rounded, `
+    + `and each test's points are rounded so that a row's cells add up to it${example}. The results files keep the exact points.</p>`;
+}
+
+/** What a late policy did to the batch, in a sentence: how many lost points, how many had no time. */
+function lateNote(graded: readonly { name: string; results: GradescopeResults }[]): string | undefined {
+  const timed = graded.filter((g) => g.results.extra_data.late);
+  if (timed.length === 0) return undefined;
+  const policy = timed.map((g) => g.results.extra_data.graded_with?.options.late_policy).find((p) => typeof p === 'string');
+  const penalised = timed.filter((g) => g.results.extra_data.late!.penalty > 0);
+  const untimed = timed.filter((g) => g.results.extra_data.late!.submitted_at === null);
+  const extended = timed.filter((g) => g.results.extra_data.late!.extended);
+  return `<p class="note">Late policy${policy ? ` <code>${escapeHtml(String(policy))}</code>` : ''}: ${penalised.length} submission(s) lost points to it `
+    + `(the grid's <em>late penalty</em> column; <em>score</em> is <em>points</em> less it)`
+    + `${untimed.length ? `; ${untimed.length} had no submission time, so no penalty (${untimed.map((g) => escapeHtml(g.name)).join(', ')})` : ''}`
+    + `${extended.length ? `; ${extended.length} had a due time of their own (--extensions): ${extended.map((g) => `${escapeHtml(g.name)} (${escapeHtml(g.results.extra_data.late!.due ?? '')})`).join(', ')}` : ''}.</p>`;
+}
+
+export function batchReportHtml(
+  entries: readonly BatchEntry[], cases: readonly GradedCase[], terms: ReportTerms, decimals: number = POINT_DECIMALS,
+): string {
   const graded = entries.flatMap((e) => (e.results ? [{ name: e.name, page: e.page, results: e.results }] : []));
   const scores = graded.map((g) => g.results.score);
   const sorted = [...scores].sort((a, b) => a - b);
   const max = Math.max(cases.reduce((s, c) => s + c.points, 0), ...graded.map((g) => g.results.extra_data.max_score));
-  const round = (x: number) => formatPoints(Math.round(x * 100) / 100);
+  const round = (x: number) => formatPoints(x, decimals);
   const full = graded.filter((g) => g.results.score >= g.results.extra_data.max_score - 1e-9).length;
   const body = [GRID_STYLE_TAG, `<h1>Attention assignment: ${entries.length} submissions</h1>`];
   body.push(graded.length
-    ? `<p class="stats">Scores out of ${formatPoints(max)}: mean <strong>${round(mean(scores))}</strong>, `
+    ? `<p class="stats">Scores out of ${round(max)}: mean <strong>${round(mean(scores))}</strong>, `
       + `median <strong>${round(quantile(sorted, 0.5))}</strong>, quartiles ${round(quantile(sorted, 0.25))} and ${round(quantile(sorted, 0.75))}, `
-      + `min ${formatPoints(sorted[0])}, max ${formatPoints(sorted[sorted.length - 1])}; <strong>${full}</strong> at full marks`
+      + `min ${round(sorted[0])}, max ${round(sorted[sorted.length - 1])}; <strong>${full}</strong> at full marks`
       + `${graded.length < entries.length ? `; ${entries.length - graded.length} without a readable result` : ''}.</p>`
     : '<p>No submission has a result yet.</p>');
   const carried = graded.filter((g) => g.results.extra_data.carried?.length);
@@ -112,8 +143,11 @@ export function batchReportHtml(entries: readonly BatchEntry[], cases: readonly 
   }
   body.push('<h2>Scores</h2>',
     histogramSvg(scoreBins(scores, max), { title: 'score histogram', xLabel: 'score (points)', yLabel: 'submissions' }));
-  const causes = tallyCauses(graded);
-  body.push('<h2>Who failed what</h2>', GRID_HTML, `<script type="application/json" id="grid-data">${gridData(graded, cases, causes)}</script>`);
+  const causes = terms.causes.tally(graded);
+  body.push('<h2>Who failed what</h2>', GRID_HTML, `<script type="application/json" id="grid-data">${gridData(graded, cases, terms, causes, decimals)}</script>`);
+  body.push(precisionNote(cases, decimals));
+  const late = lateNote(graded);
+  if (late) body.push(late);
   const missing = entries.filter((e) => !e.results);
   if (missing.length) body.push(`<p class="muted">Without a readable result (grade them again): ${missing.map((e) => escapeHtml(e.name)).join(', ')}.</p>`);
   body.push(pageList(entries));

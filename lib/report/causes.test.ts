@@ -1,10 +1,18 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, CaseStatus, SubmissionResult } from '../model/result';
-import { MISTAKES } from '../diagnosis/catalogue';
-import { causeWords, STATUS_CAUSES, tallyCauses, testCauses } from './causes';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
+
+import { notRunAfterLoad } from '../model/notRun';
+import { CauseBook, STATUS_CAUSES } from './causes';
 import { toGradescope } from './gradescope';
 import { caseResult, submission } from './sampleResults';
+
+const BOOK = new CauseBook(MISTAKES);
+const causeWords = (id: string) => BOOK.words(id);
+const diagnosedCause = (mistake: string | undefined) => BOOK.diagnosed(mistake);
+const testCauses = (results: Parameters<CauseBook['testCauses']>[0]) => BOOK.testCauses(results);
+const tallyCauses = (graded: Parameters<CauseBook['tally']>[0]) => BOOK.tally(graded);
 
 /** A case that did not pass, as the grader words each kind of failure (lib/grading/verdict.ts, grade.ts). */
 const FAILURES: { cause: string; over: Partial<CaseResult> }[] = [
@@ -28,6 +36,12 @@ describe('testCauses', () => {
     expect(testCauses(results)).toEqual(new Map([['test_b', [cause]]]));
   });
 
+  it.each(FAILURES)('said once by the first test ($cause), the others naming it: each has its cause', ({ cause, over }) => {
+    const after = { status: over.status, reason: notRunAfterLoad('test_a') };
+    const { results } = graded('kemal', [caseResult('test_a', over), caseResult('test_b', after), caseResult('test_c', after)]);
+    expect(testCauses(results)).toEqual(new Map(['test_a', 'test_b', 'test_c'].map((name) => [name, [cause]])));
+  });
+
   it('a diagnosis names its mistakes, each once, whatever the status; passed and carried tests have none', () => {
     const { results } = graded('kemal', [
       caseResult('test_a', { status: 'failed', reason: 'x', diagnosis: { mistake: 'scale_missing|k_not_transposed', message: 'm' } }),
@@ -35,6 +49,19 @@ describe('testCauses', () => {
       caseResult('test_c', { carried: true, reason: 'carried forward' }),
     ]);
     expect(testCauses(results)).toEqual(new Map([['test_a', ['scale_missing', 'k_not_transposed']], ['test_b', ['attention_broken']]]));
+  });
+
+  it('every finding of the catalogue: a cause is counted as one; an observation (what a probe saw) is not, and its test has no known cause', () => {
+    for (const mistake of MISTAKES) {
+      const { results } = graded('kemal', [caseResult('test_a', { status: 'failed', reason: mistake.message, diagnosis: { mistake: mistake.id, message: mistake.message } })]);
+      expect(testCauses(results).get('test_a'), mistake.id).toEqual(mistake.observation ? ['no known cause'] : [mistake.id]);
+      expect(tallyCauses([{ name: 'kemal', results }]).map((c) => c.id), mistake.id).toEqual(mistake.observation ? ['no known cause'] : [mistake.id]);
+    }
+    const observation = MISTAKES.find((m) => m.observation)!.id;
+    const cause = MISTAKES.find((m) => !m.observation && m.fn === 'scaled_dot_product_attention')!.id;
+    for (const [diagnosis, left] of [[`${observation}|${cause}`, cause], [`${cause}+${observation}`, cause], [`${observation}+${observation}`, undefined]] as const) {
+      expect(diagnosedCause(diagnosis), diagnosis).toBe(left);
+    }
   });
 
   it('a submission that could not be run at all is not gradable, every test of it', () => {

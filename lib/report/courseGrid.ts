@@ -7,12 +7,13 @@
  * its hash and nothing else, so the page still loads nothing and runs nothing a submission wrote.
  */
 import type { CaseStatus } from '../model/result';
-import type { GradedCase, GradedFunction } from '../../tests/cases';
-import { testCauses, type CauseCount } from './causes';
+import type { GradedCase } from '../assignment/cases';
+import type { FunctionSpec } from '../assignment/functions';
+import type { CauseCount, ReportTerms } from './causes';
 import { STATUS_WORDS, type GradescopeResults } from './gradescope';
 import { fileHref } from './html';
+import { apportionUnits, fromUnits, POINT_DECIMALS, shownScore, toUnits } from './points';
 
-export { causeIds, causeWords, KNOCK_ON } from './causes';
 export { GRID_SCRIPT } from './courseGridScript';
 
 export const STATUSES: readonly CaseStatus[] = ['passed', 'failed', 'error', 'timeout', 'crashed', 'not_implemented', 'refused'];
@@ -23,22 +24,15 @@ export interface GridRow {
   results: GradescopeResults;
 }
 
-/** How a column's head names each graded function: short enough to read turned on its side. */
-const FUNCTION_LABELS: Record<GradedFunction, string> = {
-  softmax: 'softmax',
-  scaled_dot_product_attention: 'attention',
-  causal_mask: 'causal mask',
-  multihead_self_attention: 'multi-head',
-};
-
 /**
- * A test's column head: its function's short name, then what sets the test apart, in words
- * (`test_scaled_dot_product_attention_2d_mask_broadcast` is `attention · 2d mask broadcast`). The
- * full name is the head's tooltip and the "who failed" filter's option.
+ * A test's column head: its function's short name (FunctionSpec.short, short enough to read turned
+ * on its side), then what sets the test apart, in words (`test_<id>_2d_mask_broadcast` is
+ * `<short> · 2d mask broadcast`). The full name is the head's tooltip and the "who failed" filter's option.
  */
-export function testLabel({ name, fn }: Pick<GradedCase, 'name' | 'fn'>): string {
+export function testLabel({ name, fn }: Pick<GradedCase, 'name' | 'fn'>, functions: readonly FunctionSpec[]): string {
+  const short = functions.find((f) => f.id === fn)?.short ?? fn;
   const rest = name.replace(/^test_/, '').replace(fn, '').split('_').filter(Boolean).join(' ');
-  return rest ? `${FUNCTION_LABELS[fn]} · ${rest}` : FUNCTION_LABELS[fn];
+  return rest ? `${short} · ${rest}` : short;
 }
 
 const withoutStatusWord = (headline: string, status: CaseStatus) =>
@@ -47,9 +41,13 @@ const withoutStatusWord = (headline: string, status: CaseStatus) =>
 /**
  * The JSON the script reads: short keys and index tables, as a 1,000-submission course is 25,000
  * cells. `causes` is the report's list of causes (causes.ts tallyCauses), in its order; a cell
- * names the set of them it has.
+ * names the set of them it has. Points are as grades.csv shows them (points.ts): a row's cells add
+ * up to its points, and those less its late penalty (`late`: [points, penalty], or 0 without a
+ * late policy) are its score.
  */
-export function gridData(rows: readonly GridRow[], cases: readonly GradedCase[], causes: readonly CauseCount[]): string {
+export function gridData(
+  rows: readonly GridRow[], cases: readonly GradedCase[], terms: ReportTerms, causes: readonly CauseCount[], decimals: number = POINT_DECIMALS,
+): string {
   const causeIndex = new Map(causes.map((c, i) => [c.id, i]));
   const sets: number[][] = [];
   const setIndex = new Map<string, number>();
@@ -60,10 +58,15 @@ export function gridData(rows: readonly GridRow[], cases: readonly GradedCase[],
     if (i === undefined) index.set(key, (i = table.push(value) - 1));
     return i;
   };
+  const points = (units: number) => fromUnits(units, decimals);
+  const maxima = apportionUnits(cases.map((c) => c.points), undefined, decimals);
   const data = rows.map(({ name, page, results }) => {
     const byName = new Map(results.tests.map((t) => [t.name, t]));
-    const causesOf = testCauses(results);
-    const cells = cases.map((c) => {
+    const causesOf = terms.causes.testCauses(results);
+    const late = results.extra_data.late;
+    const graded = cases.map((c) => (results.extra_data.cases[c.name] && byName.has(c.name) ? byName.get(c.name)!.score : undefined));
+    const shown = shownScore(graded, late?.before ?? results.score, results.score, decimals);
+    const cells = cases.map((c, i) => {
       const status = results.extra_data.cases[c.name];
       const test = byName.get(c.name);
       if (!status || !test) return null;
@@ -72,16 +75,18 @@ export function gridData(rows: readonly GridRow[], cases: readonly GradedCase[],
       const carried = results.extra_data.carried?.includes(c.name) ?? false;
       // The status has a column of its own: its word is not repeated before the reason.
       const firstLine = status === 'passed' && !carried ? '' : withoutStatusWord(test.output.split('\n')[0] ?? '', status).slice(0, 300);
-      return [STATUSES.indexOf(status), test.score, set, firstLine ? intern(reasons, reasonIndex, firstLine, firstLine) : -1];
+      return [STATUSES.indexOf(status), points(shown.cells[i]!), set, firstLine ? intern(reasons, reasonIndex, firstLine, firstLine) : -1];
     });
-    return [name, page ? fileHref(page) : '', results.score, results.extra_data.max_score, cells];
+    return [name, page ? fileHref(page) : '', points(shown.total), points(toUnits(results.extra_data.max_score, decimals)), cells,
+      late ? [points(shown.points), points(shown.penalty)] : 0];
   });
   const json = JSON.stringify({
-    tests: cases.map((c) => [c.name, c.points, c.hidden ? 1 : 0, testLabel(c)]),
+    tests: cases.map((c, i) => [c.name, points(maxima[i]!), c.hidden ? 1 : 0, testLabel(c, terms.functions)]),
     statuses: STATUSES,
     causes: causes.map((c) => [c.id, c.submissions.length]),
     sets,
     reasons,
+    late: rows.some((r) => r.results.extra_data.late) ? 1 : 0,
     rows: data,
   });
   // JSON in an HTML element: '<' as \u003c, so '</script>' or '<!--' in a name or reason cannot end it.

@@ -7,7 +7,7 @@
  */
 export const GRID_SCRIPT = `(() => {
   const D = JSON.parse(document.getElementById('grid-data').textContent);
-  D.rows.forEach((r, i) => { r[5] = i; });
+  D.rows.forEach((r, i) => { r[6] = i; });
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
   const pts = (x) => String(Math.round(x * 1e6) / 1e6);
   const $ = (id) => document.getElementById(id);
@@ -36,6 +36,8 @@ export const GRID_SCRIPT = `(() => {
   const key = (r) => {
     if (sortKey === 'name') return r[0];
     if (sortKey === 'score') return r[2];
+    if (sortKey === 'points') return r[5] ? r[5][0] : r[2];
+    if (sortKey === 'penalty') return r[5] ? r[5][1] : 0;
     const cell = r[4][Number(sortKey)];
     return cell ? cell[1] * 100 - cell[0] : -1e9;
   };
@@ -56,7 +58,10 @@ export const GRID_SCRIPT = `(() => {
   const table = $('grid');
   let current = [], currentTest = '', rowHeight = 18;
   const rowHtml = (r) => {
-    let tr = '<tr data-r="' + r[5] + '"><td class="n">' + (r[1] ? '<a class="submission" href="' + r[1] + '">' + esc(r[0]) + '</a>' : esc(r[0])) + '</td><td>' + pts(r[2]) + '/' + pts(r[3]) + '</td>';
+    let tr = '<tr data-r="' + r[6] + '"><td class="n">' + (r[1] ? '<a class="submission" href="' + r[1] + '">' + esc(r[0]) + '</a>' : esc(r[0])) + '</td>';
+    // With a late policy: the tests' points, the penalty, then the score, which is the one less the other.
+    if (D.late) tr += '<td>' + (r[5] ? pts(r[5][0]) : '') + '</td><td>' + (r[5] ? (r[5][1] ? '−' + pts(r[5][1]) : '0') : '') + '</td>';
+    tr += '<td>' + pts(r[2]) + '/' + pts(r[3]) + '</td>';
     if (currentTest !== '') { const why = describe(r, Number(currentTest), false); tr += '<td class="why"><div title="' + plain(why) + '">' + why + '</div></td>'; }
     r[4].forEach((c, i) => { tr += c ? '<td class="c s' + c[0] + '" data-t="' + i + '" title="' + plain(describe(r, i, true)) + '">' + pts(c[1]) + '</td>' : '<td class="c" data-t="' + i + '">–</td>'; });
     return tr + '</tr>';
@@ -74,7 +79,9 @@ export const GRID_SCRIPT = `(() => {
     rows.sort((a, b) => { const x = key(a), y = key(b); return sortDir * (typeof x === 'string' ? collator.compare(x, y) : x - y) || collator.compare(a[0], b[0]); });
     const test = fTest.value;
     const arrow = (k) => (sortKey === k ? (sortDir > 0 ? ' ▲' : ' ▼') : '');
-    let head = '<tr><th data-k="name">submission' + arrow('name') + '</th><th data-k="score">score' + arrow('score') + '</th>';
+    let head = '<tr><th data-k="name">submission' + arrow('name') + '</th>';
+    if (D.late) head += '<th data-k="points">points' + arrow('points') + '</th><th data-k="penalty">late penalty' + arrow('penalty') + '</th>';
+    head += '<th data-k="score">score' + arrow('score') + '</th>';
     if (test !== '') head += '<th>why it failed ' + esc(D.tests[Number(test)][0]) + '</th>';
     D.tests.forEach((t, i) => { head += '<th class="t' + (t[2] ? ' h' : '') + '" data-k="' + i + '" title="' + esc(t[0]) + (t[2] ? ' (hidden)' : '') + '"><span>' + esc(t[3]) + arrow(String(i)) + '</span></th>'; });
     table.tHead.innerHTML = head + '</tr>';
@@ -88,7 +95,7 @@ export const GRID_SCRIPT = `(() => {
     // The blocks not drawn yet hold their place at the height of the rows just drawn, so the
     // scroll bar is the course's from the start.
     if (rows.length > BLOCK) rowHeight = first.offsetHeight / BLOCK || rowHeight;
-    const columns = 2 + (test !== '' ? 1 : 0) + D.tests.length;
+    const columns = 2 + (D.late ? 2 : 0) + (test !== '' ? 1 : 0) + D.tests.length;
     for (let b = 1; b * BLOCK < rows.length; b++) {
       const tb = table.createTBody();
       tb.setAttribute('data-b', String(b));

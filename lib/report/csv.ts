@@ -3,7 +3,7 @@ import type { CaseStatus, SubmissionResult } from '../model/result';
 import type { GradescopeResults } from './gradescope';
 import type { LateOutcome } from '../late/policy';
 import { spreadsheetCell } from '../text/sanitise';
-import { causeIds, causeWords } from './courseGrid';
+import { fromUnits, POINT_DECIMALS, shownScore, toUnits, type ShownScore } from './points';
 import { formatPoints, statusSummary } from './words';
 
 export interface GradebookRow {
@@ -14,8 +14,6 @@ export interface GradebookRow {
   max: number;
   /** `graded`, `graded (2 tests timed out, 1 test crashed)` or `error: <reason>`. */
   status: string;
-  /** Case name → the diagnosed cause's id ('a|b' when several fit); only diagnosed cases. */
-  causes: Record<string, string>;
   /** What a late policy took (then `total` is what is left). */
   late?: LateOutcome;
 }
@@ -37,7 +35,6 @@ export function rowFromResult(result: SubmissionResult): GradebookRow {
     total: result.score,
     max: result.maxScore,
     status: statusText(result.status, result.feedback, result.cases.map((c) => c.status)),
-    causes: Object.fromEntries(result.cases.flatMap((c) => (c.diagnosis ? [[c.name, c.diagnosis.mistake]] : []))),
     ...(result.late ? { late: result.late } : {}),
   };
 }
@@ -57,7 +54,6 @@ export function rowFromGradescope(name: string, results: GradescopeResults): Gra
     total: results.score,
     max: extra.max_score,
     status: statusText(extra.submission_status, extra.reason !== undefined ? [extra.reason] : extra.feedback ?? [], Object.values(extra.cases)),
-    causes: { ...(extra.diagnoses ?? {}) },
     ...(extra.late ? { late: extra.late } : {}),
   };
 }
@@ -73,48 +69,68 @@ export function csvCell(value: string | number): string {
   return `"${spreadsheetCell(value).replace(/"/g, '""')}"`;
 }
 
+/** Points shown (units of POINT_DECIMALS, points.ts) as a cell. */
+export const pointsCell = (units: number, decimals: number = POINT_DECIMALS): string => csvCell(fromUnits(units, decimals));
+
+/**
+ * A CSV file of these cells: CRLF line ends as RFC 4180 has them, and a byte-order mark first, so
+ * that Excel reads it as UTF-8 (without one it takes the file for the system's code page and
+ * `José Núñez` comes out garbled). Canvas's gradebook import accepts it (its own exports carry one
+ * when a user asks), and so do Google Sheets, LibreOffice and this project's parseCsv.
+ */
+export function csvText(lines: readonly (readonly string[])[]): string {
+  return `\uFEFF${lines.map((line) => line.join(',')).join('\r\n')}\r\n`;
+}
+
 // Numeric order reads naturally for generated names: student2 before student10.
 const byName = new Intl.Collator('en', { numeric: true });
 export const compareNames = (a: string, b: string): number => byName.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
-/** A diagnosed cause as a cell: its stable id, then its words ("scale_missing: Your scores are not scaled…"). */
-export function causeCell(mistake: string | undefined): string {
-  return mistake ? `${mistake}: ${causeIds(mistake).map(causeWords).join(' Or: ')}` : '';
-}
-
-/** The columns a late policy adds at the end of grades.csv: `total` is then the points after the penalty. */
-export const LATE_COLUMNS = ['points before penalty', 'late penalty', 'submitted at', 'late'] as const;
-
-function lateCells(row: GradebookRow): string[] {
-  const late = row.late;
-  // A row with nothing graded (not fetched, the grader's failure) has no penalty to show.
-  if (!late) return ['', '', '', ''];
-  return [csvCell(late.before), csvCell(late.penalty), csvCell(late.submitted_at ?? ''), csvCell(late.note)];
+/** A row's points as shown (points.ts), its cells in the order of `caseNames`. */
+export function shownRow(row: GradebookRow, caseNames: readonly string[], decimals: number = POINT_DECIMALS): ShownScore {
+  const points = caseNames.map((n) => (Object.hasOwn(row.points, n) ? row.points[n] : undefined));
+  return shownScore(points, row.late?.before ?? row.total, row.total, decimals);
 }
 
 /**
- * `name,<case names…>,total,max,status,cause: <case name>…`, then one row per submission sorted by
- * name; CRLF line ends as RFC 4180 has them. A case a submission never reached has an empty cell,
- * not a 0; a cause cell is empty when no known mistake was confirmed. The cause columns come last,
- * so that every column a reader of the earlier gradebook used keeps its place; with a late policy
- * (`late`), LATE_COLUMNS follow them.
+ * The columns a late policy adds at the end of grades.csv: `total` is then the points after the
+ * penalty, which is `points before penalty` (the tests' cells added up) less `late penalty`.
  */
-export function gradebookCsv(rows: readonly SubmissionResult[] | readonly GradebookRow[], caseNames: readonly string[], options: { late?: boolean } = {}): string {
+export const LATE_COLUMNS = ['points before penalty', 'late penalty', 'submitted at', 'due', 'late'] as const;
+
+function lateCells(row: GradebookRow, shown: ShownScore, decimals: number): string[] {
+  const late = row.late;
+  // A row with nothing graded (not fetched, the grader's failure) has no penalty to show.
+  if (!late) return ['', '', '', '', ''];
+  return [pointsCell(shown.points, decimals), pointsCell(shown.penalty, decimals), csvCell(late.submitted_at ?? ''), csvCell(late.due ?? ''), csvCell(late.note)];
+}
+
+/**
+ * `name,<case names…>,total,max,status`, then one row per submission sorted by name: points as
+ * points.ts shows them, so a row's cells add up to its total (less its penalty, with a late
+ * policy). A case a submission never reached has an empty cell, not a 0. With a late policy
+ * (`late`), LATE_COLUMNS follow. What each test's failure was caused by is in grades-long.csv
+ * (exports.ts), one row per submission and test, not here: this file stays one screen wide.
+ */
+export function gradebookCsv(
+  rows: readonly SubmissionResult[] | readonly GradebookRow[], caseNames: readonly string[], options: { late?: boolean; decimals?: number } = {},
+): string {
+  const decimals = options.decimals ?? POINT_DECIMALS;
   const table = (rows as readonly (SubmissionResult | GradebookRow)[])
     .map((r) => ('cases' in r ? rowFromResult(r) : r))
     .sort((a, b) => compareNames(a.name, b.name));
-  const header = ['name', ...caseNames, 'total', 'max', 'status', ...caseNames.map((n) => `cause: ${n}`), ...(options.late ? LATE_COLUMNS : [])];
+  const header = ['name', ...caseNames, 'total', 'max', 'status', ...(options.late ? LATE_COLUMNS : [])];
   const lines = [header.map((c) => csvCell(c))];
   for (const row of table) {
+    const shown = shownRow(row, caseNames, decimals);
     lines.push([
       csvCell(row.name),
-      ...caseNames.map((n) => (Object.hasOwn(row.points, n) ? csvCell(row.points[n]) : '')),
-      csvCell(row.total),
-      csvCell(row.max),
+      ...shown.cells.map((units) => (units === undefined ? '' : pointsCell(units, decimals))),
+      pointsCell(shown.total, decimals),
+      pointsCell(toUnits(row.max, decimals), decimals),
       csvCell(row.status),
-      ...caseNames.map((n) => csvCell(causeCell(row.causes?.[n]))),
-      ...(options.late ? lateCells(row) : []),
+      ...(options.late ? lateCells(row, shown, decimals) : []),
     ]);
   }
-  return lines.map((line) => line.join(',')).join('\r\n') + '\r\n';
+  return csvText(lines);
 }

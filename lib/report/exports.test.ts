@@ -4,9 +4,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
 import { gradebookCsv, rowFromResult } from './csv';
-import { canvasCsv, canvasLines, longCsv, parseCsv, readRoster, RosterError } from './exports';
+import { canvasCsv, canvasLines, longCsv, parseCsv } from './exports';
+import { readRoster, RosterError } from '../late/roster';
 import { toGradescope } from './gradescope';
 import { caseResult, submission } from './sampleResults';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
+import { CauseBook } from './causes';
+import { FUNCTIONS } from '../../adapters/functions';
+
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
 
 const cases = GRADED_CASES.filter((c) => c.name === 'test_scaled_dot_product_attention' || c.name === 'test_causal_mask');
 const good = submission('alice', [caseResult(cases[0].name, { maxPoints: cases[0].points }), caseResult(cases[1].name, { fn: 'causal_mask', maxPoints: cases[1].points })]);
@@ -21,19 +27,19 @@ const file = (name: string, text: string) => {
 };
 
 describe('grades.csv', () => {
-  it('gains a cause column per test, last: the stable id, then its words; empty when none was confirmed', () => {
+  it('one screen wide: name, points per test, total, max, status; what caused a failure is in grades-long.csv', () => {
     const [header, bob, alice] = parseCsv(gradebookCsv([good, bad], cases.map((c) => c.name)));
-    expect(header).toEqual(['name', ...cases.map((c) => c.name), 'total', 'max', 'status', ...cases.map((c) => `cause: ${c.name}`)]);
-    expect(alice.slice(-2)).toEqual(['', '']);
-    expect(bob[0]).toBe("'=bob");
-    expect(bob[bob.length - 2]).toMatch(/^scale_missing: Your scores are not scaled: divide them by √d_k/);
-    expect(bob[bob.length - 1]).toBe('');
+    expect(header).toEqual(['name', ...cases.map((c) => c.name), 'total', 'max', 'status']);
+    expect(alice).toEqual(['alice', ...cases.map((c) => String(c.points)), String(good.score), String(good.maxScore), 'graded']);
+    expect(bob).toEqual(["'=bob", '0', '0', '0', String(bad.maxScore), 'graded (1 test timed out)']);
+    const long = parseCsv(longCsv([{ name: '=bob', results: toGradescope(bad) }], cases, BOOK));
+    expect(long.find((r) => r[1] === cases[0].name)?.[5]).toBe('scale_missing');
   });
 });
 
 describe('grades-long.csv', () => {
   it('one row per submission and test: points, max, status, cause id and words; a missing result says so', () => {
-    const rows = parseCsv(longCsv([{ name: 'alice', results: toGradescope(good) }, { name: '=bob', results: toGradescope(bad) }, { name: 'carol' }], cases));
+    const rows = parseCsv(longCsv([{ name: 'alice', results: toGradescope(good) }, { name: '=bob', results: toGradescope(bad) }, { name: 'carol' }], cases, BOOK));
     expect(rows[0]).toEqual(['submission', 'test', 'points', 'max', 'status', 'cause_id', 'cause']);
     expect(rows).toHaveLength(1 + 3 * cases.length);
     expect(rows.find((r) => r[0] === 'alice')).toEqual(['alice', cases[0].name, String(cases[0].points), String(cases[0].points), 'passed', '', '']);
@@ -42,6 +48,12 @@ describe('grades-long.csv', () => {
     expect(bobAttention[6]).toMatch(/^Your scores are not scaled/);
     expect(rows.find((r) => r[0] === "'=bob" && r[1] === cases[1].name)!.slice(4, 6)).toEqual(['timeout', '']);
     expect(rows.filter((r) => r[0] === 'carol').map((r) => r[4])).toEqual(['no result', 'no result']);
+  });
+
+  it("a diagnosis that only says what its probes saw is no cause: its cause cells are empty", () => {
+    const seen = submission('dan', [caseResult(cases[0].name, { maxPoints: cases[0].points, status: 'failed', reason: 'x', diagnosis: { mistake: 'probabilities_wrong', message: 'm' } })]);
+    const row = parseCsv(longCsv([{ name: 'dan', results: toGradescope(seen) }], cases, BOOK)).find((r) => r[1] === cases[0].name)!;
+    expect(row.slice(4)).toEqual(['failed', '', '']);
   });
 });
 
@@ -75,7 +87,7 @@ describe('canvas.csv', () => {
     expect([score('1'), score('2'), score('3'), score('4')]).toEqual(['1', '2', '4', '3']);
     // sam is neither Sam nor SAM exactly, and both loosely: never a guess.
     expect(score('6')).toBe('');
-    expect(out.ambiguous).toEqual([{ submission: 'sam', names: ['SAM', 'Sam'] }]);
+    expect(out.ambiguous).toEqual([{ who: 'sam', names: ['SAM', 'Sam'] }]);
     expect(out.unmatched).toEqual([{ name: 'lee-ann', nearest: 'lee-anne' }, { name: 'mo', nearest: undefined }, { name: 'Sam', nearest: undefined }, { name: 'SAM', nearest: undefined }]);
     const { warned } = canvasLines(out, 'canvas.csv');
     expect(warned[0]).toContain('lee-ann (did you mean lee-anne?)');
@@ -93,8 +105,9 @@ describe('canvas.csv', () => {
 
   it('a roster that cannot be used is one line naming the file and the fix', () => {
     expect(() => readRoster(path.join(tmp, 'nowhere.csv'))).toThrow(/^roster .*nowhere\.csv cannot be read \(ENOENT\): pass --roster FILE/);
-    expect(() => readRoster(file('a.csv', 'name,student\nx,y\n'))).toThrow(/has no "submission" column/);
+    expect(() => readRoster(file('a.csv', 'name,student\nx,y\n'))).toThrow(/has no "submission" column and none of Canvas's ID, SIS User ID or SIS Login ID/);
     expect(() => readRoster(file('b.csv', 'submission,section\nx,A\n'))).toThrow(/names no student: add a "student", "id"/);
+    expect(() => readRoster(file('e.csv', 'submission,student,id\nx,Xu,1\n,Yu,\n'))).toThrow(/line 3: no submission name, and no ID, SIS User ID or SIS Login ID to find it by/);
     expect(() => readRoster(file('c.csv', 'submission,id\nx,1\nx,2\n'))).toThrow(/line 3: submission x is listed twice/);
     expect(() => readRoster(file('d.csv', 'submission,id\nx,1\n'))).not.toThrow(RosterError);
   });

@@ -5,6 +5,7 @@
  */
 import { scoreBins } from './batchReport';
 import { formatPoints } from './words';
+import { POINT_DECIMALS } from './points';
 import type { SummaryEntry } from './terminal';
 
 const BAR_WIDTH = 30;
@@ -13,15 +14,16 @@ export function batchSummaryMarkdown(entries: readonly SummaryEntry[]): string {
   if (entries.length === 0) return '### Gradebook: no submissions\n\n';
   const scores = entries.map((e) => e.score);
   const max = Math.max(...entries.map((e) => e.maxScore));
-  const mean = Math.round((scores.reduce((s, x) => s + x, 0) / scores.length) * 100) / 100;
+  const shown = (x: number) => formatPoints(x, POINT_DECIMALS);
+  const mean = scores.reduce((s, x) => s + x, 0) / scores.length;
   const errored = entries.filter((e) => e.status === 'error').length;
   const bins = scoreBins(scores, max);
   const widest = Math.max(...bins.map((b) => b.count));
   const lines = [
     `### Gradebook: ${entries.length} submissions`,
     '',
-    `Points out of ${formatPoints(max)}: mean **${formatPoints(mean)}**, min ${formatPoints(Math.min(...scores))}, ` +
-      `max ${formatPoints(Math.max(...scores))}; ${errored} could not be graded at all.`,
+    `Points out of ${shown(max)}: mean **${shown(mean)}**, min ${shown(Math.min(...scores))}, ` +
+      `max ${shown(Math.max(...scores))}; ${errored} could not be graded at all.`,
     '',
     '| points | submissions | |',
     '| --- | ---: | --- |',

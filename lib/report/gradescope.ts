@@ -10,7 +10,7 @@
  * written and Gradescope ignores it. extra_data, which the spec sets aside for "extra data to be
  * stored", carries it too with our own statuses, so a gradebook row can be rebuilt from the file. lib/report/gradescope.schema.json is the same spec as a JSON Schema.
  */
-import type { Provenance } from '../batch/provenance';
+import type { Provenance } from '../model/provenance';
 import type { CaseResult, CaseStatus, SubmissionResult } from '../model/result';
 import type { ContainmentReport } from '../model/containmentReport';
 import type { LateOutcome } from '../late/policy';
@@ -46,7 +46,7 @@ export interface GradescopeExtraData {
   cases: Record<string, CaseStatus>;
   /** Case name → the id of the known mistake it showed (ids joined by '|' when several fit); only diagnosed cases. */
   diagnoses: Record<string, string>;
-  /** What a batch graded it with (lib/batch/provenance.ts), so a rerun knows whether to keep it. */
+  /** What a batch graded it with (lib/batch/provenance.ts makes it), so a rerun knows whether to keep it. */
   graded_with?: Provenance;
   /** The containment the code ran under on the grading machine: its setting, the layers in force and those missing. */
   containment?: ContainmentReport;
@@ -145,11 +145,14 @@ function submissionOutput(result: SubmissionResult): string {
   return [headline, ...late, ...result.feedback].join('\n');
 }
 
-/** The status word, then the reason, unless the reason already starts with it ("Error: oops", not "Error: Error: oops"). */
+/**
+ * The status word, then the reason, unless the reason already starts with it, in any case ("Error:
+ * oops", not "Error: Error: oops"; "Not run: the submission could not run…", not "Not run: not run: …").
+ */
 function headlineOf(c: CaseResult): string {
   const word = STATUS_WORDS[c.status];
   if (!c.reason) return word;
-  return c.reason.startsWith(`${word}: `) ? c.reason : `${word}: ${c.reason}`;
+  return c.reason.toLowerCase().startsWith(`${word.toLowerCase()}: `) ? `${word}${c.reason.slice(word.length)}` : `${word}: ${c.reason}`;
 }
 
 function caseOutput(c: CaseResult): string {

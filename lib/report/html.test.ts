@@ -10,6 +10,13 @@ import { colorOf, heatmapSvg, type Matrix } from './heatmap';
 import { escapeHtml, fileHref } from './html';
 import { submissionPage } from './submissionPage';
 import { caseResult, submission as sampleSubmission } from './sampleResults';
+import { parseLatePolicy, withLatePenalty, type LatePolicy, type LateTime } from '../late/policy';
+import { CauseBook } from './causes';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
+import { ASSIGNMENT } from '../../tests/assignment';
+import { FUNCTIONS } from '../../adapters/functions';
+
+const TERMS = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
 
 const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> "quoted" & \'single\'';
 
@@ -80,7 +87,7 @@ describe('submissionPage', () => {
   const result = submission(HOSTILE, [failed, caseResult('test_causal_mask', { fn: 'causal_mask' })], { feedback: [HOSTILE] });
 
   it('escapes every string the student controls', () => {
-    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ problem: HOSTILE })]]) });
+    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ problem: HOSTILE })]]) }, ASSIGNMENT.cases, ASSIGNMENT.page);
     expect(page).not.toMatch(/<script|<img/i);
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     // The only <script-like text left is the escaped one; the policy would block it anyway.
@@ -89,14 +96,14 @@ describe('submissionPage', () => {
 
   it('expected, yours and the difference: three heatmaps of n_q × n_k cells, the diagnosis beside', () => {
     const actual = matrix(3, 4, (_, j) => (j === 0 ? 1 : 0));
-    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ actual })]]) });
+    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ actual })]]) }, ASSIGNMENT.cases, ASSIGNMENT.page);
     expect(cellCount(page)).toBe(3 * 12);
     expect(page).toContain('your probabilities');
     expect(page).toMatch(/<h3>Diagnosis<\/h3>\s*<p>Your output equals …<\/p>/);
   });
 
   it('a probe that gave nothing: the expected heatmap and why there is no other', () => {
-    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ problem: 'with V = identity the function threw' })]]) });
+    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ problem: 'with V = identity the function threw' })]]) }, ASSIGNMENT.cases, ASSIGNMENT.page);
     expect(cellCount(page)).toBe(12);
     expect(page).toContain('No heatmap of yours:</strong> with V = identity the function threw');
   });
@@ -104,7 +111,7 @@ describe('submissionPage', () => {
   it('masked cells are marked, a masked 0 drawn grey rather than as a tiny probability', () => {
     const allowed = matrix(3, 4, (_, j) => (j < 3 ? 1 : 0));
     const actual = matrix(3, 4, (i, j) => (j === 3 ? (i === 0 ? 1e-44 : 0) : 1 / 3));
-    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ actual, allowed })]]) });
+    const page = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ actual, allowed })]]) }, ASSIGNMENT.cases, ASSIGNMENT.page);
     expect((page.match(/<rect class="cell masked"/g) ?? []).length).toBe(3 * 3);
     expect(page).toContain('3 masked (crossed; grey when 0)');
     expect(page).toMatch(/<rect class="cell masked"[^>]*fill="#dcdfe5"><title>query 1, key 3 \(masked\)/);
@@ -112,18 +119,18 @@ describe('submissionPage', () => {
 
   it('a hidden case shows no expected values; an instructor view does, and says so at the top', () => {
     const actual = matrix(3, 4, () => 0.25);
-    const student = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ hidden: true, expected: undefined, actual })]]) });
+    const student = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ hidden: true, expected: undefined, actual })]]) }, ASSIGNMENT.cases, ASSIGNMENT.page);
     expect(cellCount(student)).toBe(12);
     expect(student).not.toContain('>expected probabilities<');
     expect(student).toContain('its expected values are not shown');
     expect(student).not.toContain("Instructor's view");
-    const instructor = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ hidden: true, actual })]]) });
+    const instructor = submissionPage({ ...result, heatmaps: new Map([[failed.name, heatmap({ hidden: true, actual })]]) }, ASSIGNMENT.cases, ASSIGNMENT.page);
     expect(cellCount(instructor)).toBe(3 * 12);
     expect(instructor).toContain("Instructor&#39;s view: this page shows the expected values of hidden tests");
   });
 
   it('no heatmaps asked for: the score table alone', () => {
-    const page = submissionPage(result);
+    const page = submissionPage(result, ASSIGNMENT.cases, ASSIGNMENT.page);
     expect(cellCount(page)).toBe(0);
     expect(page).toContain('<td class="test">test_causal_mask</td>');
   });
@@ -142,7 +149,7 @@ describe('batchReportHtml', () => {
       { name: 'good', results: toGradescope(good), page: 'good.html' },
       { name: HOSTILE, results: toGradescope(bad), page: pageFile(HOSTILE) },
       { name: 'lost' },
-    ], cases);
+    ], cases, TERMS);
     // One script, ours: the policy names its hash; no submission's text can open or close an element.
     const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
     expect(scripts).toEqual([GRID_SCRIPT]);
@@ -160,5 +167,24 @@ describe('batchReportHtml', () => {
     expect(page).toContain('Without a readable result (grade them again): lost.');
     expect(page).toContain(`<a class="page" href="${fileHref(pageFile(HOSTILE))}">${escapeHtml(HOSTILE)}</a>`);
     expect((page.match(/<rect class="bar"/g) ?? []).length).toBe(2 + 2); // 2 one-point bins (max 1.5), 2 tests
+  });
+
+  it('under a late policy: points, penalty and score per row, and who lost points, had no time or had an extension', () => {
+    const policy = parseLatePolicy('due=2026-12-01T23:59Z,per=day,penalty=10%', true) as LatePolicy;
+    const due = Date.parse('2026-12-01T23:59Z');
+    const late = (name: string, time: LateTime) => ({ name, results: toGradescope(withLatePenalty(good, policy, time)) });
+    const page = batchReportHtml([
+      late('penalised', { submittedMs: due + 3_600_000, source: 'times' }),
+      late('untimed', { source: null }),
+      late('extended', { submittedMs: due + 3_600_000, extendedMs: due + 86_400_000, source: 'times' }),
+    ], cases, TERMS);
+    expect(page).toContain('1 submission(s) lost points to it');
+    expect(page).toContain('1 had no submission time, so no penalty (untimed)');
+    expect(page).toContain('1 had a due time of their own (--extensions): extended (2026-12-02T23:59:00.000Z)');
+    expect(page).toContain('Points are shown to 2 decimals');
+    const data = JSON.parse(/<script type="application\/json" id="grid-data">([^<]*)<\/script>/.exec(page)![1]) as { late: number; rows: unknown[][] };
+    expect(data.late).toBe(1);
+    // 10% of the 1.5 points: 0.15 off.
+    expect(data.rows.map((r) => [r[0], r[2], r[5]])).toEqual([['penalised', 1.35, [1.5, 0.15]], ['untimed', 1.5, [1.5, 0]], ['extended', 1.5, [1.5, 0]]]);
   });
 });

@@ -5,7 +5,7 @@ export function caseResult(name: string, over: Partial<CaseResult> = {}): CaseRe
   const maxPoints = over.maxPoints ?? 0.5;
   const passed = (over.status ?? 'passed') === 'passed';
   return {
-    name, fn: 'scaled_dot_product_attention', hidden: false, points: passed ? maxPoints : 0, maxPoints,
+    name, fn: 'f', hidden: false, points: passed ? maxPoints : 0, maxPoints,
     status: 'passed', reason: '', details: '', output: '', durationMs: 12, ...over,
   };
 }

@@ -1,15 +1,16 @@
 /**
  * One submission as a page (`npm run grade -- --html FILE`, and each `<name>.html` of a batch): the
- * score table, then for each failed attention case the expected and the submission's attention
- * probabilities and their difference as heatmaps, with the diagnosis beside them. A hidden case's
- * expected probabilities appear only on an instructor's page (`--instructor-view`), which says so
- * at the top; otherwise its heatmap shows the submission's probabilities alone.
+ * score table, then for each failed case the assignment draws (its heatmap plug-in) the expected
+ * values and the submission's, and their difference, as heatmaps, with the diagnosis beside them.
+ * A hidden case's expected values appear only on an instructor's page (`--instructor-view`), which
+ * says so at the top; otherwise its heatmap shows the submission's alone. The page speaks of them in
+ * the assignment's words (PageWords).
  *
  * Names, reasons, details and printed output are the student's text: all of it is escaped.
  */
+import type { GradedCase } from '../assignment/cases';
 import type { AttentionHeatmap, CaseResult, SubmissionResult } from '../model/result';
 import { formatIndex } from '../format';
-import { GRADED_CASES } from '../../tests/cases';
 import { formatPoints, statusSummary } from './words';
 import { difference, heatmapSvg, sharedScale, type ColorScale, type Matrix } from './heatmap';
 import { escapeHtml, htmlPage } from './html';
@@ -74,14 +75,30 @@ function aside(c: CaseResult): string {
 /** Grid width in px: three heatmaps and the diagnosis fit side by side in a 1280 px window. */
 const SIZE = 192;
 
-function caseSection(c: CaseResult, heatmap: AttentionHeatmap): string {
-  const what = GRADED_CASES.find((g) => g.name === c.name)?.what ?? '';
+/** How a page speaks of the assignment: its title, and what its heatmaps show (the assignment's words). */
+export interface PageWords {
+  /** The page's heading before the submission's name, e.g. "Attention assignment". */
+  title: string;
+  heatmaps?: {
+    heading: string;
+    /** How the values were had, under the heading. */
+    note: string;
+    /** What the matrices hold ("probabilities"), and what their rows and columns are ("queries", "keys"). */
+    values: string;
+    rows: string;
+    cols: string;
+  };
+}
+
+const PLAIN: Required<PageWords>['heatmaps'] = { heading: 'Heatmaps of the failed tests', note: '', values: 'values', rows: 'rows', cols: 'columns' };
+
+function caseSection(c: CaseResult, heatmap: AttentionHeatmap, what: string, words: Required<PageWords>['heatmaps']): string {
   const { expected, actual, allowed } = heatmap;
   const draw = (m: Matrix, title: string, scale: ColorScale) => heatmapSvg(m, { title, scale, size: SIZE, allowed });
   const figures: string[] = [];
-  if (expected) figures.push(draw(expected, 'expected probabilities', sharedScale(expected, ...(actual ? [actual] : []))));
+  if (expected) figures.push(draw(expected, `expected ${words.values}`, sharedScale(expected, ...(actual ? [actual] : []))));
   if (actual) {
-    figures.push(draw(actual, 'your probabilities', sharedScale(...(expected ? [expected] : []), actual)));
+    figures.push(draw(actual, `your ${words.values}`, sharedScale(...(expected ? [expected] : []), actual)));
     if (expected) {
       const diff = difference(actual, expected);
       figures.push(draw(diff.matrix, `yours − expected (max |Δ| ${diff.maxAbs.toPrecision(3)})`, diff.scale));
@@ -92,7 +109,7 @@ function caseSection(c: CaseResult, heatmap: AttentionHeatmap): string {
   if (!expected) figures.push('<div class="missing">A hidden test: its expected values are not shown.</div>');
   const shape = expected ?? actual;
   const entry = heatmap.batchIndex.length ? `batch entry ${formatIndex(heatmap.batchIndex)}` : 'the only batch entry';
-  const size = shape ? `, ${shape.rows} queries × ${shape.cols} keys` : '';
+  const size = shape ? `, ${shape.rows} ${words.rows} × ${shape.cols} ${words.cols}` : '';
   return [
     `<section class="case" id="${anchor(c.name)}">`,
     `<h3>${escapeHtml(c.name)}</h3>`,
@@ -102,29 +119,25 @@ function caseSection(c: CaseResult, heatmap: AttentionHeatmap): string {
   ].join('\n');
 }
 
-const PROBE_NOTE =
-  'Attention probabilities are not part of the graded output, so your function was called once more per ' +
-  'failed case, with V replaced by the identity (Q, K and the mask unchanged): its output is then the probability ' +
-  'matrix. These calls award no points. Each heatmap shows the batch entry with a NaN, or else the one furthest ' +
-  'from the expected ones; masked cells are crossed. Hover a cell for its value.';
-
 const INSTRUCTOR_NOTE =
   "Instructor's view: this page shows the expected values of hidden tests. Do not give it to students; " +
   'grade without --instructor-view for a page they may see.';
 
-export function submissionPage(result: SubmissionResult): string {
-  const body = [`<h1>Attention assignment: ${escapeHtml(result.name)}</h1>`];
+/** The page of `result`; `cases` say what each test checks, `words` how the page speaks of the assignment. */
+export function submissionPage(result: SubmissionResult, cases: readonly GradedCase[], words: PageWords): string {
+  const pictured = words.heatmaps ?? PLAIN;
+  const body = [`<h1>${escapeHtml(words.title)}: ${escapeHtml(result.name)}</h1>`];
   if ([...(result.heatmaps?.values() ?? [])].some((h) => h.hidden && h.expected)) body.push(`<p class="warning">${escapeHtml(INSTRUCTOR_NOTE)}</p>`);
   body.push(`<p>${headline(result)}</p>`);
   const notes = result.feedback.filter((f) => f.trim() !== '');
   if (notes.length) body.push(`<pre class="feedback">${escapeHtml(notes.join('\n'))}</pre>`);
   body.push('<h2>Tests</h2>', scoreTable(result));
-  const failed = result.cases.filter((c) => c.fn === 'scaled_dot_product_attention' && c.status !== 'passed');
   if (result.heatmaps?.size) {
-    body.push('<h2>Attention probabilities of the failed attention tests</h2>', `<p class="note">${escapeHtml(PROBE_NOTE)}</p>`);
-    for (const c of failed) {
+    body.push(`<h2>${escapeHtml(pictured.heading)}</h2>`, ...(pictured.note ? [`<p class="note">${escapeHtml(pictured.note)}</p>`] : []));
+    for (const c of result.cases.filter((r) => r.status !== 'passed')) {
       const heatmap = result.heatmaps.get(c.name);
-      if (heatmap) body.push(caseSection(c, heatmap));
+      const what = cases.find((g) => g.name === c.name)?.what ?? '';
+      if (heatmap) body.push(caseSection(c, heatmap, what, pictured));
     }
   }
   return htmlPage(`${result.name}: ${formatPoints(result.score)}/${formatPoints(result.maxScore)}`, body.join('\n'));

@@ -1,5 +1,6 @@
 /**
- * What `npm run grade` prints: a table of tests, a batch summary, a progress line.
+ * What `npm run grade` prints: a table of tests, a batch summary, a finished submission's line
+ * (a batch's progress is progress.ts).
  *
  * Reasons, feedback and names carry student text, and this output lands in terminals and CI logs:
  * control characters (a submission's own ANSI codes, a \r that rewrites the line) are dropped and
@@ -7,7 +8,8 @@
  */
 import type { CaseResult, CaseStatus, SubmissionResult } from '../model/result';
 import { formatPoints } from './words';
-import { oneLine, printableLines, truncate } from '../text/sanitise';
+import { POINT_DECIMALS } from './points';
+import { oneLine, printableLines } from '../text/sanitise';
 
 /** Table lines fit a 100-column terminal. */
 const LINE_WIDTH = 100;
@@ -104,7 +106,8 @@ export function formatTable(result: SubmissionResult, opts: TableOptions): strin
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
-const round2 = (x: number): string => String(Math.round(x * 100) / 100);
+/** A batch's points, as its gradebook shows them (points.ts). */
+const shown = (x: number): string => formatPoints(x, POINT_DECIMALS);
 
 /** What a batch summary reads of a result: a result graded now, or one rebuilt from its `<name>.json` (a kept one). */
 export type SummaryEntry = Pick<SubmissionResult, 'name' | 'score' | 'maxScore' | 'status'> & { cases: readonly Pick<CaseResult, 'status'>[] };
@@ -118,8 +121,8 @@ export function formatBatchSummary(results: readonly SummaryEntry[]): string {
   const errored = results.filter((r) => r.status === 'error');
   const lines = [
     `Submissions: ${results.length}`,
-    `Score (out of ${formatPoints(max)}): mean ${round2(mean(scores))}, min ${formatPoints(Math.min(...scores))}, ` +
-      `max ${formatPoints(Math.max(...scores))}`,
+    `Score (out of ${shown(max)}): mean ${shown(mean(scores))}, min ${shown(Math.min(...scores))}, ` +
+      `max ${shown(Math.max(...scores))}`,
     `Submissions with a test that timed out: ${withStatus('timeout')}, crashed: ${withStatus('crashed')}, ` +
       `ended in an error: ${withStatus('error')}, was refused: ${withStatus('refused')}`,
     `Could not be graded at all: ${errored.length}`,
@@ -129,18 +132,8 @@ export function formatBatchSummary(results: readonly SummaryEntry[]): string {
   return lines.join('\n');
 }
 
-/** One line per finished submission when the output is not a terminal (a CI log): its name and points. */
+/** One line per finished submission of a batch when the output is not a terminal (a CI log): its name and points, as its gradebook shows them. */
 export function doneLine(result: SubmissionResult): string {
   const why = result.status === 'error' ? ` (error: ${oneLine(result.feedback[0] ?? '')})` : '';
-  return `${oneLine(result.name)}: ${pointsOf(result.score, result.maxScore)}${why}`;
-}
-
-const BAR_WIDTH = 24;
-const PROGRESS_NAME_WIDTH = 40;
-
-/** One frame of a TTY progress bar: starts with \r and pads the name so a longer previous one is erased. */
-export function progressLine(done: number, total: number, name: string): string {
-  const filled = total > 0 ? Math.min(BAR_WIDTH, Math.round((BAR_WIDTH * done) / total)) : BAR_WIDTH;
-  const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled);
-  return `\r[${bar}] ${done}/${total} ${truncate(oneLine(name), PROGRESS_NAME_WIDTH).padEnd(PROGRESS_NAME_WIDTH)}`;
+  return `${oneLine(result.name)}: ${shown(result.score)}/${shown(result.maxScore)}${why}`;
 }

@@ -3,10 +3,14 @@
  * are neither passed nor failed.
  */
 import type { CaseStatus } from '../model/result';
+import { fromUnits, toUnits } from './points';
 
-/** Points as every report prints them: quarters and halves, without the noise of float sums. */
-export function formatPoints(x: number): string {
-  return String(Math.round(x * 1e6) / 1e6);
+/**
+ * Points as every report prints them, to `decimals` places: by default the case table's own
+ * points without the noise of float sums; a gradebook's to POINT_DECIMALS (points.ts).
+ */
+export function formatPoints(x: number, decimals = 6): string {
+  return String(fromUnits(toUnits(x, decimals), decimals));
 }
 
 // In CaseStatus order. Passed and failed are the ordinary verdicts and go unmentioned.

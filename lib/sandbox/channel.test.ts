@@ -96,7 +96,7 @@ describe("frames from a child: bounded by an honest answer's needs, not by the f
     head.writeUInt32BE(15 * 1024 ** 2, 0);
     head.writeUInt32BE(15 * 1024 ** 2 - 4, 4);
     expect(decodeChild(head)).toMatch(/bytes of JSON, over the cap/);
-    expect(decodeChild(frameOf(`[{}${',{}'.repeat(40_000)}]`))).toMatch(/more than 16 objects/);
+    expect(decodeChild(frameOf(`[{}${',{}'.repeat(40_000)}]`))).toMatch(new RegExp(`more than ${jsonBounds(4096).structures} objects`));
     expect(decodeChild(frameOf(`${'{"a":'.repeat(7)}1${'}'.repeat(7)}`))).toMatch(/nested more than 6 deep/);
     // Braces inside strings, and escaped quotes, are text, not structure.
     expect(decodeChild(frameOf(JSON.stringify({ type: 'ready', s: '{[\"{{{'.repeat(100) })))).toHaveLength(1);
@@ -104,7 +104,9 @@ describe("frames from a child: bounded by an honest answer's needs, not by the f
 });
 
 describe('readChildMessage', () => {
-  const result = (value: unknown, extra: Record<string, unknown> = {}) => ({ type: 'result', id: 1, output: '', changed: [], ok: true, value, ...extra });
+  /** An answer of one part, `value`, named as a single tensor's part is. */
+  const result = (value: unknown, extra: Record<string, unknown> = {}) => parts([{ name: 'softmax', ...(value as object) }], extra);
+  const parts = (value: unknown, extra: Record<string, unknown> = {}) => ({ type: 'result', id: 1, output: '', changed: [], ok: true, value, ...extra });
   const refused = (raw: unknown) => 'problem' in (readChildMessage(raw, 4096) as object);
 
   it('accepts an honest answer', () => {
@@ -113,6 +115,23 @@ describe('readChildMessage', () => {
     // A shape alone, however large: whether one may come without values is the session's to say (its request promised a shape).
     expect(refused(result({ shape: [200_000_000] }))).toBe(false);
     expect(refused({ type: 'flood', id: 1 })).toBe(false);
+    // A tuple return: a few named parts, each a tensor.
+    expect(readChildMessage(parts([{ name: 'output', shape: [2], data: new Float64Array(2) }, { name: 'weights', shape: [1], data: new Float32Array(1) }]), 4096))
+      .toMatchObject({ value: [{ name: 'output', shape: [2] }, { name: 'weights', shape: [1] }] });
+  });
+
+  it('refuses parts that are not a short list of named tensors within one answer\'s elements', () => {
+    const part = (name: unknown) => ({ name, shape: [2], data: new Float64Array(2) });
+    expect(refused(parts([]))).toBe(true);
+    expect(refused(parts(part('output')))).toBe(true);
+    expect(refused(parts(Array.from({ length: MESSAGE_LIMITS.parts + 1 }, (_, i) => part(`p${i}`))))).toBe(true);
+    expect(refused(parts([part('../x')]))).toBe(true);
+    expect(refused(parts([part({ toString: () => 'output' })]))).toBe(true);
+    expect(refused(parts([{ shape: [2], data: new Float64Array(2) }]))).toBe(true);
+    // Each part within the cap, together over it.
+    const half = (name: string) => ({ name, shape: [MESSAGE_LIMITS.elements / 2 + 1], data: new Float32Array(MESSAGE_LIMITS.elements / 2 + 1) });
+    expect(refused(parts([half('a')]))).toBe(false);
+    expect(refused(parts([half('a'), half('b')]))).toBe(true);
   });
 
   it('refuses changed inputs that are not a few names with an index', () => {

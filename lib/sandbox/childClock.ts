@@ -10,6 +10,7 @@
  * what the child spent runnable but waiting for a CPU (the run-queue delay the kernel counts in
  * /proc/<pid>/schedstat): a child starved by load is neither spinning nor sleeping, and its wait is
  * the machine's, not its own. Where /proc cannot be read (not Linux), the charge is the wall time.
+ * npm test charges a call made in its own thread the same way (ThreadClock).
  */
 import fs from 'node:fs';
 
@@ -149,5 +150,47 @@ export class CallClock {
     const waited = waitedNow === undefined ? 0 : Math.min(wall, Math.max(0, waitedNow - this.waitStart!));
     if (!anyRunnable(this.pids)) this.sleptCharge = Math.max(this.sleptCharge, (wall - waited) / WALL_FACTOR);
     return Math.max(cpu, this.sleptCharge);
+  }
+}
+
+/** The calling thread's CPU ms: Node's own count where it has one (22.19, 23.9 and later), else /proc's. */
+function threadCpuMs(): number | undefined {
+  const own = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
+  if (own) {
+    const { user, system } = own();
+    return (user + system) / 1000;
+  }
+  const stat = readText('/proc/thread-self/stat');
+  if (!stat) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks * MS_PER_TICK : undefined;
+}
+
+/** Milliseconds the calling thread has spent runnable, waiting for a CPU; undefined where the kernel does not say. */
+function threadWaitedMs(): number | undefined {
+  const delay = Number((readText('/proc/thread-self/schedstat') ?? '').split(' ')[1]);
+  return Number.isFinite(delay) ? delay / 1e6 : undefined;
+}
+
+/**
+ * Measures one call made in this thread (npm test's, lib/grading/inProcess.ts), charged as a
+ * child's call is: its CPU time, or its wall time less its wait for a CPU over WALL_FACTOR when it
+ * slept. Read once the call has ended, while this thread runs: every wait it had is counted by then.
+ * Only this thread's CPU is counted; V8's helper threads (its concurrent marking) are not, where
+ * the grader's child has none (--single-threaded), so garbage-heavy code is charged a little less here.
+ */
+export class ThreadClock {
+  private readonly wallStart = performance.now();
+  private readonly cpuStart = threadCpuMs();
+  private readonly waitStart = threadWaitedMs();
+
+  charged(): number {
+    const wall = performance.now() - this.wallStart;
+    const cpu = this.cpuStart === undefined ? undefined : threadCpuMs();
+    if (cpu === undefined) return wall;
+    const waitedNow = this.waitStart === undefined ? undefined : threadWaitedMs();
+    const waited = waitedNow === undefined ? 0 : Math.min(wall, Math.max(0, waitedNow - this.waitStart!));
+    return Math.max(cpu - this.cpuStart!, (wall - waited) / WALL_FACTOR);
   }
 }

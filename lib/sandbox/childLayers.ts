@@ -72,7 +72,8 @@ export const nodeLayers = (session: boolean) => [
  * collector), and for a child with a uid of its own the process cap: a prlimit prefix, or why not.
  */
 export function limits(tools: Tools, memoryBytes: number, processes: boolean): Layer {
-  const as = `--as=${memoryBytes + ADDRESS_SPACE_BASELINE}`;
+  // prlimit takes whole bytes; --memory is in MiB and may be a fraction of one.
+  const as = `--as=${Math.floor(memoryBytes) + ADDRESS_SPACE_BASELINE}`;
   const args = processes ? [as, '--core=0', `--nproc=${PROCESS_CAP}`] : [as, '--core=0'];
   const works = probeRlimits(tools, args);
   if (works !== true) {

@@ -1,15 +1,18 @@
 /**
- * The child process that runs student code: it loads the transpiled submission, then answers one
- * case at a time with what the student's function returned, normalised to a tensor by the code
- * vitest uses (adapters/normalise.ts). It decides nothing; the parent checks the value and awards
- * the points. It talks to the parent over fd 3 in frames (frames.ts), never Node's IPC channel.
+ * The child process that runs student code: it loads the transpiled submission and the specs of
+ * the functions it is to run, then answers one case at a time with what the student's function
+ * returned, each part read as a tensor by the code npm test uses (lib/assignment/returns.ts). It
+ * decides nothing; the parent checks the value and awards the points. It talks to the parent over
+ * fd 3 in frames (frames.ts), never Node's IPC channel.
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import { normaliseReturn, notExported } from '../../adapters/normalise';
+import { invoke } from '../assignment/call';
+import { specOf, type FunctionSpec } from '../assignment/functions';
+import { notExported, readReturn } from '../assignment/returns';
 import { ResultError } from '../errors';
 import * as errors from '../errors';
-import { changedInputs, copyInputs, invokeCase, type CaseRunner } from '../model/invoke';
+import { changedInputs, copyInputs } from '../model/invoke';
 import * as tensorModule from '../tensor';
 import { Tensor } from '../tensor';
 import { closeWriteRoutes } from './childHardening';
@@ -17,7 +20,7 @@ import { describeError, isA } from './errorInfo';
 import { loadModules } from './loadModules';
 import { encodeFrame, FrameDecoder } from './frames';
 import { chunkText, PrintCapture, redirectConsole } from './printed';
-import type { ChildMessage, ParentMessage, WireValue } from './protocol';
+import type { ChildMessage, ParentMessage, WireReturn } from './protocol';
 
 closeWriteRoutes();
 
@@ -80,17 +83,14 @@ process.on('exit', () => fs.writeSync(1, printed.take()));
 
 let impl: Record<string, unknown> = {};
 let entryFile = '';
-const call = (name: string) => (...args: unknown[]) => {
-  const fn = impl[name];
-  if (typeof fn !== 'function') throw notExported(entryFile, name);
-  return fn.apply(impl, args);
-};
-const runner: CaseRunner<unknown> = {
-  runSoftmax: call('softmax'),
-  runScaledDotProductAttention: call('scaledDotProductAttention'),
-  runCausalMask: call('causalMask'),
-  runMultiHeadSelfAttention: call('multiHeadSelfAttention'),
-};
+let functions: FunctionSpec[] = [];
+
+/** The submission's export named by the spec, called with the case's arguments as the spec makes them. */
+function call(spec: FunctionSpec, inputs: Parameters<typeof invoke>[2]): unknown {
+  const fn = impl[spec.export];
+  if (typeof fn !== 'function') throw notExported(entryFile, spec.export);
+  return invoke(spec, fn as (...args: unknown[]) => unknown, inputs, impl);
+}
 
 /**
  * A case's answer. The function gets its own copy of the inputs, and the answer says which of
@@ -101,17 +101,18 @@ const runner: CaseRunner<unknown> = {
  */
 function answer(message: ParentMessage & { type: 'case' }): ChildMessage {
   const { id, fn, inputs, expect } = message;
+  const spec = specOf(functions, fn);
   const given = copyInputs(inputs);
   let raw: unknown;
   try {
-    raw = invokeCase(fn, given, runner);
+    raw = call(spec, given);
   } catch (err) {
     return { type: 'result', id, output: printed.take(), changed: changedInputs(inputs, given), ok: false, unreadable: false, error: describeError(err) };
   }
   const changed = changedInputs(inputs, given);
   try {
-    const read = normaliseReturn(fn, raw, expect);
-    const value: WireValue = read instanceof Tensor ? { shape: [...read.shape], data: read.data } : { shape: [...read.shape] };
+    const read = readReturn(spec, raw, expect.map((shape) => shape ?? undefined));
+    const value: WireReturn = read.map(({ name, value: part }) => (part instanceof Tensor ? { name, shape: [...part.shape], data: part.data } : { name, shape: [...part.shape] }));
     return { type: 'result', id, output: printed.take(), changed, ok: true, value };
   } catch (err) {
     const unreadable = isA(err, ResultError);
@@ -136,6 +137,7 @@ function receive(message: ParentMessage): void {
     printed.cap = message.outputCap;
     answering = undefined;
     entryFile = `${message.label}/${message.entry}`;
+    functions = message.functions;
     try {
       impl = loadModules(message, harness);
       send({ type: 'loaded', id: message.id });

@@ -27,6 +27,7 @@ import type { ContainmentReport } from '../model/containmentReport';
 import { buildJail } from './jail';
 import { inNamespaces } from './namespaces';
 import { findTools, probeJail, probeNamespaces, probeUidChange, type Tools } from './probeLayers';
+import type { ChildCommand } from './childCommand';
 import { blockBase, uidPoolOfThisProcess, type UidPool } from './uidPool';
 
 export type { ContainmentReport } from '../model/containmentReport';
@@ -43,26 +44,7 @@ export interface ContainmentOptions {
   cacheDir?: string;
 }
 
-export interface ChildCommand {
-  file: string;
-  /** The command's arguments; with `uids`, UID_SLOT stands where each child's own uid goes. */
-  args: string[];
-  /** Layers not in force, each with why: for the report, the summary and docs/security.md. */
-  missing: string[];
-  /** Layers in force, in words. */
-  inForce?: string[];
-  setting?: ContainmentReport['setting'];
-  /**
-   * Start it in a session (and process group) of its own. A PID namespace does not cover process
-   * groups: without this, `kill(0)` from a child (its parent is pid 0 there, so
-   * `process.kill(process.ppid)` is one) reaches every child in the grader's group.
-   */
-  ownSession?: boolean;
-  /** Root without namespaces: each child runs as a uid of its own from this pool. */
-  uids?: UidPool;
-  /** The folder the child starts in: empty, and one it cannot write. */
-  cwd?: string;
-}
+export type { ChildCommand } from './childCommand';
 
 /** Stands in the arguments for the uid of the child being started. */
 export const UID_SLOT = '@child-uid@';
@@ -73,6 +55,10 @@ const NETWORK_GAP = () =>
   `network isolation: no network namespace, and Node ${process.version} has no network permission (Node 25 and later have): a child can open sockets, loopback included`;
 
 export function childCommand(options: ContainmentOptions): ChildCommand {
+  return { ...chooseCommand(options), memoryBytes: options.memoryBytes };
+}
+
+function chooseCommand(options: ContainmentOptions): ChildCommand {
   // The permission model checks the path before following links: a node_modules that is a
   // symlink (a handout, a monorepo) would otherwise deny the child its own runtime.
   const paths: ChildPaths = {

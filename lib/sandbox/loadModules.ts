@@ -2,14 +2,14 @@
  * A transpiled submission's modules, loaded as the grader's child loads them (childMain.ts): each
  * file compiled as a function of (exports, require, module), its imports resolved as the grader
  * resolved them up front, `harness` given for the harness's modules. The diagnosis audit loads
- * mutants in process with the same code (lib/bench/audit/load.ts).
+ * mutants in process with the same code (selftest/audit/load.ts).
  */
 import path from 'node:path';
 import vm from 'node:vm';
 import type { LoadMessage } from './protocol';
 import { HARNESS_MODULES } from './protocol';
 
-export function loadModules({ files, resolutions, entry, label }: LoadMessage, harness: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function loadModules({ files, resolutions, entry, label }: Pick<LoadMessage, 'files' | 'resolutions' | 'entry' | 'label'>, harness: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const cache = new Map<string, { exports: Record<string, unknown> }>();
   const load = (file: string): Record<string, unknown> => {
     const cached = cache.get(file);

@@ -8,7 +8,7 @@
  * root inside), and the child drops every capability before Node starts, so it cannot undo a mount.
  */
 import fs from 'node:fs';
-import type { ChildCommand } from './containment';
+import type { ChildCommand } from './childCommand';
 import { limits, nodeCommand, nodeLayers, syscallFilter, type ChildPaths } from './childLayers';
 import { childView, emptyFolder } from './childView';
 import { NAMESPACE_FLAGS, type Tools } from './probeLayers';

@@ -1,11 +1,12 @@
 /**
  * Messages between the grader (parent) and the child process that runs student code. The child
- * gets a case's inputs and returns what the student's function returned, already normalised to a
- * tensor by the same code vitest uses (adapters/normalise.ts); expected values never cross this
- * boundary, and nothing the child says is used before lib/sandbox/validate.ts has checked it.
+ * gets the specs of the functions it runs with the submission, then a case's inputs, and returns
+ * what the student's function returned, each part already read as a tensor by the code npm test
+ * uses (lib/assignment/returns.ts); expected values never cross this boundary, and nothing the
+ * child says is used before lib/sandbox/validate.ts has checked it.
  */
-import type { CaseInputs } from '../model/invoke';
-import type { GradedFunction } from '../../tests/cases';
+import type { CaseInputs } from '../assignment/call';
+import type { FunctionSpec } from '../assignment/functions';
 import type { InputChange } from '../model/inputsChanged';
 
 export type { InputChange };
@@ -22,19 +23,23 @@ export interface LoadMessage {
   label: string;
   /** Characters of printed output kept per case; the rest is counted, not kept (set by the session). */
   outputCap: number;
+  /** How each graded function is called and what it returns (set by the session): the child has no table of its own. */
+  functions: FunctionSpec[];
 }
 
 export interface CaseMessage {
   type: 'case';
   id: number;
-  fn: GradedFunction;
+  /** The id of a function of the load message's `functions`. */
+  fn: string;
   inputs: CaseInputs;
   /**
-   * The output shape the contract promises for these inputs (invoke.ts expectedShape): derived
-   * from the inputs, so it tells a hidden case's child nothing its inputs do not. An answer of
-   * another, larger shape is sent as its shape alone (WireShape), checked before its values cross.
+   * The output shape the contract promises for these inputs, per part (call.ts expectedShapes;
+   * null where none is promised): derived from the inputs, so it tells a hidden case's child
+   * nothing its inputs do not. A part of another, larger shape is sent as its shape alone
+   * (WireShape), checked before its values cross.
    */
-  expect?: number[];
+  expect: (number[] | null)[];
 }
 
 export type ParentMessage = (LoadMessage & { id: number }) | CaseMessage;
@@ -47,7 +52,7 @@ export interface ErrorInfo {
   notImplemented: boolean;
 }
 
-/** A returned value as the child sends it: row-major data of a shape (adapters/normalise.ts readTensor). */
+/** A returned tensor as the child sends it: row-major data of a shape (lib/assignment/returns.ts). */
 export interface WireTensor {
   shape: number[];
   data: Float32Array | Float64Array | Uint8Array;
@@ -60,14 +65,17 @@ export interface WireShape {
 
 export type WireValue = WireTensor | WireShape;
 
+/** What a call returned: one value per part of its function's spec, in the spec's order, each named. */
+export type WireReturn = Array<WireValue & { name: string }>;
+
 export type ChildMessage =
   /** The runtime started, before any student code: a child that dies earlier is the grader's problem. */
   | { type: 'ready' }
   | { type: 'loaded'; id: number }
   | { type: 'load_failed'; id: number; error: ErrorInfo }
   /** `changed`: the inputs the call changed in place (a note, no points; a premise of the diagnosis). */
-  | { type: 'result'; id: number; output: string; changed: InputChange[]; ok: true; value: WireValue }
-  /** `unreadable`: the function returned, but not a tensor (adapters/normalise.ts said why in error.message). */
+  | { type: 'result'; id: number; output: string; changed: InputChange[]; ok: true; value: WireReturn }
+  /** `unreadable`: the function returned, but not tensors as its spec says (lib/assignment/returns.ts said why in error.message). */
   | { type: 'result'; id: number; output: string; changed: InputChange[]; ok: false; unreadable: boolean; error: ErrorInfo }
   /** The call being answered has printed a flood (lib/sandbox/printed.ts); sent once, before its answer. */
   | { type: 'flood'; id: number };

@@ -11,19 +11,23 @@ import { randomInt } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraderError } from '../errors';
 import { CallClock, processTree } from './childClock';
-import { OUT_OF_MEMORY } from './outOfMemory';
-import { expectedShape, judgedByShape, type CaseInputs } from '../model/invoke';
+import { DIED_AT_CAP, OUT_OF_MEMORY } from './outOfMemory';
+import { expectedShapes, type CaseInputs } from '../assignment/call';
+import { partsOf, specOf, type FunctionSpec } from '../assignment/functions';
+import { judgedByShape } from '../assignment/returns';
 import { launchCommand, type ChildCommand } from './containment';
 import { launch, type ContainedProcess } from './launcher';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
-import type { GradedFunction } from '../../tests/cases';
-import type { ChildMessage, ErrorInfo, InputChange, LoadMessage, ParentMessage, WireValue } from './protocol';
+import type { ChildMessage, ErrorInfo, InputChange, LoadMessage, ParentMessage, WireReturn, WireValue } from './protocol';
 import { jsonBounds, MESSAGE_LIMITS, readChildMessage } from './validate';
 import { oneLine } from '../text/sanitise';
+import { nodeMs } from './nodeMs';
 
 export interface SessionOptions {
   /** The contained command that starts a child (lib/sandbox/containment.ts). */
   child: ChildCommand;
+  /** The graded functions: how each is called and what it returns, sent to every child with the submission. */
+  functions: readonly FunctionSpec[];
   timeoutMs: number;
   /** Characters of captured output kept per case; the rest is counted, not stored. */
   outputCap: number;
@@ -40,8 +44,8 @@ export interface CallSideEffects {
 }
 
 export type CallOutcome =
-  /** What it returned, or its shape alone when that is not the promised shape and is larger (protocol.ts WireShape). */
-  | ({ kind: 'value'; value: WireValue; output: string } & CallSideEffects)
+  /** What it returned, each part's values or its shape alone when that is not the promised shape and is larger (protocol.ts WireShape). */
+  | ({ kind: 'value'; value: Array<{ name: string; value: WireValue }>; output: string } & CallSideEffects)
   /** `unreadable`: it returned something that is not a tensor; the message says what. */
   | ({ kind: 'threw'; error: ErrorInfo; output: string; unreadable: boolean } & CallSideEffects)
   /** `budget`: not run, or cut short, because its function's share of the time budget ran out (faults.ts). */
@@ -58,8 +62,8 @@ export { OUT_OF_MEMORY } from './outOfMemory';
 
 /** Each function's share of the time budget, as the grader keeps it (lib/grading/faults.ts FunctionLedger). */
 export interface TimeShares {
-  left(fn: GradedFunction): number;
-  charge(fn: GradedFunction, ms: number): void;
+  left(fn: string): number;
+  charge(fn: string, ms: number): void;
 }
 
 /** How long a child may take to start its runtime, before any student code: longer is the machine's problem. */
@@ -75,7 +79,7 @@ const STRAY_LIMIT = 16;
 const DRAIN_LIMIT = 64 * 1024 ** 2;
 
 /** How a load that succeeded settles: start() reads any other outcome as the load's failure. */
-const LOADED: CallOutcome = { kind: 'value', value: { shape: [], data: new Float64Array(1) }, output: '', changed: [], flooded: false };
+const LOADED: CallOutcome = { kind: 'value', value: [], output: '', changed: [], flooded: false };
 
 /** Output capture with a cap: what is kept, and how many bytes were dropped. */
 class Capture {
@@ -119,8 +123,9 @@ interface Pending {
   /** Ends the call with no verdict: the harness failed, not the submission. */
   fail: (err: GraderError) => void;
   timer?: NodeJS.Timeout;
-  /** A case's: the shape promised for its inputs, and their names. */
-  expect?: number[];
+  /** A case's: its function's spec, the shapes promised for its inputs, and their names. */
+  spec?: FunctionSpec;
+  expect?: (number[] | null)[];
   inputs?: readonly string[];
   /** The child said the call printed a flood. */
   flooded?: boolean;
@@ -133,6 +138,19 @@ interface Pending {
  */
 function requestId(): number {
   return randomInt(1, 2 ** 47);
+}
+
+/**
+ * Why an answer's parts are not what the function returns (their names, in the spec's order), or a
+ * part came as a shape alone where its values must come; undefined when they are.
+ */
+function wrongParts(spec: FunctionSpec, value: WireReturn, expect: readonly (number[] | null)[]): string | undefined {
+  const names = partsOf(spec).map((p) => p.name);
+  if (value.length !== names.length || value.some((part, i) => part.name !== names[i])) return `sent the grader tensors named other than ${spec.export} returns`;
+  if (value.some((part, i) => !('data' in part) && !judgedByShape(part.shape, expect[i] ?? undefined))) {
+    return 'sent the grader a shape without its values, for a shape whose values it must send';
+  }
+  return undefined;
 }
 
 /** Every child started and not yet exited, of every session: what a grader that must stop kills. */
@@ -148,7 +166,7 @@ export class ChildSession {
   private pending?: Pending;
   private loaded?: Promise<CallOutcome | undefined>;
   private readonly capture: Capture;
-  private load?: LoadMessage;
+  private load?: Omit<LoadMessage, 'functions'>;
   /**
    * Each graded function's share of the submission's time budget, in the time its calls are
    * charged (childClock.ts: the child's own CPU time, not the machine's load); no call runs past
@@ -159,10 +177,15 @@ export class ChildSession {
    * The function whose call ended the last child (a hang, a crash): the next child's load is
    * charged to it, since the restart is its doing. Undefined for a child the grader chose to start.
    */
-  private blame?: GradedFunction;
+  private blame?: string;
 
   constructor(private readonly options: SessionOptions) {
     this.capture = new Capture(options.outputCap);
+  }
+
+  /** The graded functions this session's children run. */
+  get functions(): readonly FunctionSpec[] {
+    return this.options.functions;
   }
 
   /**
@@ -180,7 +203,7 @@ export class ChildSession {
   }
 
   /** The transpiled submission every child of this session loads. */
-  setSubmission(load: LoadMessage): void {
+  setSubmission(load: Omit<LoadMessage, 'functions'>): void {
     this.load = load;
   }
 
@@ -286,7 +309,7 @@ export class ChildSession {
       this.running = undefined;
       this.loaded = undefined;
       const memory = OUT_OF_MEMORY.test(this.capture.peek()) || signal === 'SIGSEGV' || signal === 'SIGABRT';
-      this.settle({ kind: 'crashed', how: memory ? `${how}: memory limit exceeded` : how });
+      this.settle({ kind: 'crashed', how: memory ? `${how}${DIED_AT_CAP}` : how });
     });
     return running;
   }
@@ -317,8 +340,11 @@ export class ChildSession {
       // Only the names of the case's own inputs: anything else is not ours to repeat.
       const effects = { changed: message.changed.filter(({ name }) => pending.inputs?.includes(name)), flooded: pending.flooded ?? false };
       if (!message.ok) this.settle({ kind: 'threw', error: message.error, output: message.output, unreadable: message.unreadable, ...effects });
-      else if ('data' in message.value || judgedByShape(message.value.shape, pending.expect)) this.settle({ kind: 'value', value: message.value, output: message.output, ...effects });
-      else this.violation('sent the grader a shape without its values, for a shape whose values it must send');
+      else {
+        const problem = pending.spec && wrongParts(pending.spec, message.value, pending.expect ?? []);
+        if (problem) this.violation(problem);
+        else this.settle({ kind: 'value', value: message.value.map(({ name, ...value }) => ({ name, value })), output: message.output, ...effects });
+      }
     }
   }
 
@@ -344,7 +370,7 @@ export class ChildSession {
    * function's share of the budget, whichever ends first, both in the time the call is charged
    * (childClock.ts). `fn`: the function charged; none for a load the grader chose to start.
    */
-  private request(message: ParentMessage, fn?: GradedFunction, inputs?: CaseInputs): Promise<CallOutcome> {
+  private request(message: ParentMessage, fn?: string, inputs?: CaseInputs): Promise<CallOutcome> {
     const share = fn && this.ledger && message.type === 'case' ? this.ledger.left(fn) : Infinity;
     if (share <= 0) return Promise.resolve({ kind: 'timeout', budget: true });
     const budget = share < this.options.timeoutMs;
@@ -358,7 +384,7 @@ export class ChildSession {
           resolve(outcome);
         },
         fail: reject,
-        ...(message.type === 'case' && { expect: message.expect, inputs: Object.keys(inputs?.inputs ?? {}) }),
+        ...(message.type === 'case' && { spec: specOf(this.options.functions, message.fn), expect: message.expect, inputs: Object.keys(inputs?.inputs ?? {}) }),
       };
       const check = () => {
         if (this.pending !== pending) return;
@@ -371,7 +397,7 @@ export class ChildSession {
           return;
         }
         if (spent < limit) {
-          pending.timer = setTimeout(check, Math.max(limit - spent, 20));
+          pending.timer = setTimeout(check, nodeMs(Math.max(limit - spent, 20)));
           return;
         }
         // Timers run before I/O in Node's loop: after a stall of the grader, the answer may be
@@ -382,7 +408,7 @@ export class ChildSession {
           this.kill();
         });
       };
-      pending.timer = setTimeout(check, limit);
+      pending.timer = setTimeout(check, nodeMs(limit));
       this.pending = pending;
       this.running?.channel.write(encodeFrame(message));
     });
@@ -394,7 +420,7 @@ export class ChildSession {
     await this.running!.ready; // a GraderError here is the harness's failure, not the student's
     const blamed = this.blame;
     this.blame = undefined;
-    const outcome = await this.request({ ...this.load, outputCap: this.options.outputCap, id: requestId() }, blamed);
+    const outcome = await this.request({ ...this.load, outputCap: this.options.outputCap, functions: [...this.options.functions], id: requestId() }, blamed);
     return outcome === LOADED ? undefined : outcome;
   }
 
@@ -403,7 +429,7 @@ export class ChildSession {
    * a timeout or crash; a failure while loading is returned as the case's outcome. Rejects with a
    * GraderError when a child cannot start at all.
    */
-  async call(fn: GradedFunction, inputs: CaseInputs): Promise<SessionOutcome> {
+  async call(fn: string, inputs: CaseInputs): Promise<SessionOutcome> {
     if (this.ledger && this.ledger.left(fn) <= 0) return { kind: 'timeout', budget: true };
     this.loaded ??= this.start();
     const loadProblem = await this.loaded;
@@ -412,7 +438,8 @@ export class ChildSession {
       return { ...loadProblem, duringLoad: true };
     }
     // The shape the contract promises goes with the inputs: the child sends the values of no larger answer (childMain.ts).
-    const outcome = await this.request({ type: 'case', id: requestId(), fn, inputs, expect: expectedShape(fn, inputs) }, fn, inputs);
+    const expect = expectedShapes(specOf(this.options.functions, fn), inputs).map((shape) => shape ?? null);
+    const outcome = await this.request({ type: 'case', id: requestId(), fn, inputs, expect }, fn, inputs);
     // A call that ended its child (a hang, a crash, a refused message) pays for the next child's load.
     if (!this.running) this.blame = fn;
     return outcome;

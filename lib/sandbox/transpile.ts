@@ -27,7 +27,8 @@ export interface TranspileJob {
 }
 
 export interface PreparedSubmission {
-  load: LoadMessage;
+  /** The load message but for the functions' specs, which the session adds (the same code grades under any assignment). */
+  load: Omit<LoadMessage, 'functions'>;
   /** Imports that are not allowed, one sentence each; when non-empty the submission is not run. */
   refused: string[];
   /** Why it cannot load (a syntax error, an import of a file that is not there); when non-empty it is not run. */
@@ -55,7 +56,7 @@ export function isPrepared(value: unknown): value is PreparedSubmission {
  */
 export function transpileSubmission({ files, entry, label }: TranspileJob, reading?: (file: string, step: 'check' | 'transpile') => void): PreparedSubmission {
   const check = checkSubmission({ files, entry, label }, reading && ((file) => reading(file, 'check')));
-  const load: LoadMessage = { type: 'load', files: {}, resolutions: check.resolutions, entry, label, outputCap: 0 };
+  const load: PreparedSubmission['load'] = { type: 'load', files: {}, resolutions: check.resolutions, entry, label, outputCap: 0 };
   const prepared: PreparedSubmission = { load, refused: check.refused, loadErrors: check.loadErrors, lineMaps: {}, notes: check.notes };
   if (check.refused.length || check.loadErrors.length) return bounded(prepared);
   for (const name of check.reached) {

@@ -15,6 +15,7 @@ import os from 'node:os';
 import { GraderError } from '../errors';
 import { codeFile } from '../text/place';
 import { buildChildRuntime } from './build';
+import { nodeMs } from './nodeMs';
 import type { PreparedSubmission, TranspileJob } from './transpile';
 import type { WorkerMessage } from './transpileWorker';
 
@@ -189,7 +190,7 @@ async function attempt(job: TranspileJob, limitMs: number, checked?: () => void)
     // 'close' comes after every message the process sent, its last `reading` included.
     const onClose = (code: number | null, signal: NodeJS.Signals | null) =>
       finish({ kind: 'failed', message: `the transpiler stopped (${signal ?? `exit code ${code}`})`, file: file() }, false);
-    const timer = setTimeout(() => finish({ kind: 'timeout', file: file() }, false), limitMs);
+    const timer = setTimeout(() => finish({ kind: 'timeout', file: file() }, false), nodeMs(limitMs));
     child.on('message', onMessage);
     child.on('close', onClose);
     child.send(job, (err) => {

@@ -5,7 +5,7 @@
  * violation (the child is killed and the case says why); one that passes is plain, bounded data.
  */
 import type { JsonBounds } from './frames';
-import type { ChildMessage, ErrorInfo, InputChange, WireValue } from './protocol';
+import type { ChildMessage, ErrorInfo, InputChange, WireReturn, WireValue } from './protocol';
 
 export const MESSAGE_LIMITS = {
   /** One frame on the channel: far above any honest answer (the largest output is a few hundred KiB). */
@@ -16,9 +16,11 @@ export const MESSAGE_LIMITS = {
   stack: 16000,
   /** Characters of printed output, beyond the session's cap (the child appends a short note). */
   outputSlack: 512,
-  /** Dims of a returned tensor, and its elements (a shape sent without values may claim more). */
+  /** Dims of a returned tensor, and the elements of every tensor of an answer (a shape sent without values may claim more). */
   dims: 32,
   elements: 1 << 24,
+  /** Tensors in one answer (a tuple return's parts): a function returns a few at most. */
+  parts: 8,
   /** Inputs a call may say it changed: a case has at most eight. */
   changed: 8,
 };
@@ -30,7 +32,7 @@ export const MESSAGE_LIMITS = {
  */
 export function jsonBounds(outputCap: number): JsonBounds {
   const characters = outputCap + MESSAGE_LIMITS.outputSlack + MESSAGE_LIMITS.name + MESSAGE_LIMITS.message + MESSAGE_LIMITS.stack;
-  return { bytes: 6 * characters + 4096, structures: 16, depth: 6 };
+  return { bytes: 6 * characters + 4096, structures: 16 + 2 * MESSAGE_LIMITS.parts, depth: 6 };
 }
 
 type Checked<T> = T | { problem: string };
@@ -51,8 +53,8 @@ function errorInfo(value: unknown): Checked<ErrorInfo> {
   return { name: name as string, message: message as string, stack: stack as string, notImplemented: value.notImplemented };
 }
 
-/** A tensor, or a shape alone (whether the session accepts one without values is its to check). */
-function wireValue(value: unknown): Checked<WireValue> {
+/** A tensor, or a shape alone (whether the session accepts one without values is its to check); `room`: elements left in the answer. */
+function wireValue(value: unknown, room: number): Checked<WireValue> {
   if (!isRecord(value)) return { problem: 'a value that is not a tensor' };
   const { shape, data } = value;
   if (!Array.isArray(shape) || shape.length > MESSAGE_LIMITS.dims) return { problem: `a shape that is not a list of at most ${MESSAGE_LIMITS.dims} dims` };
@@ -62,10 +64,25 @@ function wireValue(value: unknown): Checked<WireValue> {
     size *= dim;
   }
   if (!Object.hasOwn(value, 'data')) return { shape: shape as number[] };
-  if (size > MESSAGE_LIMITS.elements) return { problem: `a shape of more than ${MESSAGE_LIMITS.elements} elements` };
+  if (size > room) return { problem: `a shape of more than ${MESSAGE_LIMITS.elements} elements` };
   if (!(data instanceof Float32Array || data instanceof Float64Array || data instanceof Uint8Array)) return { problem: 'data that is not a typed array' };
   if (data.length !== size) return { problem: `${data.length} values for a shape of ${size}` };
   return { shape: shape as number[], data };
+}
+
+/** An answer's parts: a short list of named tensors (whether the names are the function's is the session's to check). */
+function wireReturn(value: unknown): Checked<WireReturn> {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MESSAGE_LIMITS.parts) return { problem: `a value that is not a list of 1 to ${MESSAGE_LIMITS.parts} tensors` };
+  const parts: WireReturn = [];
+  let room = MESSAGE_LIMITS.elements;
+  for (const part of value) {
+    if (!isRecord(part) || typeof part.name !== 'string' || !/^\w{1,40}$/.test(part.name)) return { problem: 'a returned tensor without a name' };
+    const read = wireValue(part, room);
+    if ('problem' in read) return read;
+    if ('data' in read) room -= read.data.length;
+    parts.push({ name: part.name, ...read });
+  }
+  return parts;
 }
 
 /** The inputs a call says it changed: a few names of inputs, each with an index. */
@@ -100,7 +117,7 @@ export function readChildMessage(raw: unknown, outputCap: number): Checked<Child
   const changed = inputChanges(raw.changed);
   if (!Array.isArray(changed)) return changed;
   if (raw.ok === true) {
-    const value = wireValue(raw.value);
+    const value = wireReturn(raw.value);
     return 'problem' in value ? value : { type, ...ok, output, changed, ok: true, value };
   }
   if (raw.ok !== false || typeof raw.unreadable !== 'boolean') return { problem: 'a result that is neither a value nor an error' };

@@ -11,7 +11,11 @@
  *   `protected`, `readonly`, `override`, `abstract`, `declare`;
  * - parentheses the parser does not need (`((a)) * (b)` is `a * b`; `(a + b) * c` keeps its pair);
  * - braces around the one statement of an `if`, `else` or loop, and around statements among others;
- * - statements that do nothing (`'use strict';`, `0;`, `x;`, `void 0;`, `debugger;`);
+ * - code that does nothing, by its effect (effects.ts), whatever its spelling: statements that do
+ *   nothing (`'use strict';`, `0;`, `typeof Math;`, `[];`, `if (x) {}`, `while (0) …`), the pure
+ *   left operand of a comma (`(0, f)` is `f`), the branch a constant condition never takes
+ *   (`if (0) … else b` is `b`, `1 ? a : b` is `a`, `1 && a` is `a`, `do … while (0)` is its body),
+ *   and labels (`a: for …` is `for …`, `break a` is `break`);
  * - `let`, `const` and `var` are one keyword; `let a = 1, b = 2` is `let a = 1; let b = 2`;
  * - functions: `const f = (x) => e`, `const f = function (x) { … }` and `function f(x) { return e }`
  *   are one form, and an arrow `x => e` elsewhere is `function (x) { return e }`;
@@ -22,21 +26,25 @@
  */
 import ts from 'typescript';
 import { EditList, type Edits, type Insert } from './edits';
+import { effects } from './effects';
 import {
-  COMPOUND, type Declaration, DROPPED_MODIFIERS, EQUALITY, isNoOp, K, LOOPS, MODIFIED, required, skipParentheses, statementsIn, STATEMENT_LISTS, TYPE_ONLY, TYPED, WRAPPERS,
+  COMPOUND, type Declaration, DROPPED_MODIFIERS, effectiveOf, EQUALITY, K, LOOPS, MODIFIED, required, STATEMENT_LISTS, statementsIn, TYPE_ONLY, TYPED, WRAPPERS,
 } from './syntax';
 
 export type { Edits, Insert } from './edits';
 
-/** The edits for `text`; undefined when it cannot be parsed (nesting deep enough to overflow the parser). */
-export function normalisingEdits(text: string): Edits | undefined {
-  let source: ts.SourceFile;
-  try {
-    // No parent pointers (the walk passes each node's parent) and no JSDoc: a third of the parse's time.
-    source = ts.createSourceFile('submission.ts', text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, ts.ScriptKind.TS);
-  } catch {
-    return undefined;
-  }
+/** Statements whose one statement child is a statement of the same list once their own syntax is gone. */
+const STATEMENT_SLOTS = new Set([K.IfStatement, K.LabeledStatement, K.WithStatement, ...LOOPS]);
+
+/**
+ * The edits for `text`. The parser recurses once per level of nesting: a caller bounds that first
+ * (lib/text/nesting.ts); this walk and effects.ts keep stacks of their own, so a tree as deep as a
+ * long chain (`a + a + … + a`) costs them nothing more.
+ */
+export function normalisingEdits(text: string): Edits {
+  // No parent pointers (the walk passes each node's parent) and no JSDoc: a third of the parse's time.
+  const source = ts.createSourceFile('submission.ts', text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, ts.ScriptKind.TS);
+  const does = effects();
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
   /** The first token of `kind` at or after `from` (before `to`), or -1. */
   const tokenAt = (kind: ts.SyntaxKind, from: number, to = text.length): number => {
@@ -57,6 +65,23 @@ export function normalisingEdits(text: string): Edits | undefined {
   // Function-valued `const f = …`: the expression's own visit must not add `function` again.
   const named = new Set<ts.Node>();
 
+  const effective = (node: ts.Node) => effectiveOf(node, does);
+
+  // The walk, on a stack of its own: a node to visit (with its parent, slot and parenAbove, below),
+  // or what to do once a node's children are visited.
+  type Task = { node: ts.Node; parent: ts.Node; slot: ts.Node; parenAbove: boolean } | (() => void);
+  const todo: Task[] = [];
+  const found: ts.Node[] = [];
+  /** Visits `node`'s children (each its own slot under `node`, or under `parent` at `slot` for a wrapper), then runs `then`. */
+  const children = (node: ts.Node, then?: () => void, through?: { parent: ts.Node; slot: ts.Node; parenAbove: boolean }) => {
+    if (then) todo.push(then);
+    found.length = 0;
+    ts.forEachChild(node, (child) => {
+      found.push(child);
+    });
+    for (let i = found.length - 1; i >= 0; i--) todo.push(through ? { node: found[i], ...through } : { node: found[i], parent: node, slot: found[i], parenAbove: false });
+  };
+
   // One switch on the kind, and each node's fields read only for the kinds that have them: a walk
   // that reads every field of every node is left unoptimised by V8 (nodes of many shapes).
   // `parent` is the nearest ancestor that stays once types are gone, `slot` its child that holds
@@ -72,6 +97,24 @@ export function normalisingEdits(text: string): Edits | undefined {
     if (kind >= K.FirstTypeNode && kind <= K.LastTypeNode) return;
     if (TYPE_ONLY.has(kind) || (kind === K.HeritageClause && (node as ts.HeritageClause).token === K.ImplementsKeyword)) {
       dropNode(node);
+      return;
+    }
+    // A statement that does nothing, where a statement goes (a function's empty body stays).
+    if ((STATEMENT_LISTS.has(parent.kind) || STATEMENT_SLOTS.has(parent.kind)) && does.inert(node)) {
+      dropNode(node);
+      return;
+    }
+    // What an expression or statement comes to once the parts that do nothing are gone: only it stays.
+    const kept = does.kept(node);
+    if (kept) {
+      edits.dropRange(node.getStart(source), kept.getStart(source));
+      edits.dropRange(kept.end, node.end);
+      if (kind === K.BinaryExpression || kind === K.ConditionalExpression) todo.push({ node: kept, parent, slot, parenAbove });
+      else {
+        // A statement kept from an `if`, a `do` or a label is one of its parent's: a block there is bare, or a body.
+        if (kept.kind === K.Block && !STATEMENT_LISTS.has(parent.kind)) unbrace(kept as ts.Block);
+        todo.push({ node: kept, parent, slot: kept, parenAbove: false });
+      }
       return;
     }
     if (MODIFIED.has(kind) || TYPED.has(kind)) {
@@ -90,7 +133,7 @@ export function normalisingEdits(text: string): Edits | undefined {
     switch (kind) {
       case K.ParenthesizedExpression:
         // Of parentheses in one chain of wrappers, only the outermost can be needed.
-        if (parenAbove || !required(slot, parent)) {
+        if (parenAbove || !required(slot, parent, effective(slot))) {
           edits.drop(node.getStart(source));
           edits.drop(node.end - 1);
         }
@@ -109,13 +152,13 @@ export function normalisingEdits(text: string): Edits | undefined {
           edits.drop(node.end - 1);
         }
         break;
-      case K.ExpressionStatement:
-      case K.DebuggerStatement:
-        if (isNoOp(node as ts.Statement)) {
-          dropNode(node);
-          return;
-        }
-        break;
+      case K.BreakStatement:
+      case K.ContinueStatement: {
+        // Labels go (above): `break a` is `break`.
+        const label = (node as ts.BreakStatement).label;
+        if (label) edits.drop(label.getStart(source));
+        return;
+      }
       case K.PropertyAccessExpression:
       case K.ElementAccessExpression:
       case K.CallExpression: {
@@ -137,8 +180,7 @@ export function normalisingEdits(text: string): Edits | undefined {
       case K.ArrowFunction: {
         const body = (node as ts.ArrowFunction).body;
         arrow(node as ts.ArrowFunction);
-        visitChildren(node);
-        if (body.kind !== K.Block) edits.after(body.end, ['}']);
+        children(node, body.kind === K.Block ? undefined : () => edits.after(body.end, ['}']));
         return;
       }
       case K.FunctionExpression:
@@ -174,17 +216,13 @@ export function normalisingEdits(text: string): Edits | undefined {
       default:
         if (LOOPS.has(kind)) unbrace((node as ts.IterationStatement).statement);
     }
-    if (!WRAPPERS.has(kind)) visitChildren(node);
-    else {
-      const paren = parenAbove || kind === K.ParenthesizedExpression;
-      ts.forEachChild(node, (child) => visit(child, parent, slot, paren));
-    }
+    if (!WRAPPERS.has(kind)) children(node);
+    else children(node, undefined, { parent, slot, parenAbove: parenAbove || kind === K.ParenthesizedExpression });
   };
-  const visitChildren = (node: ts.Node) => ts.forEachChild(node, (child) => visit(child, node, child, false));
 
   /** `{ x }` → `x` as the body of an `if`, `else` or loop. */
   const unbrace = (body: ts.Statement | undefined) => {
-    if (body?.kind === K.Block && statementsIn(body as ts.Block) <= 1) {
+    if (body?.kind === K.Block && statementsIn(body as ts.Block, does) <= 1) {
       edits.drop(body.getStart(source));
       edits.drop(body.end - 1);
     }
@@ -197,10 +235,9 @@ export function normalisingEdits(text: string): Edits | undefined {
     if (equality) edits.replace(operator.getStart(source), [equality]);
     const op = COMPOUND[operator.kind];
     if (op === undefined) return false;
-    const wraps = ts.isParenthesizedExpression(ts.factory.createBinaryExpression(node.left, op, skipParentheses(node.right)).right);
+    const wraps = ts.isParenthesizedExpression(ts.factory.createBinaryExpression(node.left, op, effective(node.right) as ts.Expression).right);
     edits.replace(operator.getStart(source), ['=', { copy: [node.left.getStart(source), node.left.end] }, ts.tokenToString(op)!, ...(wraps ? ['('] : [])]);
-    visitChildren(node);
-    if (wraps) edits.after(node.right.end, [')']);
+    children(node, wraps ? () => edits.after(node.right.end, [')']) : undefined);
     return true;
   };
 
@@ -208,18 +245,19 @@ export function normalisingEdits(text: string): Edits | undefined {
   const step = (node: ts.PrefixUnaryExpression | ts.PostfixUnaryExpression): boolean => {
     if (node.operator !== K.PlusPlusToken && node.operator !== K.MinusMinusToken) return false;
     const spelled: Insert[] = ['=', { copy: [node.operand.getStart(source), node.operand.end] }, node.operator === K.PlusPlusToken ? '+' : '-', 'num'];
-    visitChildren(node);
-    if (node.kind === K.PostfixUnaryExpression) edits.replace(node.end - 2, spelled);
-    else {
-      edits.drop(node.getStart(source));
-      edits.after(node.operand.end, spelled);
-    }
+    children(node, () => {
+      if (node.kind === K.PostfixUnaryExpression) edits.replace(node.end - 2, spelled);
+      else {
+        edits.drop(node.getStart(source));
+        edits.after(node.operand.end, spelled);
+      }
+    });
     return true;
   };
 
   /** `a['b']` → `a.b`. */
   const dotted = (node: ts.ElementAccessExpression) => {
-    const key = node.argumentExpression;
+    const key = effective(node.argumentExpression);
     if (key.kind !== K.StringLiteral || !/^[A-Za-z_$][\w$]*$/.test((key as ts.StringLiteral).text)) return;
     edits.replace(tokenAt(K.OpenBracketToken, node.expression.end), ['.']);
     edits.replace(key.getStart(source), [(key as ts.StringLiteral).text]);
@@ -230,7 +268,7 @@ export function normalisingEdits(text: string): Edits | undefined {
   const variables = (list: ts.VariableDeclarationList, parent: ts.Node) => {
     const keyword = list.getStart(source);
     const [first] = list.declarations;
-    const init = first?.initializer && skipParentheses(first.initializer);
+    const init = first?.initializer && effective(first.initializer);
     if (ts.isVariableStatement(parent) && list.declarations.length === 1 && ts.isIdentifier(first.name) && init
       && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
       named.add(init);
@@ -257,11 +295,10 @@ export function normalisingEdits(text: string): Edits | undefined {
     if (!ts.isBlock(node.body)) edits.before(node.body.getStart(source), ['{', 'return']);
   };
 
-  try {
-    visit(source, source, source, false);
-  } catch {
-    // A tree deep enough to overflow this walk's stack: the scanner's tokens, without the rewrites.
-    return undefined;
+  todo.push({ node: source, parent: source, slot: source, parenAbove: false });
+  for (let task = todo.pop(); task; task = todo.pop()) {
+    if (typeof task === 'function') task();
+    else visit(task.node, task.parent, task.slot, task.parenAbove);
   }
   return edits.done();
 }

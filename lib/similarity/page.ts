@@ -148,7 +148,8 @@ export interface SimilarityReport {
   groups: string[][];
 }
 
-export function similarityReport(comparison: Comparison, notCompared: readonly NotCompared[], threshold: number, base: string | undefined): SimilarityReport {
+/** `handout`: which handout's code was subtracted (handout.ts Handout.described), or undefined for none. */
+export function similarityReport(comparison: Comparison, notCompared: readonly NotCompared[], threshold: number, handout: string | undefined): SimilarityReport {
   const flaggedCount = comparison.scores.reduce((sum, s) => sum + (s.score >= threshold ? s.pairs : 0), 0);
   const listed = comparison.listed(threshold, Math.max(0, CSV_PAIRS - flaggedCount));
   const above = listed.slice(0, flaggedCount);
@@ -177,12 +178,13 @@ export function similarityReport(comparison: Comparison, notCompared: readonly N
     '<div class="warning"><p><strong>Evidence, not a verdict.</strong> On a 20-line exercise with one textbook formula, similar code is '
       + 'expected: every student implements softmax(Q Kᵀ / √d_k) V from the same lecture and the same handout. This page marks no one. '
       + 'A high score says that two submissions share long stretches of the same structure once names, literals, comments, layout, types, '
-      + `syntax that changes nothing (semicolons, needless parentheses and braces, one spelling of a meaning for another) and the handout's own code${base ? ` (${escapeHtml(base)})` : ''} are set aside; `
+      + `syntax and code that change nothing (semicolons, needless parentheses and braces, statements and branches that never do anything, one spelling of a meaning for another) and the handout's own code are set aside; `
       + 'read them side by side, and weigh it with what else you know, before drawing any conclusion.</p></div>',
     `<p class="muted">Tokens from TypeScript's parser and scanner (every chosen name one token, every literal one per kind, what changes nothing set aside), fingerprinted by winnowing `
       + `(${KGRAM}-token k-grams, one per window of ${WINDOW}; the handout's ${comparison.handoutKgrams} k-grams are no fingerprint, and a fingerprint found in more than ${comparison.commonAt} submissions counts for no pair). `
       + 'A pair\'s score is the share of both submissions\' fingerprints that they share; the pairs at or above the threshold are listed by how much code they share '
       + '(tokens in shared stretches, then the longest stretch), so that a long copy comes before two short files that match.</p>',
+    `<p>${handout ? `Handout subtracted: ${escapeHtml(handout)}.` : 'No handout subtracted: the code every student received counts as shared.'}</p>`,
     distribution(comparison, threshold),
     '<h2>Groups of three or more</h2>',
     groups.length

@@ -1,8 +1,10 @@
 /**
  * What the parse tree says about a node, for normalise.ts: which kinds state types or run nothing,
- * which statements do nothing, and whether a pair of parentheses is needed once types are gone.
+ * and whether a pair of parentheses is needed once types are gone (what statements and
+ * expressions do is effects.ts's).
  */
 import ts from 'typescript';
+import type { Effects } from './effects';
 
 export const K = ts.SyntaxKind;
 
@@ -19,10 +21,6 @@ export const TYPED = new Set([K.Parameter, K.VariableDeclaration, K.PropertyDecl
 export const LOOPS = new Set([K.ForStatement, K.ForInStatement, K.ForOfStatement, K.WhileStatement, K.DoStatement]);
 /** Where a block is one statement among others rather than a body. */
 export const STATEMENT_LISTS = new Set([K.Block, K.SourceFile, K.CaseClause, K.DefaultClause, K.ModuleBlock]);
-/** Expressions that do nothing as a statement of their own. */
-const INERT = new Set([K.StringLiteral, K.NumericLiteral, K.BigIntLiteral, K.NoSubstitutionTemplateLiteral, K.RegularExpressionLiteral,
-  K.TrueKeyword, K.FalseKeyword, K.NullKeyword, K.Identifier, K.ThisKeyword]);
-
 /** What TYPED and MODIFIED nodes may have; each is read only from a node of a kind that has it. */
 export interface Declaration extends ts.Node {
   modifiers?: ts.NodeArray<ts.ModifierLike>;
@@ -57,44 +55,43 @@ export const EQUALITY: Partial<Record<ts.SyntaxKind, string>> = {
   [ts.SyntaxKind.ExclamationEqualsToken]: '!==',
 };
 
-export const skipParentheses = (node: ts.Expression): ts.Expression => {
-  while (ts.isParenthesizedExpression(node)) node = node.expression;
-  return node;
-};
-
 /** What vanishes from an expression with its types: parentheses, `as`, `satisfies`, `<T>x`, `x!`. */
 export const WRAPPERS = new Set([K.ParenthesizedExpression, K.AsExpression, K.SatisfiesExpression, K.TypeAssertionExpression, K.NonNullExpression]);
 
-const unwrap = (node: ts.Node): ts.Node => {
-  while (WRAPPERS.has(node.kind)) node = (node as ts.ParenthesizedExpression).expression;
-  return node;
-};
+/** What an expression comes to once its wrappers and what does nothing in it (Effects.kept) are gone. */
+export function effectiveOf(node: ts.Node, does: Effects): ts.Node {
+  for (;;) {
+    if (WRAPPERS.has(node.kind)) node = (node as ts.ParenthesizedExpression).expression;
+    else {
+      const kept = does.kept(node);
+      if (!kept) return node;
+      node = kept;
+    }
+  }
+}
 
-/** Statements that do something in a block, counting those of the bare blocks inside it (whose braces go). */
-export function statementsIn(block: ts.Block): number {
+/** Statements that do something in a block, counting those of the bare blocks and kept branches inside it (whose syntax goes). */
+export function statementsIn(block: ts.Block, does: Effects): number {
   let count = 0;
-  for (const statement of block.statements) count += statement.kind === K.Block ? statementsIn(statement as ts.Block) : isNoOp(statement) ? 0 : 1;
+  const todo: ts.Node[] = [...block.statements];
+  for (let statement = todo.pop(); statement; statement = todo.pop()) {
+    if (does.inert(statement)) continue;
+    const kept = does.kept(statement);
+    if (kept) todo.push(kept);
+    else if (statement.kind === K.Block) todo.push(...(statement as ts.Block).statements);
+    else count++;
+  }
   return count;
 }
 
-/** `;`, `debugger;`, `'use strict';`, `0;`, `x;`, `void 0;`: statements that do nothing (a directive sets a mode this module has). */
-export function isNoOp(statement: ts.Statement): boolean {
-  if (statement.kind === K.EmptyStatement || statement.kind === K.DebuggerStatement) return true;
-  if (statement.kind !== K.ExpressionStatement) return false;
-  let expression = unwrap((statement as ts.ExpressionStatement).expression);
-  if (expression.kind === K.VoidExpression) expression = unwrap((expression as ts.VoidExpression).expression);
-  return INERT.has(expression.kind);
-}
-
 /**
- * Whether the parser needs parentheses at `slot` (a child of `parent`) once the types are gone:
- * the expression inside, with no wrapper left, put in their place by TypeScript's own node factory,
- * gets them back.
+ * Whether the parser needs parentheses at `slot` (a child of `parent`) once the types and what
+ * does nothing are gone: `inner`, what is left inside (normalise.ts effective), put in their place
+ * by TypeScript's own node factory, gets them back.
  */
-export function required(slot: ts.Node, parent: ts.Node): boolean {
-  // An arrow's body becomes a return statement (below), where no expression needs them.
+export function required(slot: ts.Node, parent: ts.Node, inner: ts.Node): boolean {
+  // An arrow's body becomes a return statement (normalise.ts), where no expression needs them.
   if (ts.isArrowFunction(parent) && parent.body === slot) return false;
-  const inner = unwrap(slot);
   try {
     const rebuilt = ts.visitEachChild(parent, (child) => (child === slot ? inner : child), undefined);
     let back = false;

@@ -3,7 +3,8 @@
  * tokens of every other, and code that means something else does not.
  */
 import { describe, expect, it } from 'vitest';
-import { spanOf, tokenise } from './tokens';
+import { MAX_NESTING } from '../text/nesting';
+import { spanOf, tokenise, TooDeepError } from './tokens';
 
 const same = (a: string, b: string) => expect(tokenise(b).tokens.join(' '), `${a}  ≡  ${b}`).toBe(tokenise(a).tokens.join(' '));
 const differ = (a: string, b: string) => expect(tokenise(b).tokens.join(' '), `${a}  ≢  ${b}`).not.toBe(tokenise(a).tokens.join(' '));
@@ -57,6 +58,17 @@ describe('syntax that changes nothing changes no token', () => {
     ['bare blocks', 'a(); b(); c();', '{ a(); { b(); } } c();'],
     ['statements that do nothing', 'function f(x) { return x; }', "'use strict';\nfunction f(x) { 'step'; 0; void 0; x; debugger; return x; }"],
     ['braces around one statement and a no-op', 'if (a) b();', "if (a) { 'why'; b(); }"],
+    ['pure statements of any shape', 'f(x);', "typeof Math; f(x); []; ({}); a + b * c; !x; -y; x.shape; x[i].data; [1, 'a', ...z]; ({ a: 1, [k]: v, m() { g(); } }); "
+      + 'void 0; (() => h()); `t${x}`; a ? b : c; a && b; a, b; typeof typeof x; -(+(~x)); a in b; a instanceof B; new.target;'],
+    ['pure left operands of commas', 'y = g(a, b) * c; return d;', "y = (0, g)((0, a), (typeof Math, 'x', [], b)) * (0, c); return 0, (1, d);"],
+    ['parentheses a comma leaves needed or not', 'z = (a + b) * c; x += a + b; y = f(a);', 'z = (0, a + b) * c; x += (0, a + b); y = (0, f)((0, (a)));'],
+    ['branches a constant condition never takes', 'a(); b(); c();',
+      'if (0) { junk(); } a(); if (!1) x(); else { b(); } while (false) { y(); } for (; 0;) z(); if (typeof q) c(); else w();'],
+    ['operands a constant never hands over to', 'x = a; y = b; z = c; w = d;', 'x = 0 ? f() : a; y = 1 && b; z = null ?? c; w = (void 0) || d;'],
+    ['a constant branch in a body or a block', 'for (;;) a(); if (c) { d(); e(); }', 'for (;;) if (1) { a(); } if (c) { if ("yes") { d(); e(); } }'],
+    ['do … while (0)', 'a(); b();', 'do { a(); b(); } while (0);'],
+    ['labels', 'for (;;) { if (a) break; continue; }', 'outer: for (;;) { if (a) break outer; continue outer; }'],
+    ['statements that do nothing, nested', 'f();', 'f(); if (x) {} if (y) { 0; } else { [y]; } { { ; } } while (0) g(); l: ;'],
   ];
   for (const [what, a, b] of cases) it(what, () => same(a, b));
 
@@ -64,21 +76,44 @@ describe('syntax that changes nothing changes no token', () => {
     differ('const y = (a + b) * c', 'const y = a + b * c');
     differ('x = x - 1', 'x = x + 1');
     differ('if (a) { b(); c(); }', 'if (a) b(); c();');
-    differ('o.data', 'o.shape');
-    differ('a < b', 'a <= b');
+    differ('y = o.data', 'y = o.shape');
+    differ('y = a < b', 'y = a <= b');
     differ('f(x);', 'x;');
-    differ('a.b', 'a.c');
+    differ('y = a.b', 'y = a.c');
+  });
+
+  it('code that may do something stays: a call, new, an assignment, a loop that may run, the branch a condition may take', () => {
+    for (const code of ['f(x);', 'new A();', 'x = 1;', 'i++;', '--i;', 'delete a.b;', 'tag`x`;', 'await p;', '(class { static { f(); } });',
+      'if (f()) {}', 'while (x) {}', 'for (;;) {}', 'for (let i = g(); 0;) {}', 'do {} while (x);', 'throw e;', 'let v = 0;', 'function g() {}',
+      '[f()];', '({ a: f() });', '({ [f()]: 1 });', 'a[f()];', '`${f()}`;', 'x.y = 1;', 'a || f();', '0 || f();', '1 && f();', 'null ?? f();']) {
+      differ('', code);
+    }
+    differ('y = x', 'y = (f(), x)');
+    differ('y = b', 'y = c ? a : b');
+    differ('y = a', 'y = x && a');
+    differ('b();', 'if (x) a(); else b();');
+    differ('a();', 'do { a(); } while (x);');
+    differ('x = a', 'x = 1 || a');
+    differ('x = a', 'x = 0 && a');
   });
 
   it('copies of copies add no more tokens than the text has characters', () => {
-    const nested = `a${'[a'.repeat(2000)}${'] += 1'.repeat(2000)} += 1`;
+    const depth = MAX_NESTING / 2 - 2;
+    const nested = `a${'[a'.repeat(depth)}${'] += 1'.repeat(depth)} += 1;\n`.repeat(50);
     expect(tokenise(nested).tokens.length).toBeLessThanOrEqual(2 * nested.length);
   });
 
-  it('a text the parser cannot take (nesting past its stack) is still tokenised, without the rewrites', () => {
-    const deep = `x = ${'('.repeat(200_000)}a${')'.repeat(200_000)};`;
-    const { tokens } = tokenise(deep);
-    expect(tokens.length).toBe(400_003);
-    expect(tokens.slice(0, 3)).toEqual(['$', '=', '(']);
+  it('a text that nests deeper than the parser may be handed is refused before it is parsed, naming where', () => {
+    const deep = `let a = 1;\nx = ${'('.repeat(200_000)}a${')'.repeat(200_000)};`;
+    expect(() => tokenise(deep)).toThrow(TooDeepError);
+    expect(() => tokenise(deep)).toThrow(`nests more than ${MAX_NESTING} levels deep at line 2, column ${4 + MAX_NESTING}`);
+  });
+
+  it('a chain as long as the text allows, which the parser reads in a loop, costs the walks after it nothing', () => {
+    // 50,000 links: a recursive walk over these trees overflows its stack at about 10,000.
+    for (const chain of ['a + '.repeat(50_000), 'a.b'.repeat(50_000) + ' + ', 'f()'.repeat(50_000) + ' + ', '0, '.repeat(50_000)]) {
+      expect(tokenise(`x = ${chain}1;`).tokens.length).toBeGreaterThan(50_000);
+    }
+    expect(tokenise(`${'0, '.repeat(50_000)}1;`).tokens).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@
  * length) stay, as they are what a renamed copy cannot change.
  */
 import ts from 'typescript';
+import { MAX_NESTING, tooDeep, type TooDeep } from '../text/nesting';
 import { AFTER, BEFORE, DROP, NAME, REPLACE, type Insert } from './edits';
 import { normalisingEdits } from './normalise';
 
@@ -43,9 +44,21 @@ const VALUES = new Set([
 
 const CLOSING = new Set([')', ']', '}']);
 
+/** A text that nests deeper than the parser may be handed (lib/text/nesting.ts): where it first does. */
+export class TooDeepError extends Error {
+  override name = 'TooDeepError';
+
+  constructor(readonly place: TooDeep) {
+    super(`nests more than ${MAX_NESTING} levels deep at line ${place.line}, column ${place.column}`);
+  }
+}
+
+/** The tokens of `text`; throws TooDeepError before parsing a text that nests too deep. */
 export function tokenise(text: string): Tokens {
+  const deep = tooDeep(text);
+  if (deep) throw new TooDeepError(deep);
   const edits = normalisingEdits(text);
-  const marks = edits?.marks ?? new Uint8Array(text.length + 1);
+  const marks = edits.marks;
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
   /** The current token's span; added tokens take the span of the token they come with. */
   const current = new Int32Array(4);
@@ -111,7 +124,7 @@ export function tokenise(text: string): Tokens {
     }
     for (const token of adding) push(token, true);
   };
-  const ranges = edits?.dropRanges ?? [];
+  const ranges = edits.dropRanges;
   let range = 0;
   // Braces opened inside a template's ${ … }: the `}` that closes one resumes the template.
   const braces: ('code' | 'template')[] = [];
@@ -135,18 +148,18 @@ export function tokenise(text: string): Tokens {
     previous = kind;
     place(start, 0);
     place(Math.max(start, end - 1), 2);
-    if (mark & BEFORE) insert(edits!.before.get(start)!);
+    if (mark & BEFORE) insert(edits.before.get(start)!);
     while (range < ranges.length && ranges[range][1] <= start) range++;
     const dropped = kind === ts.SyntaxKind.SemicolonToken || (range < ranges.length && ranges[range][0] <= start) || mark & DROP;
     if (!dropped) {
-      if (mark & REPLACE) insert(edits!.replace.get(start)!);
+      if (mark & REPLACE) insert(edits.replace.get(start)!);
       else {
         // A trailing comma: `f(a, b,)` is `f(a, b)`.
         if (CLOSING.has(token) && tokens.at(-1) === ',') tokens.pop();
         push(token, false);
       }
     }
-    if (marks[end] & AFTER) insert(edits!.after.get(end)!);
+    if (marks[end] & AFTER) insert(edits.after.get(end)!);
   }
   return { tokens, spans: spans.slice(0, 4 * tokens.length) };
 }
@@ -157,11 +170,15 @@ function grow(array: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayB
   return bigger;
 }
 
+/** A submission's TypeScript files in the order they are shown and read: the entry first, then by path. */
+export function joinOrder(files: ReadonlyMap<string, string>, entry: string): string[] {
+  return [...files.keys()].filter((name) => /\.ts$/.test(name)).sort((a, b) => (a === entry ? -1 : b === entry ? 1 : a < b ? -1 : a > b ? 1 : 0));
+}
+
 /**
- * One text for a submission of several files, in a fixed order (the entry first, then by path),
- * each under a line naming it: the page shows it, and the tokens of every file count as one.
+ * One text for a submission of several files, in a fixed order (joinOrder), each under a line
+ * naming it: the page shows it, and the tokens of every file count as one (read.ts places them in it).
  */
 export function joinFiles(files: ReadonlyMap<string, string>, entry: string): string {
-  const names = [...files.keys()].filter((name) => /\.ts$/.test(name)).sort((a, b) => (a === entry ? -1 : b === entry ? 1 : a < b ? -1 : a > b ? 1 : 0));
-  return names.map((name) => `// ── ${name} ──\n${files.get(name)!.replace(/\r\n?/g, '\n')}`).join('\n\n');
+  return joinOrder(files, entry).map((name) => `// ── ${name} ──\n${files.get(name)!.replace(/\r\n?/g, '\n')}`).join('\n\n');
 }

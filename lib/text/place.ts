@@ -32,3 +32,12 @@ export function lineAndColumn(source: string, offset: number): { line: number; c
   }
   return { line, column: Math.min(offset, source.length) - start + 1 };
 }
+
+/** The first place a stack's frames name, as they name it (`student/index.ts:40:26`); undefined for a stack that names none. */
+export function firstFramePlace(stack: string): string | undefined {
+  for (const line of stack.split('\n')) {
+    const frame = /^\s+at (?:.*\((.+:\d+:\d+)\)|(.+:\d+:\d+))$/.exec(line);
+    if (frame) return frame[1] ?? frame[2];
+  }
+  return undefined;
+}

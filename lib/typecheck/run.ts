@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkCache } from '../batch/workCache';
+import type { WorkCache } from '../workCache';
 import type { Submission } from '../intake/intake';
 import { PROJECT_ROOT } from '../paths';
 import { cpuMs } from '../sandbox/childClock';

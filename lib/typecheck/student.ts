@@ -14,7 +14,7 @@
  * student/ costs is parsing and binding Node's declarations, which it redoes on every run.
  */
 import path from 'node:path';
-import { WorkCache } from '../batch/workCache';
+import { WorkCache } from '../workCache';
 import { takeSubmission } from '../intake/intake';
 import { PROJECT_ROOT } from '../paths';
 import { typeErrors } from './check';

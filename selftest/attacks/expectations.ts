@@ -6,7 +6,8 @@
  * An attack a setting cannot contain is listed in UNCONTAINED with the reason, and docs/security.md
  * says the same (a self-test holds the two together); every other attack must be held.
  */
-import type { CaseStatus, SubmissionResult } from '../../lib/model/result';
+import { firstToSay, notRunAfterLoad, saidBy } from '../../lib/model/notRun';
+import type { CaseResult, CaseStatus, SubmissionResult } from '../../lib/model/result';
 import type { ContainmentReport } from '../../lib/model/containmentReport';
 import { syscallFilter } from '../../lib/sandbox/childLayers';
 import { permissionCoversNetwork } from '../../lib/sandbox/containment';
@@ -202,11 +203,13 @@ export function problems(result: SubmissionResult, expected: Expectation): strin
   const found: string[] = leaks(result);
   if (result.status !== 'graded') found.push(`submission status ${result.status}: ${result.feedback[0]}`);
   let honestPoints = 0;
+  // A test that did not run because the submission could not names the one that says why: that reason is checked.
+  const reasonOf = (c: CaseResult) => result.cases.find((other) => other.name === saidBy(c.reason))?.reason ?? c.reason;
   for (const c of result.cases) {
-    const where = `${c.name} (${c.status}: ${c.reason.slice(0, 300) || 'no reason'})`;
+    const where = `${c.name} (${c.status}: ${reasonOf(c).slice(0, 300) || 'no reason'})`;
     if (c.points !== (c.status === 'passed' ? c.maxPoints : 0)) found.push(`${where}: ${c.points} points for status ${c.status}`);
     if (c.output.length > 2 * OUTPUT_CAP + 200) found.push(`${c.name}: kept ${c.output.length} characters of output`);
-    if (expected.honest.includes(c.fn)) {
+    if ((expected.honest as readonly string[]).includes(c.fn)) {
       honestPoints += c.maxPoints;
       if (c.status !== 'passed') found.push(`${where}: an honest function, expected passed`);
       continue;
@@ -216,7 +219,7 @@ export function problems(result: SubmissionResult, expected: Expectation): strin
       honestPoints += c.maxPoints;
       continue;
     }
-    if (expected.budgeted?.includes(c.fn)) {
+    if ((expected.budgeted as readonly string[] | undefined)?.includes(c.fn)) {
       if (c.status === 'passed') honestPoints += c.maxPoints;
       else if (!/time budget/.test(c.reason)) found.push(`${where}: an honest function, expected passed or out of budget`);
       continue;
@@ -224,15 +227,15 @@ export function problems(result: SubmissionResult, expected: Expectation): strin
     if (c.points !== 0) found.push(`${where}: earned ${c.points} without computing it`);
     if (!expected.statuses.includes(c.status)) found.push(`${where}: expected ${expected.statuses.join(' or ')}`);
     if (c.reason.trim() === '') found.push(`${c.name}: lost its points without a reason`);
-    else if (expected.reason && !expected.reason.test(c.reason)) found.push(`${where}: reason should match ${expected.reason}`);
-    if (expected.notReason?.test(c.reason)) found.push(`${where}: the attack got through`);
+    else if (expected.reason && !expected.reason.test(reasonOf(c))) found.push(`${where}: reason should match ${expected.reason}`);
+    if (expected.notReason?.test(reasonOf(c))) found.push(`${where}: the attack got through`);
   }
   if (Math.abs(result.score - honestPoints) > 1e-9) found.push(`score ${result.score}, expected ${honestPoints}`);
   if (expected.notes && !expected.notes.test(result.feedback.join('\n'))) found.push(`notes should match ${expected.notes}: ${result.feedback.join(' | ').slice(0, 300)}`);
   return found;
 }
 
-/** For a layout attack: nothing ran, every test refused or failed to load, with the reason; or, for a folder that must load, every test passed. */
+/** For a layout attack: nothing ran, every test refused or failed to load, the first saying why and the others naming it; or, for a folder that must load, every test passed. */
 export function layoutProblems(result: SubmissionResult, layout: Layout): string[] {
   const found = leaks(result);
   if (layout.status === 'passes') {
@@ -241,8 +244,10 @@ export function layoutProblems(result: SubmissionResult, layout: Layout): string
   if (result.score !== 0) found.push(`score ${result.score}, expected 0`);
   const statuses = new Set(result.cases.map((c) => c.status));
   if (statuses.size !== 1 || !statuses.has(layout.status)) found.push(`statuses ${[...statuses].join(', ')}, expected ${layout.status}`);
-  const reasons = [...new Set(result.cases.map((c) => c.reason))];
-  if (!reasons.every((r) => layout.reason.test(r))) found.push(`reason ${reasons[0]?.slice(0, 300)} should match ${layout.reason}`);
+  const first = firstToSay(result.cases);
+  if (first && !layout.reason.test(first.reason)) found.push(`reason ${first.reason.slice(0, 300)} should match ${layout.reason}`);
+  const others = [...new Set(result.cases.filter((c) => c !== first).map((c) => c.reason))];
+  if (first && others.some((r) => r !== notRunAfterLoad(first.name))) found.push(`other tests say ${others[0].slice(0, 300)}, not that ${first.name} says why`);
   if (result.executionTimeMs > 15_000) found.push(`took ${result.executionTimeMs} ms`);
   return found;
 }

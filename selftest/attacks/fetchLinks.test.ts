@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cloneRepositories } from '../../lib/batch/fetch';
 import { FETCHED_FILE, type FetchedRecord } from '../../lib/batch/fetched';
-import { gradeBatch } from '../../lib/grading/batch';
+import { gradeBatch } from '../../lib/batch/gradeBatch';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { gradeOptions } from '../grader/harness';
 import { materialize, tempDir } from '../grader/materialize';

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_DIR } from '../../lib/batch/workCache';
+import { CACHE_DIR } from '../../lib/workCache';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { csvRecords } from '../../lib/report/exports';

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { INTAKE_LIMITS } from '../../lib/intake/folder';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { NESTING_LAYOUTS } from './nesting';
+import { chain, writeTree, type TreeNode } from './trees';
 
 export interface LayoutContext {
   /** A folder outside every submission, holding secret.ts: a copy of the reference plus a secret line. */
@@ -32,6 +33,44 @@ const write = (dir: string, name: string, text: string) => {
   fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
   fs.writeFileSync(path.join(dir, name), text);
 };
+
+/**
+ * Each of the intake's caps crossed by one, with the reference as index.ts, at the places a cap
+ * checked per listing let through: in a folder listed after its parent's listing went on past the
+ * cap (5,503 entries once graded 12/12 against a cap of 500), at the last entry, at a folder right
+ * after the cap, in the folder nested one too deep, in a code file one byte over, in the code file
+ * that takes the total one byte over from a folder listed last.
+ */
+function capCrossings(): Record<string, Layout> {
+  const { entries, depth, fileBytes, totalBytes } = INTAKE_LIMITS;
+  const files = (prefix: string, count: number, size = 0, ext = '.txt'): TreeNode[] =>
+    Array.from({ length: count }, (_, i) => ({ kind: 'file', name: `${prefix}${i}${ext}`, size }));
+  const folder = (name: string, children: TreeNode[]): TreeNode => ({ kind: 'folder', name, children });
+  const crossing = (tree: TreeNode[], reason: RegExp): Layout => ({
+    build: (dir) => {
+      write(dir, 'index.ts', reference());
+      writeTree(dir, tree);
+    },
+    status: 'refused', reason,
+  });
+  const pastEntries = new RegExp(`takes the submission past ${entries} files and folders: submit only your code`);
+  const codeBytes = (budget: number) => budget - Buffer.byteLength(reference());
+  return {
+    // Entered early, listed whole later: the parent's listing went on past the cap before `z` was listed.
+    entries_past_the_cap_between_listings: crossing([folder('a', files('f', entries - 50)), ...files('r', 100), folder('z', files('g', 2 * entries))], pastEntries),
+    entries_one_past_at_the_last_entry: crossing([folder('a', files('f', entries - 3)), folder('z', files('g', 1))], pastEntries),
+    entries_a_folder_right_after_the_cap: crossing([...files('f', entries - 1), folder('zz', [])], pastEntries),
+    depth_one_folder_too_deep: crossing(chain(depth + 1), new RegExp(`is more than ${depth} folders deep: flatten your folders`)),
+    file_bytes_one_over: crossing([{ kind: 'file', name: 'data.ts', size: fileBytes + 1 }],
+      new RegExp(`data\\.ts is ${(fileBytes + 1).toLocaleString('en-US')} bytes; a code file may be at most 1 MiB`)),
+    total_bytes_one_over_in_a_later_folder: crossing(
+      [folder('a', files('p', 2, fileBytes, '.ts')), ...files('q', 1, fileBytes, '.ts'), folder('z', files('r', 1, codeBytes(totalBytes) - 3 * fileBytes + 1, '.ts'))],
+      /z\/r0\.ts takes the submission past 4 MiB of code files: remove generated or pasted data/),
+  };
+}
+
+/** The intake's caps crossed (capCrossings): layouts, and uploads to Gradescope in gradescope.test.ts. */
+export const CAP_CROSSINGS = capCrossings();
 
 export const LAYOUTS: Record<string, Layout> = {
   link_index_to_reference: {
@@ -76,24 +115,7 @@ export const LAYOUTS: Record<string, Layout> = {
     build: (dir, { outside }) => fs.linkSync(path.join(outside, 'secret.ts'), path.join(dir, 'index.ts')),
     status: 'refused', reason: /index\.ts is a hard link/,
   },
-  huge_source: {
-    build: (dir) => write(dir, 'index.ts', `${reference()}\n// ${'x'.repeat(INTAKE_LIMITS.fileBytes)}\n`),
-    status: 'refused', reason: /index\.ts is 1 MiB; a code file may be at most 1 MiB/,
-  },
-  too_many_files: {
-    build: (dir) => {
-      write(dir, 'index.ts', reference());
-      for (let i = 0; i < INTAKE_LIMITS.entries; i++) write(dir, `pad/f${i}.txt`, '');
-    },
-    status: 'refused', reason: /holds more than \d+ files and folders/,
-  },
-  deep_folders: {
-    build: (dir) => {
-      write(dir, 'index.ts', reference());
-      write(dir, `${Array.from({ length: INTAKE_LIMITS.depth + 2 }, (_, i) => `d${i}`).join('/')}/x.ts`, '');
-    },
-    status: 'refused', reason: /folders deep/,
-  },
+  ...CAP_CROSSINGS,
   syntax_error: {
     // TypeScript's error recovery would run this (and it scored full marks); vitest cannot load it.
     build: (dir) => write(dir, 'index.ts', reference().replace('Q.shape[Q.ndim - 1]', 'Q.shape[Q.ndim - 1')),

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GRADED_CASES } from '../../tests/cases';
-import { fileStem } from '../../lib/batch/layout';
+import { fileStem } from '../../lib/report/layout';
 import type { BatchRecord } from '../../lib/batch/record';
 import { nameFromBytes, notText } from '../../lib/intake/names';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';

@@ -6,10 +6,11 @@
  *
  * `carry`: with --carry-forward, on every case, hidden ones included.
  */
-import { gradeBatch } from '../../lib/grading/batch';
+import { gradeBatch } from '../../lib/batch/gradeBatch';
 import { loadCaseFixtures, prepareChild } from '../../lib/grading/grade';
 import { GRADED_CASES } from '../../tests/cases';
 import { gradeOptions } from '../grader/harness';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const USAGE = 'usage: runner.ts batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs] [carry]';
 
@@ -18,7 +19,7 @@ async function main(): Promise<unknown> {
   const overrides = { timeoutMs: Number(timeout), child: prepareChild(Number(memory)), ...(budget ? { budgetMs: Number(budget) } : {}) };
   // With the pages, as `npm run grade -- --submissions` does: the probes for heatmaps meet every attack too.
   if (mode === 'batch') {
-    const carried = carry === 'carry' ? { carryForward: true, cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) } : {};
+    const carried = carry === 'carry' ? { carryForward: true, cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) } : {};
     return gradeBatch(first, second, { ...gradeOptions({ ...overrides, ...carried }), memoryBytes: Number(memory), jobs: Number(jobs), force: true, html: true });
   }
   throw new Error(USAGE);

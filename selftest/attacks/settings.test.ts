@@ -1,5 +1,5 @@
 /**
- * The grader in the containment settings this machine is not in, simulated from root:
+ * The grader in the containment settings this machine is not in, simulated from root (selftest/simulatedSettings.ts):
  * - root without CAP_SYS_ADMIN, as in Docker: the grader runs under
  *   `setpriv --bounding-set -sys_admin --inh-caps -sys_admin`, so `unshare` and `mount` fail as
  *   Docker's defaults make them fail;
@@ -14,10 +14,9 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BatchOutcome } from '../../lib/grading/batch';
+import type { BatchOutcome } from '../../lib/batch/gradeBatch';
 import { prepareChild } from '../../lib/grading/grade';
 import { readManifest, sha256 } from '../../lib/model/manifest';
 import type { SubmissionResult } from '../../lib/model/result';
@@ -30,14 +29,12 @@ import {
   BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, problems, TIMEOUT_MS, uncontained, type Expectation, type Setting,
 } from './expectations';
 import { attackFolder, CARRIED_BUGS, layoutFolder, ownMultiHead, runIsolated } from './folders';
-import { CARRIED_REASON } from '../../lib/grading/carryForward';
+import { CARRIED_REASON } from '../../tests/carryForward/carryForward';
 import { GRADED_CASES } from '../../tests/cases';
 import { folderModes, leftOnTheMachine, modesChanged, SocketProbes } from './machine';
 import { LAYOUTS, makeOutside } from './layouts';
+import { AS_USER, openTo, WITHOUT_SYS_ADMIN } from '../simulatedSettings';
 
-/** A uid no account and no other test uses: the "unprivileged user" of these runs. */
-const UNPRIVILEGED_UID = 63_017;
-const AS_USER = ['setpriv', `--reuid=${UNPRIVILEGED_UID}`, `--regid=${UNPRIVILEGED_UID}`, '--clear-groups', '--'];
 const FULL_MARKS = visibleCases().reduce((sum, c) => sum + c.points, 0);
 /** Buggy submissions in the batch: one per graded function, in tensor methods and in loops. */
 const BUGGY = ['scale_missing', 'mask_inverted_loop', 'causal_off_by_one', 'heads_interleaved', 'softmax_unstable'];
@@ -68,7 +65,7 @@ function refusingUnshare(work: string): string {
 }
 
 const SIMULATED: Simulated[] = [
-  { setting: 'own-uids', title: 'root without CAP_SYS_ADMIN (Docker)', prefix: ['setpriv', '--bounding-set', '-sys_admin', '--inh-caps', '-sys_admin', '--'] },
+  { setting: 'own-uids', title: 'root without CAP_SYS_ADMIN (Docker)', prefix: WITHOUT_SYS_ADMIN },
   { setting: 'user-namespaces', title: 'an unprivileged user, user namespaces allowed', prefix: AS_USER, unavailable: refusesUserNamespaces },
   { setting: 'same-user', title: 'an unprivileged user, user namespaces refused', prefix: AS_USER, path: refusingUnshare },
 ];
@@ -77,18 +74,6 @@ const IS_ROOT = process.getuid?.() === 0;
 /** Only root can take on the other settings; this machine's own is covered by attacks.test.ts. */
 const here = IS_ROOT ? containmentReport(prepareChild()).setting : undefined;
 const settings = SIMULATED.filter((s) => IS_ROOT && s.setting !== here);
-
-/**
- * Everything under `root` readable by the unprivileged user, `writable` its own. Only folders below
- * the temporary folder are opened: the temporary folder itself keeps its mode (it was made 0755
- * here once, which took /tmp from every other user of the machine).
- */
-function openTo(root: string, writable: string): void {
-  const tmp = os.tmpdir();
-  for (let dir = root; dir.startsWith(tmp + path.sep); dir = path.dirname(dir)) fs.chmodSync(dir, 0o755);
-  fs.mkdirSync(writable, { recursive: true });
-  fs.chownSync(writable, UNPRIVILEGED_UID, UNPRIVILEGED_UID);
-}
 
 const fixtureHashesChanged = (): string[] => {
   const manifest = readManifest(FIXTURES_DIR);

@@ -21,6 +21,7 @@ import { similarityReport } from '../../lib/similarity/page';
 import { runSimilarity } from '../../lib/similarity/run';
 import { tokenIds } from '../../lib/similarity/fingerprints';
 import { tokenise } from '../../lib/similarity/tokens';
+import { MAX_NESTING } from '../../lib/text/nesting';
 import { tempDir } from '../grader/materialize';
 import { disguise, EXCLUSIVE, REWRITES } from '../similarity/disguise';
 
@@ -30,7 +31,6 @@ const CORPUS = [
   ...['bugs/base.ts', 'bugs/loops.ts', 'correct/float32_loops.ts', 'correct/minus_1e9.ts', 'correct/plain_loops.ts', 'correct/log_sum_exp.ts'].map((f) => path.join(CATALOGUE, f)),
   ...fs.readdirSync(path.join(__dirname, '..', 'similarity', 'corpus')).map((f) => path.join(__dirname, '..', 'similarity', 'corpus', f)),
 ];
-const STUDENT = path.join(PROJECT_ROOT, 'student');
 const KiB = 1024;
 
 describe('syntax that changes nothing hides no copy', () => {
@@ -44,7 +44,7 @@ describe('syntax that changes nothing hides no copy', () => {
         fs.writeFileSync(path.join(dir, 's', folder, 'index.ts'), text);
       }
     }
-    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o') });
     const copies = outcome.flagged.filter((p) => p.b === `${p.a}_copy`).sort((p, q) => (p.a < q.a ? -1 : 1));
     expect(copies.map((p) => [p.a, p.score])).toEqual(CORPUS.slice(0, 5).map((f) => [path.basename(f, '.ts'), 1]).sort());
   });
@@ -90,8 +90,9 @@ const SHAPES: Record<string, string[]> = {
   long_period: [0, 1].map((k) => `let v${k} = ${k};\n${fill((i) => `x.p${i % 97}(y.q${i % 13}, [z.r${i % 7}]);\n`, 64 * KiB)}`),
   no_repetition: [0, 1].map((k) => `let v${k} = ${k};\n${fill((i) => `a.p${i}(b.q${i * 7});\n`, 64 * KiB)}`),
   unbalanced: [0, 1].map((k) => `let v${k} = ${k};\n${fill(() => ')', 64 * KiB)}`),
-  deep: [0, 1].map((k) => `let v${k} = ${k};\nx = ${'['.repeat(20 * KiB)}${']'.repeat(20 * KiB)};`),
-  copies_of_copies: [0, 1].map((k) => `let v${k} = ${k};\na${'[a'.repeat(8 * KiB)}${'] += 1'.repeat(8 * KiB)};`),
+  // As deep as a text may nest (lib/text/nesting.ts; deeper is refused before parsing: attacks/similarityNesting.test.ts), line after line.
+  deep: [0, 1].map((k) => `let v${k} = ${k};\n${fill(() => `x = ${'['.repeat(MAX_NESTING - 1)}${']'.repeat(MAX_NESTING - 1)};\n`, 40 * KiB)}`),
+  copies_of_copies: [0, 1].map((k) => `let v${k} = ${k};\n${fill(() => `a${'[a'.repeat(MAX_NESTING / 2 - 2)}${'] += 1'.repeat(MAX_NESTING / 2 - 2)};\n`, 64 * KiB)}`),
   colluders: Array.from({ length: 6 }, (_, k) => `let v${k} = ${k};\n${fill((i) => `x.p${i % 97}(y.q${i % 13});\n`, 32 * KiB)}`),
 };
 
@@ -106,7 +107,7 @@ describe('no submission stalls the check', () => {
       fs.mkdirSync(path.join(dir, 's', name), { recursive: true });
       fs.writeFileSync(path.join(dir, 's', name, 'index.ts'), text);
     }
-    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o') });
     expect(outcome.notCompared).toEqual([]);
     expect(outcome.flagged.map((p) => `${p.a} · ${p.b}`)).toEqual(['a · b']);
     const tokens = Object.values(folders).reduce((sum, text) => sum + tokenise(text).tokens.length, 0);

@@ -14,7 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withSection } from '../../lib/bench/similarity';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { batchReportHtml } from '../../lib/report/batchReport';
-import { causeWords } from '../../lib/report/causes';
+import { CauseBook } from '../../lib/report/causes';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
+
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
+const causeWords = (id: string) => BOOK.causes.words(id);
 import { toGradescope } from '../../lib/report/gradescope';
 import { caseResult as sampleCase, submission as sampleSubmission } from '../../lib/report/sampleResults';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';
@@ -22,6 +26,7 @@ import { materialize, tempDir } from '../grader/materialize';
 import { launchChromium } from './chromium';
 import { causeOptions, causesFromCells, cutHeads, drawAll, gridJson, listedCauses, rowsInView, WINDOW } from './grid';
 import { expectQuiet, run, visit as open } from './visit';
+import { FUNCTIONS } from '../../adapters/functions';
 
 const DOCS = path.join(PROJECT_ROOT, 'docs');
 const work = tempDir('browser-batch');
@@ -161,7 +166,7 @@ function course(count: number): string {
     return { name, results: toGradescope(sampleSubmission(name, cases)) };
   });
   const file = path.join(work, 'course.html');
-  fs.writeFileSync(file, batchReportHtml(entries, GRADED_CASES));
+  fs.writeFileSync(file, batchReportHtml(entries, GRADED_CASES, BOOK));
   return file;
 }
 

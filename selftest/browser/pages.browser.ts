@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MASK_SEQ } from '../../lib/explore/experiments';
+import { MASK_SEQ } from '../../reference/explore/experiments';
 import { loadFixture } from '../../lib/model/fixtures';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { DEFAULT_CAP } from '../../lib/report/heatmap';

@@ -6,7 +6,7 @@
  * class, so a class the draws reach only by luck still gets swept.
  */
 import fc from 'fast-check';
-import type { CaseData } from '../../lib/model/caseBuild';
+import type { CaseData } from '../../reference/fixtures/caseBuild';
 import { gaussian } from '../../lib/random';
 import { Tensor } from '../../lib/tensor';
 import type { GradedFunction } from '../../tests/cases';

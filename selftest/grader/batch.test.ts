@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { gradeBatch } from '../../lib/grading/batch';
+import { gradeBatch } from '../../lib/batch/gradeBatch';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { escapeHtml, fileHref } from '../../lib/report/html';

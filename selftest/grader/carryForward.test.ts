@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CARRIED_REASON } from '../../lib/grading/carryForward';
+import { CARRIED_REASON } from '../../tests/carryForward/carryForward';
 import { loadCaseFixtures } from '../../lib/grading/grade';
 import { GRADED_CASES } from '../../tests/cases';
 import { toGradescope } from '../../lib/report/gradescope';
@@ -15,9 +15,10 @@ import { grade, gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
 import { ownMultiHead } from '../attacks/folders';
 import { BUGS } from '../catalogue';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const work = tempDir('carry-forward');
-const all = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) };
+const all = { cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) };
 
 /** The reference with only the scale forgotten: its multi-head attention calls its own attention. */
 function scaleForgotten(): string {

@@ -13,6 +13,11 @@ import { GRADED_CASES, visibleCases } from '../../tests/cases';
 import { tempDir } from './materialize';
 
 const work = tempDir('cli');
+/** A batch of one submission, for refusals that come after the folders are checked. */
+const batch = path.join(work, 'batch');
+fs.mkdirSync(path.join(batch, 'alice'), { recursive: true });
+const empty = path.join(work, 'empty');
+fs.mkdirSync(empty);
 const grade = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', ...args], {
     cwd: PROJECT_ROOT,
@@ -65,23 +70,44 @@ describe('npm run grade', () => {
     [['--reference', '--submission', 'x'], /pick one/],
     [['--timeout', 'soon'], /--timeout needs a positive number/],
     [['--reference', '--roster', 'r.csv'], /--roster and --assignment go with --submissions/],
-    [['--submissions', '.', '--out', 'o', '--roster', 'nowhere.csv'], /roster .*nowhere\.csv cannot be read \(ENOENT\): pass --roster FILE/],
-  ])('refuses %j in one line, exit 2', (args, message) => {
+    [['--submissions', batch, '--out', path.join(work, 'roster-out'), '--roster', 'nowhere.csv'], /roster .*nowhere\.csv cannot be read \(ENOENT\): pass --roster FILE/],
+    [['--submision', 'x'], /^unknown flag --submision: did you mean --submission\?$/],
+  ])('refuses %j in one line, the usage on the next, exit 2', (args, message) => {
     const run = grade(args);
     expect(run.status).toBe(2);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(message);
+    const [problem, usage, ...more] = run.stderr.trim().split('\n');
+    expect(problem).toMatch(message);
+    expect(usage).toMatch(/^usage: npm run grade -- \[/);
+    expect(more).toEqual([]);
+  });
+
+  it('a flag npm kept for itself (npm run grade --html page.html, no --): the command as meant, exit 2', () => {
+    const run = grade(['page.html'], { npm_lifecycle_event: 'grade', npm_config_html: 'true' });
+    expect(run.status).toBe(2);
+    expect(run.stderr.split('\n')[0]).toBe('npm took --html as its own setting (the -- after npm run grade is missing): did you mean npm run grade -- --html page.html');
+  });
+
+  it('every command parses with the same parser: a slip in another command\'s flag gets its did-you-mean', () => {
+    const run = spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/release.ts', '--otu', 'x'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('unknown flag --otu: did you mean --out?\nusage: npm run release -- --out DIR\n');
   });
 
   it.each([
     [['--submission', 'nowhere'], 'grade: --submission nowhere: no such folder; pass the folder that holds index.ts (or student/index.ts)'],
     [['--submissions', 'nowhere', '--out', 'x'], 'grade: --submissions nowhere: no such folder; pass a folder with one subfolder per submission'],
     [['--submission', 'package.json'], 'grade: --submission package.json: not a folder; pass the folder that holds index.ts (or student/index.ts)'],
+    // Checked before anything runs: no child, no --out folder made.
+    [['--submissions', empty, '--out', path.join(work, 'never')], `grade: --submissions ${empty} holds no submission: each submission is a subfolder of it (<name>/index.ts)`],
+    [['--submissions', 'student', '--out', path.join(work, 'never')],
+      'grade: --submissions student holds index.ts itself: it is one submission; grade it with --submission student (--submissions takes a folder with one subfolder per submission)'],
+    [['--submissions', batch, '--out', path.join(batch, 'grades')], `grade: --out ${path.join(batch, 'grades')} is inside --submissions ${batch}: the next run would grade the results as a submission; put --out outside it`],
   ])('refuses %j: one line naming the folder and the fix, exit 2', (args, line) => {
     const run = grade(args);
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(`${line}\n`);
     expect(run.stdout).toBe('');
+    expect(fs.existsSync(path.join(work, 'never'))).toBe(false);
   });
 
   it('--help prints the usage and every flag, exit 0', () => {

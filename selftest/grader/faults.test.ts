@@ -11,16 +11,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_NAMES } from '../../adapters/normalise';
+import { EXPORT_NAMES } from '../../adapters';
 import { loadCaseFixtures, prepareChild } from '../../lib/grading/grade';
 import { didNotReturn, notRunAfterFault, shareSpent, type Fault } from '../../lib/grading/hangWords';
 import type { SubmissionResult } from '../../lib/model/result';
 import { GRADED_CASES, type GradedFunction } from '../../tests/cases';
 import { grade, gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const work = tempDir('faults');
-const everyCase = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) };
+const everyCase = { cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) };
 const FUNCTIONS = Object.keys(EXPORT_NAMES) as GradedFunction[];
 /** Low enough that a heap bomb reaches it in a second or two of the child's CPU. */
 const MEMORY_BYTES = 256 * 1024 ** 2;
@@ -53,9 +54,11 @@ describe('a fault costs its own function only', () => {
         const result = await grade(submission(name, fn, body), name, { ...gradeOptions(), ...everyCase, child: lowMemory, timeoutMs: 8000, budgetMs: 4 * 8000 });
         expect(others(result, fn)).toEqual([]);
         const [first, ...rest] = own(result, fn);
-        const fault: Fault = { kind };
-        expect(first.reason).toMatch(kind === 'memory' ? /memory limit exceeded/ : /flooded its output/);
-        for (const c of rest) expect(`${c.name}: ${c.reason}`).toBe(`${c.name}: ${notRunAfterFault(fn, fault, first.name)}`);
+        const fault: Fault = kind === 'memory' ? { kind, capBytes: MEMORY_BYTES } : { kind };
+        expect(first.reason).toMatch(kind === 'memory' ? /reached the memory limit of 256 MiB/ : /flooded its output/);
+        // One status for every test the fault cost, the one it happened in too.
+        expect(new Set(own(result, fn).map((c) => c.status))).toEqual(new Set([kind === 'memory' ? 'crashed' : 'error']));
+        for (const c of rest) expect(`${c.name}: ${c.reason}`).toBe(`${c.name}: ${notRunAfterFault(EXPORT_NAMES[fn], fault, first.name)}`);
       });
     }
   }
@@ -77,7 +80,7 @@ describe('a fault costs its own function only', () => {
       const cases = own(result, fn);
       const spent = cases.filter((c) => c.reason.startsWith('not run') || c.reason.startsWith('not finished'));
       expect(spent.length, cases.map((c) => c.reason).join('\n')).toBeGreaterThan(0);
-      for (const c of spent) expect([shareSpent(fn, 1000, budgetMs, false), shareSpent(fn, 1000, budgetMs, true)]).toContain(c.reason);
+      for (const c of spent) expect([shareSpent(EXPORT_NAMES[fn], 1000, budgetMs, false), shareSpent(EXPORT_NAMES[fn], 1000, budgetMs, true)]).toContain(c.reason);
       // Calls were made until the share was spent: the first ones ran, and threw.
       expect(cases[0].reason).toMatch(/slow, then wrong/);
     });
@@ -98,8 +101,8 @@ describe('a fault costs its own function only', () => {
     expect(result.cases.filter((c) => (c.fn === 'softmax' || c.fn === 'causal_mask') && c.status !== 'passed')).toEqual([]);
     for (const fn of ['scaled_dot_product_attention', 'multihead_self_attention'] as const) {
       const [first, ...rest] = own(result, fn);
-      expect(first.reason).toBe(didNotReturn(fn, limit));
-      for (const c of rest) expect(c.reason).toBe(notRunAfterFault(fn, { kind: 'hang', timeoutMs: limit }, first.name));
+      expect(first.reason).toBe(didNotReturn(EXPORT_NAMES[fn], limit));
+      for (const c of rest) expect(c.reason).toBe(notRunAfterFault(EXPORT_NAMES[fn], { kind: 'hang', timeoutMs: limit }, first.name));
     }
   });
 });

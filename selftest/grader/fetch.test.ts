@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FETCHED_FILE } from '../../lib/batch/fetched';
-import { gradeBatch } from '../../lib/grading/batch';
+import { gradeBatch } from '../../lib/batch/gradeBatch';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { resultsFile } from '../../lib/report/batchReport';
 import { gradeOptions } from './harness';

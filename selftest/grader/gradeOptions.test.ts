@@ -13,6 +13,7 @@ import { difference, gradedWith } from '../../lib/batch/provenance';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { resultsFile } from '../../lib/report/batchReport';
 import { materialize, tempDir } from './materialize';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const grade = (args: string[]) => spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
 
@@ -28,8 +29,8 @@ describe('the options that change a grade are one list, and a batch records each
 
   it.each(GRADE_OPTIONS.map((o) => o.flag))('--%s: another value is recorded, and a rerun or a merge names it', (flag) => {
     const option = GRADE_OPTIONS.find((o) => o.flag === flag)!;
-    const defaults = gradeOptionValues({});
-    const changed = gradeOptionValues({ [flag]: option.example });
+    const defaults = gradeOptionValues({}, ASSIGNMENT);
+    const changed = gradeOptionValues({ [flag]: typeof option.example === 'function' ? option.example(tempDir(`option-${flag}`)) : option.example }, ASSIGNMENT);
     if (typeof defaults === 'string' || typeof changed === 'string') throw new Error(String(typeof defaults === 'string' ? defaults : changed));
     expect(recordOptions(changed)).not.toEqual(recordOptions(defaults));
     const said = difference(gradedWith(changed, changed.cases, {}), gradedWith(defaults, defaults.cases, {}));
@@ -37,8 +38,8 @@ describe('the options that change a grade are one list, and a batch records each
   });
 
   it('a value the option cannot take is one line naming the flag, not a silent default', () => {
-    expect(gradeOptionValues({ 'late-policy': 'per=week' })).toMatch(/^--late-policy/);
-    expect(gradeOptionValues({ 'late-policy': 'per=day,penalty=10%' })).toMatch(/^--late-policy needs due=TIME/);
+    expect(gradeOptionValues({ 'late-policy': 'per=week' }, ASSIGNMENT)).toMatch(/^--late-policy/);
+    expect(gradeOptionValues({ 'late-policy': 'per=day,penalty=10%' }, ASSIGNMENT)).toMatch(/^--late-policy needs due=TIME/);
   });
 });
 

@@ -9,13 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCaseFixtures } from '../../lib/grading/grade';
-import { EXPORT_NAMES } from '../../adapters/normalise';
+import { EXPORT_NAMES } from '../../adapters';
 import { GRADED_CASES, type GradedFunction } from '../../tests/cases';
 import { grade, gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const work = tempDir('hangs');
-const everyCase = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) };
+const everyCase = { cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) };
 const FUNCTIONS = Object.keys(EXPORT_NAMES) as GradedFunction[];
 
 function hangingIn(fn: GradedFunction): string {

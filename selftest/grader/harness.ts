@@ -4,6 +4,7 @@ import type { SubmissionResult } from '../../lib/model/result';
 import { takeSubmission } from '../../lib/intake/intake';
 import { ChildSession } from '../../lib/sandbox/session';
 import { transpileInChild } from '../../lib/sandbox/transpilePool';
+import { ASSIGNMENT } from '../../tests/assignment';
 import { visibleCases } from '../../tests/cases';
 
 let options: GradeOptions | undefined;
@@ -12,7 +13,7 @@ export function gradeOptions(overrides: Partial<GradeOptions> = {}): GradeOption
   const cases = visibleCases();
   // No type check per grading: dozens of concurrent checking processes would only slow these
   // tests down; typeNotes.test.ts checks the notes through the grader.
-  options ??= { cases, fixtures: loadCaseFixtures(cases), child: prepareChild(), timeoutMs: 5000, outputCap: 4096, typeNotes: async () => [] };
+  options ??= { assignment: ASSIGNMENT, cases, fixtures: loadCaseFixtures(ASSIGNMENT, cases), child: prepareChild(), timeoutMs: 5000, outputCap: 4096, typeNotes: async () => [] };
   return { ...options, ...overrides };
 }
 
@@ -26,7 +27,7 @@ export async function sessionFor(dir: string, overrides: Partial<GradeOptions> =
   const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
   const transpiled = await transpileInChild(job, 30_000);
   if (transpiled.kind !== 'done') throw new Error(`could not transpile ${dir}`);
-  const session = new ChildSession(gradeOptions(overrides));
+  const session = new ChildSession({ ...gradeOptions(overrides), functions: ASSIGNMENT.functions });
   session.setSubmission(transpiled.prepared.load);
   return session;
 }

@@ -13,6 +13,7 @@ import { toGradescope } from '../../lib/report/gradescope';
 import { GRADED_CASES } from '../../tests/cases';
 import { grade, gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const PRINTS_INPUTS = `import type { Tensor } from '../lib/tensor';
 import * as base from './base';
@@ -49,7 +50,7 @@ export function multiHeadSelfAttention(x: Tensor, w: base.Weights, numHeads: num
 it('nothing of a hidden case reaches a visible test or the top-level output', async () => {
   const dir = materialize(path.join(__dirname, 'misbehaving', 'base.ts'), tempDir('hidden'), 'prints_inputs');
   fs.writeFileSync(path.join(dir, 'index.ts'), PRINTS_INPUTS);
-  const fixtures = loadCaseFixtures(GRADED_CASES);
+  const fixtures = loadCaseFixtures(ASSIGNMENT, GRADED_CASES);
   const result = await grade(dir, 'prints_inputs', { ...gradeOptions(), cases: GRADED_CASES, fixtures });
   const written = toGradescope(result);
   const hiddenCases = GRADED_CASES.filter((c) => c.hidden);

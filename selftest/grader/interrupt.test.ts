@@ -53,7 +53,7 @@ function batch(out: string, signal?: NodeJS.Signals): Promise<Run> {
   let tree: Run['tree'] = [];
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
-    if (signal && tree.length === 0 && /^[b-e]_good: 12\/12$/m.test(stdout)) {
+    if (signal && tree.length === 0 && /^[b-e]_good: 12\/12\b/m.test(stdout)) {
       tree = processTree(child.pid!).filter((pid) => pid !== child.pid).map((pid) => ({ pid, start: started(pid) }));
       child.kill(signal);
     }

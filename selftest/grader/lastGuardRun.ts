@@ -3,7 +3,7 @@
  * of its run): a batch of three, one at a time, where an error escapes every handler while the
  * second submission is being graded. Prints the batch's outcome as JSON.
  */
-import { gradeBatch } from '../../lib/grading/batch';
+import { gradeBatch } from '../../lib/batch/gradeBatch';
 import { gradeOptions } from './harness';
 
 const [submissions, out] = process.argv.slice(2);

@@ -10,13 +10,20 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FETCHED_FILE } from '../../lib/batch/fetched';
 import { mergeShards } from '../../lib/batch/merge';
+import { readExtensions } from '../../lib/late/extensions';
 import { parseLatePolicy, type LatePolicy } from '../../lib/late/policy';
-import { gradeBatch, type BatchOptions } from '../../lib/grading/batch';
+import { gradeBatch, type BatchOptions } from '../../lib/batch/gradeBatch';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { resultsFile } from '../../lib/report/batchReport';
 import { csvRecords } from '../../lib/report/exports';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
+import { CauseBook } from '../../lib/report/causes';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
+import { FUNCTIONS } from '../../adapters/functions';
+import { GRADED_CASES } from '../../tests/cases';
+
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
 
 const root = tempDir('late');
 const submissions = path.join(root, 'submissions');
@@ -67,23 +74,34 @@ describe('a late policy on a batch', () => {
   });
 
   it('keeps what still matches; a corrected time or another policy regrades', async () => {
-    expect((await gradeBatch(submissions, out, options)).skipped).toHaveLength(4);
+    const kept = await gradeBatch(submissions, out, options);
+    expect(kept.skipped).toHaveLength(4);
+    // A resumed run speaks of the whole batch: the submission without a time was graded by the run before.
+    expect(kept.untimed).toEqual(['untimed']);
     const corrected = await gradeBatch(submissions, out, { ...options, times: times({ 'late-too': at(2) }) });
     expect(Object.fromEntries(corrected.regraded)).toEqual({ 'Late-Too': 'other_time' });
     expect(rows()['Late-Too'].total).toBe('10.8');
-    const other = await gradeBatch(submissions, out, { ...options, times: times({ 'late-too': at(2) }), latePolicy: policyOf(`due=${DUE},per=hour,penalty=1`) });
+    // Another policy, and an extension of a day for Late-Too (typed in another case, matched as a roster's names are).
+    fs.writeFileSync(path.join(root, 'extensions.csv'), 'submission,extension\nlate-too,1d\n');
+    const other = await gradeBatch(submissions, out, {
+      ...options, times: times({ 'late-too': at(2) }), latePolicy: policyOf(`due=${DUE},per=hour,penalty=1`), extensions: readExtensions(path.join(root, 'extensions.csv')),
+    });
     expect([...other.regraded.values()]).toEqual(['other_options', 'other_options', 'other_options', 'other_options']);
     expect(rows().late.total).toBe('0');
+    expect(rows()['Late-Too']).toMatchObject({ total: '12', 'late penalty': '0', due: at(24), late: `on time (extended due time ${at(24)})` });
+    expect(rows().late.due).toBe(at(0));
   });
 
   it('a merge recomputes each penalty from the recorded policy and time, and refuses one that is not what they give', () => {
-    const merged = mergeShards([out], path.join(root, 'merged'));
+    const merged = mergeShards([out], path.join(root, 'merged'), GRADED_CASES, BOOK);
     expect(merged.rows.find((r) => r.name === 'late')?.total).toBe(0);
     const file = path.join(out, resultsFile('Late-Too'));
     const results = JSON.parse(fs.readFileSync(file, 'utf8'));
-    results.extra_data.late.penalty = 0;
-    results.score = 12;
+    // Its extension is recorded with it: the merge recomputes its penalty from the extended due time.
+    expect(merged.rows.find((r) => r.name === 'Late-Too')?.total).toBe(12);
+    results.extra_data.late.penalty = 2;
+    results.score = 10;
     fs.writeFileSync(file, JSON.stringify(results));
-    expect(() => mergeShards([out], path.join(root, 'merged-2'))).toThrow(/late-too--[a-z2-7]{26}\.json is not a result this grader wrote: its late penalty is 0 where the policy takes 2 of 12/);
+    expect(() => mergeShards([out], path.join(root, 'merged-2'), GRADED_CASES, BOOK)).toThrow(/late-too--[a-z2-7]{26}\.json is not a result this grader wrote: its late penalty is 2 where the policy takes 0 of 12/);
   });
 });

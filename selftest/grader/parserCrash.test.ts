@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_FILE } from '../../lib/batch/record';
-import { gradeBatch, type BatchOutcome } from '../../lib/grading/batch';
+import { gradeBatch, type BatchOutcome } from '../../lib/batch/gradeBatch';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { csvRecords } from '../../lib/report/exports';
 import { warmTranspiler } from '../../lib/sandbox/transpilePool';

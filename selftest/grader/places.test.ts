@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gradeBatch } from '../../lib/grading/batch';
+import { gradeBatch } from '../../lib/batch/gradeBatch';
 import type { SubmissionResult } from '../../lib/model/result';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { codeFile } from '../../lib/text/place';
@@ -182,7 +182,7 @@ describe('one way to name a place in student code', () => {
       const printed = outputs.get(name)!;
       expect(printed, name).toMatch(/Tests\s+\d+/);
       const asVitest = (f: string) => path.relative(PROJECT_ROOT, path.join(folders[name], f)).split(path.sep).join('/');
-      // A load check's sentence is the grader's, word for word (adapters/load.ts): it names the file by
+      // A load check's sentence is the grader's, word for word (lib/suite/load.ts): it names the file by
       // the submission's folder, as the grader does; vitest's own lines name it from the project.
       const names = [...Object.keys(files).map(asVitest), ...Object.keys(files).map((f) => codeFile(name, f))];
       expect(misplaced(printed, (n) => n, names), `${name}:\n${printed}`).toEqual([]);

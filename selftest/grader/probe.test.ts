@@ -12,6 +12,7 @@ import { visibleCases } from '../../tests/cases';
 import * as oracle from '../oracle';
 import { grade, stable } from './harness';
 import { materialize, tempDir } from './materialize';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const work = tempDir('probe');
 const failedAttention = (result: Awaited<ReturnType<typeof grade>>) =>
@@ -52,7 +53,7 @@ describe('probes for the heatmaps', () => {
     expect(problems).toContain('with V = identity the function did not finish within the time limit');
     expect(problems).toContain('with V = identity the function threw Error: no probing me');
     expect([...probed.heatmaps!.values()].every((h) => h.actual === undefined)).toBe(true);
-    const page = submissionPage(probed);
+    const page = submissionPage(probed, ASSIGNMENT.cases, ASSIGNMENT.page);
     expect(page).toContain('No heatmap of yours:</strong> with V = identity the function did not finish within the time limit');
   });
 });

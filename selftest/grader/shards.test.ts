@@ -9,8 +9,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MergeError, mergeShards } from '../../lib/batch/merge';
 import { RECORD_FILE, type BatchRecord } from '../../lib/batch/record';
-import { CACHE_DIR } from '../../lib/batch/workCache';
-import { gradeBatch, type BatchOptions } from '../../lib/grading/batch';
+import { CACHE_DIR } from '../../lib/workCache';
+import { gradeBatch, type BatchOptions } from '../../lib/batch/gradeBatch';
 import { loadCaseFixtures } from '../../lib/grading/grade';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { pageFile, resultsFile } from '../../lib/report/batchReport';
@@ -18,6 +18,12 @@ import { GRADED_CASES } from '../../tests/cases';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
 import { csvRecords } from '../../lib/report/exports';
+import { CauseBook } from '../../lib/report/causes';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
+import { FUNCTIONS } from '../../adapters/functions';
+import { ASSIGNMENT } from '../../tests/assignment';
+
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES) };
 
 const CATALOGUE = path.join(__dirname, '..', 'catalogue');
 const ATTACKS = path.join(__dirname, '..', 'attacks');
@@ -85,7 +91,7 @@ describe('a batch graded as 3 shards and merged', () => {
     'equals the whole run, shards in order $order',
     ({ order, dirs }) => {
       const merged = out(`merged-${order.replace(/,/g, '')}`);
-      mergeShards(dirs, merged);
+      mergeShards(dirs, merged, GRADED_CASES, BOOK);
       const whole = out('whole');
       for (const file of ['grades.csv', 'grades-long.csv', 'report.html', RECORD_FILE]) expect(read(merged, file), file).toBe(read(whole, file));
       for (const name of record(whole).submissions) {
@@ -113,7 +119,7 @@ describe('a batch graded as 3 shards and merged', () => {
 describe('a merge refuses, naming the culprit', () => {
   const refusal = (dirs: string[]) => {
     try {
-      mergeShards(dirs, out('refused'));
+      mergeShards(dirs, out('refused'), GRADED_CASES, BOOK);
     } catch (err) {
       expect(err).toBeInstanceOf(MergeError);
       return (err as Error).message;
@@ -143,7 +149,7 @@ describe('a merge refuses, naming the culprit', () => {
   it('a shard graded with --hidden when the others were not', async () => {
     const cases = GRADED_CASES;
     const hidden = out('hidden-2');
-    await gradeBatch(submissions, hidden, { ...options, cases, fixtures: loadCaseFixtures(cases), shard: { index: 2, count: 3 } });
+    await gradeBatch(submissions, hidden, { ...options, cases, fixtures: loadCaseFixtures(ASSIGNMENT, cases), shard: { index: 2, count: 3 } });
     expect(refusal([shardDirs[0], hidden, shardDirs[2]]))
       .toBe(`${hidden} was graded with --hidden on instead of off, unlike ${shardDirs[0]}: grade every shard with the same checkout and flags`);
   });
@@ -189,7 +195,7 @@ describe('a merge refuses, naming the culprit', () => {
     fs.writeFileSync(path.join(target, 'grades.csv'), 'the gradebook before\n');
     const refusedInto = (dirs: string[]) => {
       try {
-        mergeShards(dirs, target);
+        mergeShards(dirs, target, GRADED_CASES, BOOK);
       } catch (err) {
         expect(err).toBeInstanceOf(MergeError);
         return (err as Error).message;

@@ -6,14 +6,15 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isObservation } from '../../lib/diagnosis/catalogue';
+import { isObservation } from '../../tests/diagnosis/catalogue';
 import { loadCaseFixtures } from '../../lib/grading/grade';
 import { GRADED_CASES } from '../../tests/cases';
 import { grade, gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
+import { ASSIGNMENT } from '../../tests/assignment';
 
 const work = tempDir('stability');
-const everyCase = { cases: GRADED_CASES, fixtures: loadCaseFixtures(GRADED_CASES) };
+const everyCase = { cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) };
 
 const TRICKS: Record<string, string[]> = {
   stability_row_mean: ['test_softmax_stable_rows_apart', 'test_softmax_rows_apart_hidden'],

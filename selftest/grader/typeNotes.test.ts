@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gradeBatch } from '../../lib/grading/batch';
+import { gradeBatch } from '../../lib/batch/gradeBatch';
 import { gradeSubmission } from '../../lib/grading/grade';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';

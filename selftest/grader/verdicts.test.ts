@@ -11,6 +11,7 @@ import { BUGS, CORRECT } from '../catalogue';
 import { runSuiteOn, type SuiteReport } from '../suiteRuns';
 import type { SubmissionResult } from '../../lib/model/result';
 import { grade } from './harness';
+import { sayer } from './sayer';
 import { materialize, tempDir } from './materialize';
 
 const work = tempDir('verdicts');
@@ -98,6 +99,6 @@ describe('a file that does not parse', () => {
     expect(report.success).toBe(false);
     expect(report.numFailedTestSuites).toBeGreaterThan(0);
     expect(graded.score).toBe(0);
-    for (const c of graded.cases) expect(c.reason).toMatch(/^the submission failed to load: syntax error at syntax_error\/index\.ts:\d+:\d+: /);
+    expect(sayer(graded.cases).reason).toMatch(/^the submission failed to load: syntax error at syntax_error\/index\.ts:\d+:\d+: /);
   }, SHARED_RUN_LIMIT_MS);
 });

@@ -19,6 +19,7 @@ import type { GradescopeResults } from '../../lib/report/gradescope';
 import { visibleCases, type GradedFunction } from '../../tests/cases';
 import { BUGS, CORRECT } from '../catalogue';
 import { materialize } from '../grader/materialize';
+import { WITHOUT_SYS_ADMIN } from '../simulatedSettings';
 
 export interface CheckResult {
   name: string;
@@ -96,7 +97,7 @@ function checkReference(binDir: string, _work: string): CheckResult {
  */
 function checkReferenceWithoutSysAdmin(binDir: string, work: string): CheckResult {
   const json = path.join(work, 'without-sys-admin.json');
-  const run = runUnder(binDir, gradeArgs('--reference', '--json', json), {}, [], ['setpriv', '--bounding-set', '-sys_admin', '--inh-caps', '-sys_admin', '--']);
+  const run = runUnder(binDir, gradeArgs('--reference', '--json', json), {}, [], WITHOUT_SYS_ADMIN);
   const written = fs.existsSync(json) ? (JSON.parse(fs.readFileSync(json, 'utf8')) as GradescopeResults) : undefined;
   const ok = run.status === 0 && written?.score === VISIBLE_MAX && written.extra_data.containment?.setting === 'own-uids';
   return { name: 'npm run grade -- --reference as root without CAP_SYS_ADMIN (Docker): full marks, own uids', ok, detail: ok ? '' : tail(run) };
@@ -190,7 +191,7 @@ function checkChildCannotStart(binDir: string, work: string): CheckResult {
   return { name: 'a child that cannot be contained is a grader error: exit 1, no results', ok, detail: ok ? '' : tail(run) };
 }
 
-/** The similarity check (its tokenising workers, TypeScript's parser) finds a disguised copy: on every line. */
+/** The similarity check (its reading child processes, TypeScript's parser) finds a disguised copy: on every line. */
 function checkSimilarity(binDir: string, work: string): CheckResult {
   const submissions = path.join(work, 'similar');
   const files = {

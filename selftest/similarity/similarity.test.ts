@@ -4,25 +4,29 @@
  * them: by hand (selftest/similarity/corpus: names changed, functions reordered, comments and
  * blank lines changed, statements split or merged, a for loop turned into a while, a helper
  * inlined) and by a program (disguise.ts: every name renamed, top-level declarations shuffled, and
- * a random draw of rewrites that change nothing a program does). Every copy must reach the
- * threshold and rank above every pair of independent solutions, and no pair of different origins
- * may reach it. Also: pairs are listed by how much code they share, the handout's code is no
- * evidence, the page escapes every submission's text, the intake refuses links, and a tokeniser
- * past its limit is a row, not a crash.
+ * a random draw of rewrites that change nothing a program does), and with code that does nothing
+ * drawn at random inserted (pureCode.ts: pure statements, pure left operands of commas, branches a
+ * constant never takes), on the original or on a copy a program disguised. Every copy must reach
+ * the threshold and rank above every pair of independent solutions, and no pair of different
+ * origins may reach it. Also: pairs are listed by how much code they share, the handout's code is no
+ * evidence, the page escapes every submission's text, the intake refuses links, and a submission
+ * its reader cannot finish within its limit is a row naming the file, not a crash.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CACHE_DIR } from '../../lib/batch/workCache';
+import { CACHE_DIR } from '../../lib/workCache';
 import { PROJECT_ROOT } from '../../lib/paths';
-import { collect, tokeniseTexts } from '../../lib/similarity/collect';
+import { collect } from '../../lib/similarity/collect';
 import type { PairScore } from '../../lib/similarity/compare';
 import { tokenIds } from '../../lib/similarity/fingerprints';
+import { readAll } from '../../lib/similarity/readers';
 import { DEFAULT_THRESHOLD, runSimilarity } from '../../lib/similarity/run';
 import { tempDir } from '../grader/materialize';
 import { parseCsv } from '../../lib/report/exports';
 import { disguise, drawRewrites } from './disguise';
+import { withJunk } from './pureCode';
 
 const CORRECT = path.join(__dirname, '..', 'catalogue', 'correct');
 const LOOPS = path.join(__dirname, '..', 'catalogue', 'bugs', 'loops.ts');
@@ -49,12 +53,19 @@ const byProgram = (files: Record<string, string>, seed: string) => Object.fromEn
 /** Draws per independent solution. */
 const DRAWS = 3;
 
+/** A copy with pure code drawn at random inserted (pureCode.ts), on the original or on a copy a program disguised. */
+const withJunkIn = (files: Record<string, string>, seed: number) => Object.fromEntries(Object.entries(files).map(([file, code]) => [file, withJunk(code, seed)]));
+
 const DISGUISED: Record<string, { of: string; files: Record<string, string> }> = {
   plain_loops_by_hand: { of: 'plain_loops', files: { 'index.ts': fs.readFileSync(path.join(__dirname, 'corpus', 'plain_loops_disguised.ts'), 'utf8') } },
   reference_by_hand: { of: 'reference', files: { 'index.ts': fs.readFileSync(path.join(__dirname, 'corpus', 'reference_disguised.ts'), 'utf8') } },
   ...Object.fromEntries(Object.entries(INDEPENDENT).flatMap(([of, files]) => Array.from({ length: DRAWS }, (_, draw) => [
     `${of}_by_program_${draw}`, { of, files: byProgram(files, `${of}-${draw}`) },
   ]))),
+  ...Object.fromEntries(Object.entries(INDEPENDENT).flatMap(([of, files], k) => [
+    [`${of}_with_junk`, { of, files: withJunkIn(files, 100 + k) }],
+    [`${of}_by_program_with_junk`, { of, files: withJunkIn(byProgram(files, `${of}-junk`), 200 + k) }],
+  ])),
 };
 
 function layOut(dir: string, submissions: Record<string, Record<string, string>>): void {
@@ -72,7 +83,7 @@ describe('a set of independent solutions and disguised copies', async () => {
   const dir = tempDir('similarity');
   const submissions = path.join(dir, 'submissions');
   layOut(submissions, { ...INDEPENDENT, ...Object.fromEntries(Object.entries(DISGUISED).map(([name, d]) => [name, d.files])) });
-  const outcome = await runSimilarity({ submissions, out: path.join(dir, 'out'), base: STUDENT });
+  const outcome = await runSimilarity({ submissions, out: path.join(dir, 'out') });
   const csv = parseCsv(fs.readFileSync(outcome.files.csv, 'utf8')).slice(1);
   const scoreOf = new Map(csv.map(([a, b, score]) => [[a, b].sort().join(' · '), Number(score)]));
   const origin = (name: string) => INDEPENDENT[name] ? name : DISGUISED[name].of;
@@ -113,7 +124,7 @@ describe('a set of independent solutions and disguised copies', async () => {
   it('three or more submissions sharing one solution are one group', async () => {
     const groupDir = path.join(dir, 'group');
     layOut(groupDir, { ...INDEPENDENT, copy_a: DISGUISED.plain_loops_by_hand.files, copy_b: byProgram(INDEPENDENT.plain_loops, 'group') });
-    const grouped = await runSimilarity({ submissions: groupDir, out: path.join(dir, 'group-out'), base: STUDENT });
+    const grouped = await runSimilarity({ submissions: groupDir, out: path.join(dir, 'group-out') });
     expect(grouped.groups).toEqual([['copy_a', 'copy_b', 'plain_loops']]);
     expect(fs.readFileSync(grouped.files.html, 'utf8')).toContain('3 submissions: copy_a, copy_b, plain_loops');
   });
@@ -132,7 +143,7 @@ describe('pairs are listed by how much code they share', () => {
       tiny_a: { 'index.ts': mask }, tiny_b: { 'index.ts': mask },
       reference: INDEPENDENT.reference, copy: DISGUISED.reference_by_hand.files,
     });
-    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o') });
     expect(outcome.flagged.map(key)).toEqual(['copy · reference', 'tiny_a · tiny_b']);
     const [copy, tiny] = outcome.flagged;
     expect(tiny.score).toBe(1);
@@ -148,9 +159,9 @@ describe('what every student received is no evidence', () => {
     const dir = tempDir('similarity-handout');
     const stub = fs.readFileSync(path.join(STUDENT, 'index.ts'), 'utf8');
     layOut(path.join(dir, 's'), { a: { 'index.ts': stub }, b: { 'index.ts': stub.replace("throw new NotImplementedError('softmax');", 'return x;') } });
-    const without = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o1'), base: STUDENT });
+    const without = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o1') });
     expect(without.flagged).toEqual([]);
-    const withHandout = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o2') });
+    const withHandout = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o2'), handout: null });
     expect(withHandout.flagged.length).toBe(1);
   });
 });
@@ -160,7 +171,7 @@ describe('hostile submissions', () => {
     const dir = tempDir('similarity-escape');
     const evil = `${INDEPENDENT.plain_loops['index.ts']}\n// </pre></script><script>alert(1)</script><img src=x onerror=alert(2)>\n`;
     layOut(path.join(dir, 's'), { plain_loops: INDEPENDENT.plain_loops, '<img src=x onerror=alert(3)>': { 'index.ts': evil } });
-    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o') });
     expect(outcome.flagged.length).toBe(1);
     const html = fs.readFileSync(outcome.files.html, 'utf8');
     expect(html).not.toMatch(/<script|<img/i);
@@ -174,21 +185,23 @@ describe('hostile submissions', () => {
     fs.mkdirSync(path.join(dir, 's', 'linked'));
     fs.symlinkSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(dir, 's', 'linked', 'index.ts'));
     const collected = await collect(path.join(dir, 's'));
-    const linked = collected.find((c) => c.name === 'linked')!;
+    const linked = collected.submissions.find((c) => c.name === 'linked')!;
     expect('problem' in linked && linked.problem).toMatch(/^not read: .*link/);
-    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o'), base: STUDENT });
+    const outcome = await runSimilarity({ submissions: path.join(dir, 's'), out: path.join(dir, 'o') });
     expect(outcome.notCompared.map((s) => s.name)).toEqual(['linked']);
     expect(fs.readFileSync(outcome.files.html, 'utf8')).toMatch(/Not compared.*linked/s);
   });
 
-  it('a text that holds the tokeniser past its limit is a row, and the others are tokenised', async () => {
-    // 300,000 nested template literals: the scanner's work grows with the nesting; a 1 ms limit
-    // stops it whatever the machine. The text after it has the default limit: a loaded machine
-    // could hold even one line past 1 ms.
-    const deep = `${'`${'.repeat(300_000)}${'}`'.repeat(300_000)}`;
-    const out = await tokeniseTexts([{ name: 'deep', text: deep, limitMs: 1 }, { name: 'fine', text: 'export const x = 1;' }]);
-    expect(out[0]).toEqual({ name: 'deep', problem: 'tokenising took longer than 0.001 s and was stopped' });
-    expect(out[1]).toMatchObject({ name: 'fine', ids: tokenIds(['let', '$', '=', 'num']) });
+  it('a submission that holds its reader past its limit is a row naming the file, and the others are read', async () => {
+    // A megabyte of statements: reading it takes far longer than the 1 ms it is given, whatever the
+    // machine. The submission after it has the default limit: a loaded machine could hold even one line past 1 ms.
+    const big = 'a.b(c, d);\n'.repeat(100_000);
+    const out = await readAll([
+      { label: 'big', entry: 'index.ts', files: new Map([['index.ts', big]]), limitMs: 1 },
+      { label: 'fine', entry: 'index.ts', files: new Map([['index.ts', 'export const x = 1;']]) },
+    ]);
+    expect(out[0]).toMatch(/^(big\/index\.ts: )?reading it took longer than 0\.001 s and was stopped$/);
+    expect(out[1]).toMatchObject({ ids: tokenIds(['let', '$', '=', 'num']) });
   });
 });
 
@@ -198,7 +211,7 @@ describe('npm run similarity', () => {
     layOut(path.join(dir, 's'), { plain_loops: INDEPENDENT.plain_loops, copy: DISGUISED.plain_loops_by_hand.files, reference: INDEPENDENT.reference });
     const tsNode = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
     const stdout = execFileSync(process.execPath, [tsNode, 'scripts/similarity.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o')], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-    expect(stdout).toMatch(/^compared 3 submissions: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more$/m);
+    expect(stdout).toMatch(/^compared 3 submissions: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more; handout subtracted: student\/ as committed in [0-9a-f]{7,}$/m);
     expect(fs.existsSync(path.join(dir, 'o', 'similarity.html'))).toBe(true);
     let failure: { status: number; stderr: string } | undefined;
     try {
@@ -217,7 +230,7 @@ describe('npm run similarity', () => {
     const tsNode = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
     const args = ['scripts/grade.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o'), '--similarity'];
     const stdout = execFileSync(process.execPath, [tsNode, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-    expect(stdout).toMatch(/^similarity: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more; wrote /m);
+    expect(stdout).toMatch(/^similarity: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more \(handout subtracted: student\/ as committed in [0-9a-f]{7,}\); wrote /m);
     expect(fs.readdirSync(path.join(dir, 'o')).sort()).toEqual([CACHE_DIR, 'batch.json', 'grades-long.csv', 'grades.csv', 'report.html', 'similarity.csv', 'similarity.html', 'submissions']);
     let failure: { status: number; stderr: string } | undefined;
     try {

@@ -1,0 +1,67 @@
+/**
+ * How each graded function is called, as data the harness is handed (lib/assignment/functions.ts):
+ * its export, its arguments from a case's inputs and params, what it returns and the shape that
+ * must have. The grader's child receives these with the submission, npm test calls through them,
+ * and the README's function table is made from them.
+ */
+import type { FunctionSpec } from '../lib/assignment/functions';
+
+/** The promised output shape: the input's own (softmax, multi-head attention). */
+const sameAs = (input: string) => ({ lead: { inputs: [input], keep: 0 }, dims: [] });
+
+export const FUNCTIONS: readonly FunctionSpec[] = [
+  {
+    id: 'softmax',
+    export: 'softmax',
+    /** x [...], softmax along `dim` → the same shape. */
+    args: [{ name: 'x', input: 'x' }, { name: 'dim', param: 'dim' }],
+    returns: { tuple: false, part: { name: 'softmax', kind: 'float', shape: sameAs('x') } },
+    signature: '`softmax(x, dim)`',
+    summary: 'softmax along `dim`, stable for large inputs',
+    short: 'softmax',
+  },
+  {
+    id: 'scaled_dot_product_attention',
+    export: 'scaledDotProductAttention',
+    /** Q [...batch, queries, dK], K [...batch, keys, dK], V [...batch, keys, dV], mask broadcastable to [...batch, queries, keys] → [...batch, queries, dV]. */
+    args: [{ name: 'Q', input: 'q' }, { name: 'K', input: 'k' }, { name: 'V', input: 'v' }, { name: 'mask', input: 'mask', optional: true }],
+    returns: {
+      tuple: false,
+      part: {
+        name: 'scaled_dot_product_attention',
+        kind: 'float',
+        shape: { lead: { inputs: ['q', 'k', 'v', 'mask'], keep: 2 }, dims: [{ input: 'q', dim: -2 }, { input: 'v', dim: -1 }] },
+      },
+    },
+    // A probability case has V = [identity | more columns]: each output row's first n_k entries are the query's probabilities.
+    rows: { columns: { input: 'k', dim: -2 }, mask: 'mask' },
+    signature: '`scaledDotProductAttention(Q, K, V, mask?)`',
+    summary: 'softmax(Q Kᵀ / √d_k) V with an optional boolean mask',
+    short: 'attention',
+  },
+  {
+    id: 'causal_mask',
+    export: 'causalMask',
+    /** → boolean [seqLen, seqLen]. */
+    args: [{ name: 'seqLen', param: 'seqLen' }],
+    returns: { tuple: false, part: { name: 'causal_mask', kind: 'mask', shape: { dims: [{ param: 'seqLen' }, { param: 'seqLen' }] } } },
+    signature: '`causalMask(seqLen)`',
+    summary: 'boolean `[seqLen, seqLen]`, 1 where key ≤ query',
+    short: 'causal mask',
+  },
+  {
+    id: 'multihead_self_attention',
+    export: 'multiHeadSelfAttention',
+    /** x [...batch, seq, dModel], weights [dModel, dModel] (out, in), mask [seq, seq] → [...batch, seq, dModel]. */
+    args: [
+      { name: 'x', input: 'x' },
+      { name: 'weights', object: { qProj: { input: 'q_proj' }, kProj: { input: 'k_proj' }, vProj: { input: 'v_proj' }, oProj: { input: 'o_proj' } } },
+      { name: 'numHeads', param: 'numHeads' },
+      { name: 'mask', input: 'mask', optional: true },
+    ],
+    returns: { tuple: false, part: { name: 'multihead_self_attention', kind: 'float', shape: sameAs('x') } },
+    signature: '`multiHeadSelfAttention(x, weights, numHeads, mask?)`',
+    summary: 'projections, heads, attention, output projection',
+    short: 'multi-head',
+  },
+];

@@ -1,0 +1,77 @@
+/**
+ * The checks on one graded case's output, part by part: each part against its expected values
+ * (closeness within the case's tolerance, or exact for a mask or indices), then the case's
+ * property checks on the rows its function's spec points at. What they find is the verdict's to
+ * weigh (verdict.ts); they run in the grading process (or npm test's), never inside student code.
+ */
+import type { Dim, FunctionSpec, PartSpec } from '../assignment/functions';
+import { partsOf } from '../assignment/functions';
+import { toleranceOf, type GradedCase } from '../assignment/cases';
+import {
+  checkClose,
+  checkMaskEqual,
+  checkMaskedAreZero,
+  checkRowsSumToOne,
+  checkShape,
+  leadingColumns,
+  type CheckOutcome,
+  type Values,
+} from '../compare';
+
+export interface Verdict {
+  passed: boolean;
+  checks: CheckOutcome[];
+  /** The failing checks' messages, one per line; empty when passed. */
+  message: string;
+}
+
+export interface Evidence {
+  /** Each part's expected values, by part name. */
+  expected: Readonly<Record<string, Values>>;
+  inputs: Record<string, Values>;
+  params: Readonly<Record<string, number>>;
+}
+
+function dimOf(dim: Dim, { inputs, params }: Evidence): number {
+  if (typeof dim === 'number') return dim;
+  if ('param' in dim) return params[dim.param];
+  const shape = inputs[dim.input].shape;
+  return shape[dim.dim < 0 ? shape.length + dim.dim : dim.dim];
+}
+
+function partChecks(graded: GradedCase, part: PartSpec, output: Values, expected: Values): CheckOutcome[] {
+  const shape = checkShape(output, expected);
+  if (!shape.passed) return [shape];
+  return [part.kind === 'float' ? checkClose(output, expected, toleranceOf(graded, part.name)) : checkMaskEqual(output, expected)];
+}
+
+/** The case's property checks, on the rows the spec points at (FunctionSpec.rows). */
+function propertyChecks(spec: FunctionSpec, graded: GradedCase, outputs: ReadonlyMap<string, Values>, evidence: Evidence): CheckOutcome[] {
+  if (graded.checks.length === 0) return [];
+  const rows = spec.rows;
+  if (!rows) throw new Error(`${graded.name} declares property checks, but ${spec.export}'s spec says no rows to read`);
+  const output = outputs.get(rows.part ?? partsOf(spec)[0].name)!;
+  const probs = rows.columns === undefined ? output : leadingColumns(output, dimOf(rows.columns, evidence));
+  const mask = rows.mask === undefined ? undefined : evidence.inputs[rows.mask];
+  return graded.checks.map((check) => {
+    if (check === 'rows_sum_to_one') return checkRowsSumToOne(probs, mask);
+    // A probability case always has a mask: the fixture generator refuses one without.
+    return checkMaskedAreZero(probs, mask!);
+  });
+}
+
+/**
+ * Every part checked against its expected values, then the property checks once every part has
+ * the right shape. A tuple's failing checks name their part ("weights: …").
+ */
+export function evaluateCase(spec: FunctionSpec, graded: GradedCase, outputs: ReadonlyMap<string, Values>, evidence: Evidence): Verdict {
+  const tuple = spec.returns.tuple;
+  const checks: CheckOutcome[] = [];
+  for (const part of partsOf(spec)) {
+    const named = (c: CheckOutcome) => (tuple && !c.passed ? { ...c, message: `${part.name}: ${c.message}` } : c);
+    checks.push(...partChecks(graded, part, outputs.get(part.name)!, evidence.expected[part.name]).map(named));
+  }
+  if (checks.every((c) => c.check !== 'shape')) checks.push(...propertyChecks(spec, graded, outputs, evidence));
+  const failed = checks.filter((c) => !c.passed);
+  return { passed: failed.length === 0, checks, message: failed.map((c) => c.message).join('\n') };
+}

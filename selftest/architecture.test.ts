@@ -1,0 +1,186 @@
+/**
+ * The shape of the house, held as tests (docs/architecture.md draws it): lib/ is the harness and
+ * never reaches into an assignment (it imports nothing from tests/, adapters/, reference/, student/
+ * and names no graded function of any assignment the project declares); no two modules import
+ * each other, directly or round a loop; and lib's folders stand in layers, each importing only its
+ * own layer and those below.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import type { FunctionSpec } from '../lib/assignment/functions';
+import { PROJECT_ROOT } from '../lib/paths';
+import { FUNCTIONS } from '../adapters/functions';
+
+/**
+ * lib's folders (and top-level files), bottom up. A module may import its own layer's and those
+ * below; docs/architecture.md says what each layer is for.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ['text', 'errors', 'format', 'shape', 'paths', 'random', 'fsAtomic', 'npmKept', 'cli', 'npy', 'tensorKernels', 'tensor', 'compare', 'workCache'],
+  ['assignment', 'late', 'intake'],
+  ['model'],
+  ['diagnosis', 'sandbox'],
+  ['report', 'typecheck'],
+  ['grading', 'similarity', 'readmeTables', 'release'],
+  ['batch', 'suite', 'gradescope', 'bench'],
+];
+
+/** The folders of an assignment: what the harness is handed, never what it imports. */
+const ASSIGNMENT_FOLDERS = ['tests', 'adapters', 'reference', 'student'];
+
+function walk(dir: string, keep: (file: string) => boolean): string[] {
+  return fs.readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.posix.join(dir, e.name);
+    if (e.isSymbolicLink()) return [];
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : walk(rel, keep);
+    return keep(rel) ? [rel] : [];
+  });
+}
+
+const isSource = (file: string) => /\.(ts|mts)$/.test(file) && !file.endsWith('.d.ts');
+const isProduct = (file: string) => isSource(file) && !/\.test\.ts$/.test(file);
+
+/** The project files a module imports (relative specifiers resolved as the project resolves them), static and `import()` alike. */
+export function importsOf(file: string, text = fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')): string[] {
+  const { importedFiles } = ts.preProcessFile(text, true, true);
+  return importedFiles.map((f) => f.fileName).filter((spec) => spec.startsWith('.')).flatMap((spec) => {
+    const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)).replace(/\.js$/, '');
+    const found = [`${base}.ts`, `${base}.mts`, `${base}/index.ts`, base].find((f) => fs.existsSync(path.join(PROJECT_ROOT, f)) && fs.statSync(path.join(PROJECT_ROOT, f)).isFile());
+    return found ? [found] : [];
+  });
+}
+
+/** The layer of a lib module: its folder's (lib/grading/…) or its own (lib/tensor.ts). */
+function layerOf(file: string): number {
+  const name = file.split('/')[1].replace(/\.ts$/, '');
+  const at = LAYERS.findIndex((layer) => layer.includes(name));
+  if (at < 0) throw new Error(`${file}: lib/${name} is in no layer of selftest/architecture.test.ts: place it in LAYERS and in docs/architecture.md`);
+  return at;
+}
+
+/** Every import cycle among `files`, each as the files round it (Tarjan's strongly connected components, iterative). */
+export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  let next = 0;
+  for (const start of graph.keys()) {
+    if (index.has(start)) continue;
+    const work: { node: string; edge: number }[] = [{ node: start, edge: 0 }];
+    index.set(start, next);
+    low.set(start, next++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length) {
+      const top = work[work.length - 1];
+      const edges = graph.get(top.node) ?? [];
+      if (top.edge < edges.length) {
+        const to = edges[top.edge++];
+        if (!graph.has(to)) continue;
+        if (!index.has(to)) {
+          index.set(to, next);
+          low.set(to, next++);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ node: to, edge: 0 });
+        } else if (onStack.has(to)) low.set(top.node, Math.min(low.get(top.node)!, index.get(to)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) low.set(work[work.length - 1].node, Math.min(low.get(work[work.length - 1].node)!, low.get(top.node)!));
+      if (low.get(top.node) === index.get(top.node)) {
+        const component: string[] = [];
+        for (let member = stack.pop()!; ; member = stack.pop()!) {
+          onStack.delete(member);
+          component.push(member);
+          if (member === top.node) break;
+        }
+        if (component.length > 1 || (graph.get(top.node) ?? []).includes(top.node)) found.push(component.sort());
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Where `text` names one of the graded functions: an identifier or a string literal that is a
+ * function's id or export, anywhere; and in a comment, an id or export that cannot be an ordinary
+ * word (it holds an underscore or a capital: `scaled_dot_product_attention`, `causalMask`), so the
+ * prose may still say what the harness is for.
+ */
+export function namings(text: string, names: readonly string[]): string[] {
+  const exact = new Set(names);
+  const distinctive = names.filter((n) => /[_A-Z]/.test(n));
+  const found: string[] = [];
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    const token = scanner.getTokenText();
+    if (kind === ts.SyntaxKind.Identifier && exact.has(token)) found.push(token);
+    else if ((kind === ts.SyntaxKind.StringLiteral || kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) && exact.has(scanner.getTokenValue())) found.push(token);
+    else if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) {
+      for (const name of distinctive) if (new RegExp(`\\b${name}\\b`).test(token)) found.push(`${name} (in a comment)`);
+    }
+  }
+  return found;
+}
+
+/** Every function of every assignment the project declares: this one's, and the self-tests' own (selftest/assignments/*). */
+function declaredFunctions(): FunctionSpec[] {
+  const others = fs.existsSync(path.join(PROJECT_ROOT, 'selftest', 'assignments'))
+    ? fs.readdirSync(path.join(PROJECT_ROOT, 'selftest', 'assignments')).flatMap((name) => {
+      const file = path.join(PROJECT_ROOT, 'selftest', 'assignments', name, 'adapters', 'functions.ts');
+      return fs.existsSync(file) ? [file] : [];
+    })
+    : [];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return [...FUNCTIONS, ...others.flatMap((file) => (require(file) as { FUNCTIONS: FunctionSpec[] }).FUNCTIONS)];
+}
+
+const LIB = walk('lib', isProduct);
+
+describe('lib/ is the harness: it never reaches into an assignment', () => {
+  it('imports nothing from tests/, adapters/, reference/, student/ (or the self-tests and scripts above it)', () => {
+    const reaching = LIB.flatMap((file) => importsOf(file).filter((target) => !target.startsWith('lib/')).map((target) => `${file} → ${target}`));
+    expect(reaching).toEqual([]);
+  });
+
+  it('names no graded function of any declared assignment, in code or in a comment', () => {
+    const names = [...new Set(declaredFunctions().flatMap((f) => [f.id, f.export]))];
+    expect(names.length).toBeGreaterThan(0);
+    const naming = LIB.flatMap((file) => namings(fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8'), names).map((n) => `${file}: ${n}`));
+    expect(naming).toEqual([]);
+  });
+
+  it('the checks see what they look for', () => {
+    expect(namings("const f = 'causal_mask'; // calls causalMask, then softmax\nrun(softmax);", ['causal_mask', 'causalMask', 'softmax']))
+      .toEqual(["'causal_mask'", 'causalMask (in a comment)', 'softmax']);
+    expect(namings('// a softmax, in words', ['softmax'])).toEqual([]);
+    expect(importsOf('lib/grading/grade.ts').some((target) => target.startsWith('lib/sandbox/'))).toBe(true);
+    expect(importsOf('tests/assignment.ts')).toContain('adapters/functions.ts');
+    expect(ASSIGNMENT_FOLDERS.every((dir) => fs.existsSync(path.join(PROJECT_ROOT, dir)))).toBe(true);
+  });
+});
+
+describe('the house has no loops and no climbs', () => {
+  const everything = ['lib', 'tests', 'adapters', 'reference', 'student', 'scripts'].flatMap((dir) => walk(dir, isProduct));
+
+  it('no module imports one that imports it back, directly or round a loop', () => {
+    const graph = new Map(everything.map((file) => [file, importsOf(file)]));
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("each of lib's modules imports only its own layer and those below", () => {
+    const climbs = LIB.flatMap((file) => importsOf(file).filter((target) => target.startsWith('lib/') && layerOf(target) > layerOf(file))
+      .map((target) => `${file} (layer ${layerOf(file)}) → ${target} (layer ${layerOf(target)})`));
+    expect(climbs).toEqual([]);
+  });
+
+  it('the cycle check finds a loop, and only a loop', () => {
+    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+    expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+  });
+});
