@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NESTING_CONSTRUCTS, stepsWithin } from '../lib/bench/nesting';
-import { NESTING_LIMIT } from '../lib/sandbox/nestingBound';
+import { NESTING_LIMIT } from '../lib/text/nesting';
 import { visibleCases } from '../tests/cases';
 import { grade } from './grader/harness';
 import { sayer } from './grader/sayer';

@@ -1,10 +1,10 @@
 /**
  * Every kind of nesting a parser recurses on, as generated sources: each bracket, each prefix run,
- * each right and left chain. The nesting bound's unit tests (lib/sandbox/nestingBound.test.ts),
+ * each right and left chain. The nesting bound's unit tests (lib/text/nesting.test.ts),
  * the attacks (selftest/attacks/nesting.ts) and the measure of what the parsers survive
  * (nestingProbe.ts, `npm run bench:nesting`) draw from this one table.
  */
-import { nestingPastBound } from '../sandbox/nestingBound';
+import { nestingPastBound } from '../text/nesting';
 
 export interface Construct {
   /** A statement nested `k` steps deep. */

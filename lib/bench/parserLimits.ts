@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
-import { NESTING_LIMIT } from '../sandbox/nestingBound';
+import { NESTING_LIMIT } from '../text/nesting';
 import { TRANSPILER_FLAGS } from '../sandbox/transpilePool';
 import { NESTING_CONSTRUCTS } from './nesting';
 

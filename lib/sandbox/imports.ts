@@ -10,7 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import { codeFile, codePlace, lineAndColumn } from '../text/place';
-import { nestingProblem } from './nestingBound';
+import { nestingProblem } from '../text/nesting';
 import type { parseAst as ParseAst } from 'rolldown/parseAst' with { 'resolution-mode': 'import' };
 
 // An ES module, required (Node ≥ 20.19 and 22.12 load one from CommonJS): this project is CommonJS.
@@ -64,7 +64,7 @@ export function scanModule(source: string, file: string, label: string): Scanned
     const { line, column } = lineAndColumn(source, offset);
     return codePlace(label, file, line, column);
   };
-  // oxc recurses without a limit: past the bound it would overflow its stack (nestingBound.ts).
+  // oxc recurses without a limit: past the bound it would overflow its stack (lib/text/nesting.ts).
   const deep = nestingProblem(source, label, file);
   if (deep) return { imports: [], problems: [deep] };
   let program: unknown;

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { NESTING_LIMIT } from './nestingBound';
+import { NESTING_LIMIT } from '../text/nesting';
 import { transpileInChild, warmTranspiler } from './transpilePool';
 
 const job = (source: string, files: Record<string, string> = {}) => ({ files: { 'index.ts': source, ...files }, entry: 'index.ts', label: 'student' });

@@ -13,7 +13,7 @@ import type { WorkCache } from '../workCache';
 import type { Submission } from '../intake/intake';
 import { PROJECT_ROOT } from '../paths';
 import { cpuMs } from '../sandbox/childClock';
-import { nestingProblem } from '../sandbox/nestingBound';
+import { nestingProblem } from '../text/nesting';
 import type { CheckedSubmission } from './check';
 import { compilerFiles, hashFiles, SNAPSHOT_PRELOAD, usableSnapshot } from './snapshot';
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NESTING_CONSTRUCTS, stepsWithin, type Construct } from '../../lib/bench/nesting';
-import { NESTING_LIMIT } from '../../lib/sandbox/nestingBound';
+import { NESTING_LIMIT } from '../../lib/text/nesting';
 import { PROJECT_ROOT } from '../../lib/paths';
 import type { Layout } from './layouts';
 

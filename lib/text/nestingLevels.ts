@@ -1,5 +1,5 @@
 /**
- * The open brackets of a source as nestingBound.ts scans it, each with the operators run up inside
+ * The open brackets of a source as nesting.ts scans it, each with the operators run up inside
  * it, and their sum: an upper bound on how deep a parser is at the current token.
  */
 
