@@ -70,7 +70,10 @@ export interface GradeOptions extends Omit<SessionOptions, 'functions'> {
 export { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 export const DEFAULT_TIMEOUT_MS = PER_TEST_LIMIT_MS;
 export { DEFAULT_BUDGET_MS } from './faults';
-/** Honest code of a few hundred lines transpiles in tens of milliseconds; pathological nesting takes minutes. */
+/**
+ * CPU time a submission's load check and transpiling may be charged (not wall time: load must not
+ * fail a correct submission). Honest code of a few hundred lines takes tens of milliseconds.
+ */
 export const TRANSPILE_LIMIT_MS = 10_000;
 
 /**
@@ -170,7 +173,7 @@ async function transpileCached(job: TranspileJob, cache: WorkCache | undefined, 
 function unreadable(outcome: Exclude<TranspileOutcome, { kind: 'done' }>): string {
   const at = outcome.file ? ` (reading ${outcome.file})` : '';
   return outcome.kind === 'timeout'
-    ? `the submission could not be compiled within ${TRANSPILE_LIMIT_MS / 1000} s${at}: simplify deeply nested code`
+    ? `the submission could not be compiled within ${TRANSPILE_LIMIT_MS / 1000} s of CPU time${at}: simplify deeply nested code`
     : `the submission could not be compiled: ${outcome.message}${at}; simplify deeply nested code`;
 }
 

@@ -1,9 +1,11 @@
 /**
  * Transpiling happens in child processes under a time limit: a job past its limit ends as a
  * timeout, a process that dies on a job (a crash of the parser) is that job's failure naming the
- * file it was reading; either way the process is replaced and the next job served. The grader's
+ * file it was reading; either way the process is replaced and the next job served. A job is charged
+ * its process's CPU time: a machine too busy to give it a CPU fails no one. The grader's
  * event loop keeps running meanwhile, and a file that does not parse is a load error naming its line.
  */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NESTING_LIMIT } from '../text/nesting';
@@ -39,6 +41,33 @@ describe('transpileInChild', () => {
     expect((await transpileInChild(job(big), 1)).kind).toBe('timeout');
     const next = await transpileInChild(job('export const x = 1;\n'), 30_000);
     expect(next.kind).toBe('done');
+  });
+
+  it.skipIf(process.platform !== 'linux')('a job is charged its CPU time, not the wall time a loaded machine makes it wait', async () => {
+    await warmTranspiler();
+    const pool = transpilingChildren();
+    const some = big.slice(0, big.length / 4);
+    const cost = async () => {
+      const before = pool.map(ticks);
+      expect((await transpileInChild(job(some), 600_000)).kind).toBe('done');
+      return Math.max(...pool.map((pid, i) => ticks(pid) - before[i])) * 10;
+    };
+    const cpuMs = await cost();
+    // Eight busy loops share one CPU with every transpiling process: a job waits about eight times
+    // its CPU time for the CPU, far past a limit of twice its CPU time.
+    const cpu = /:\s*(\d+)/.exec(execFileSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8' }))![1];
+    const loops: ChildProcess[] = Array.from({ length: 8 }, () => spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }));
+    try {
+      for (const pid of [...pool, ...loops.map((l) => l.pid!)]) execFileSync('taskset', ['-cp', cpu, String(pid)], { stdio: 'ignore' });
+      const started = Date.now();
+      const outcome = await transpileInChild(job(some), 2 * cpuMs + 200);
+      const wallMs = Date.now() - started;
+      expect(outcome.kind, `CPU ${cpuMs} ms alone, ${wallMs} ms of wall time among the loops`).toBe('done');
+      expect(wallMs).toBeGreaterThan(2 * cpuMs + 200);
+    } finally {
+      for (const loop of loops) loop.kill('SIGKILL');
+      for (const pid of pool) execFileSync('taskset', ['-cp', '0-1023', String(pid)], { stdio: 'ignore' });
+    }
   });
 
   it("the grader's event loop runs while a child transpiles", async () => {

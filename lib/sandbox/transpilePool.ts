@@ -1,7 +1,7 @@
 /**
  * Reading submissions apart from the grader: oxc (native code) and TypeScript parse a submission's
  * text only in a few child processes (one per core at most), never in the grading process, where
- * a stack overflow of native code ends the whole batch with SIGSEGV. Each job has a time limit;
+ * a stack overflow of native code ends the whole batch with SIGSEGV. Each job has a limit of CPU time;
  * each process a heap cap and a stack of its own. A job past its limit, or a process that dies on
  * it (a crash, out of memory), is that submission's failure, naming the file it was reading; the
  * process is replaced and the next job served. Idle processes do not keep the grader alive.
@@ -15,6 +15,7 @@ import os from 'node:os';
 import { GraderError } from '../errors';
 import { codeFile } from '../text/place';
 import { buildChildRuntime } from './build';
+import { CallClock } from './childClock';
 import { nodeMs } from './nodeMs';
 import type { PreparedSubmission, TranspileJob } from './transpile';
 import type { WorkerMessage } from './transpileWorker';
@@ -39,6 +40,9 @@ export const TRANSPILER_FLAGS = [`--max-old-space-size=${HEAP_MB}`, `--stack-siz
 
 /** Loading TypeScript into a new process takes a second or two, longer on a loaded machine. */
 const START_LIMIT_MS = 60_000;
+
+/** How often a job's charge is read: a runaway is stopped at most this long past its limit. */
+const POLL_MS = 50;
 
 /** A process that could not start is the grader's failure, never the submission's. */
 export class TranspilerStartError extends GraderError {}
@@ -147,8 +151,8 @@ function release(child: ChildProcess | undefined): void {
 }
 
 /**
- * Transpiles one submission in a child process; `limitMs` bounds the job, not the wait for a free
- * process. `checked` is called once the load check has passed, as TypeScript starts: a submission
+ * Transpiles one submission in a child process; `limitMs` bounds the CPU time the job is charged,
+ * not the wait for a free process. `checked` is called once the load check has passed, as TypeScript starts: a submission
  * that will run may start its child then, one that cannot load starts none.
  */
 export async function transpileInChild(job: TranspileJob, limitMs: number, checked?: () => void): Promise<TranspileOutcome> {
@@ -169,7 +173,7 @@ async function attempt(job: TranspileJob, limitMs: number, checked?: () => void)
     const finish = (outcome: TranspileOutcome, keep: boolean) => {
       if (finished) return;
       finished = true;
-      clearTimeout(timer);
+      clearInterval(timer);
       child.off('message', onMessage);
       child.off('close', onClose);
       if (!keep) child.kill('SIGKILL');
@@ -190,7 +194,13 @@ async function attempt(job: TranspileJob, limitMs: number, checked?: () => void)
     // 'close' comes after every message the process sent, its last `reading` included.
     const onClose = (code: number | null, signal: NodeJS.Signals | null) =>
       finish({ kind: 'failed', message: `the transpiler stopped (${signal ?? `exit code ${code}`})`, file: file() }, false);
-    const timer = setTimeout(() => finish({ kind: 'timeout', file: file() }, false), nodeMs(limitMs));
+    // The job is charged its process's CPU time (childClock.ts), never the machine's load: on a
+    // loaded machine (load 30) a wall-clock limit failed a correct submission. A runaway spends
+    // CPU and ends at the limit; a process that sleeps is charged its wall time over WALL_FACTOR.
+    const clock = new CallClock(child.pid === undefined ? [] : [child.pid]);
+    const timer = setInterval(() => {
+      if (clock.charged() > limitMs) finish({ kind: 'timeout', file: file() }, false);
+    }, nodeMs(Math.min(POLL_MS, limitMs)));
     child.on('message', onMessage);
     child.on('close', onClose);
     child.send(job, (err) => {
