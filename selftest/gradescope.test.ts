@@ -160,6 +160,13 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     expect(saidOnce(results.tests, 'Error')).toMatch(/^Error: the submission failed to load/);
   });
 
+  it('a helper nested 20,000 deep (it once ended the autograder with SIGSEGV): 0, the first test names the file and the place, the others name it', async () => {
+    const files = { 'index.ts': `import './deep';\n${reference()}`, 'deep.ts': `export const zz = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\n` };
+    const { results } = await runAutograder(autograderRoot('nested_too_deep', files));
+    expect(results.score).toBe(0);
+    expect(saidOnce(results.tests, 'Error')).toMatch(/^Error: the submission failed to load: nesting too deep at submission\/deep\.ts:1:\d+: /);
+  });
+
   it('process.exit while loading: 0, every test crashed with the reason', async () => {
     const { results } = await runAutograder(autograderRoot('exit_at_import', { 'index.ts': `${reference()}\nprocess.exit(3);\n` }));
     expect(results.score).toBe(0);

@@ -8,6 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NESTING_CONSTRUCTS, stepsWithin } from '../lib/bench/nesting';
+import { NESTING_LIMIT } from '../lib/text/nesting';
 import { visibleCases } from '../tests/cases';
 import { grade } from './grader/harness';
 import { sayer } from './grader/sayer';
@@ -21,6 +23,12 @@ const takingSoftmaxFrom = (specifier: string) => `export { softmax } from '${spe
 const SOFTMAX = "import type { Tensor } from '../lib/tensor';\nexport { softmax } from './base';\nexport type Unused = Tensor;\n";
 /** A softmax that returns zeros: in JavaScript both loaders run as it is. */
 const WRONG_SOFTMAX_JS = 'export function softmax(x) {\n  return { shape: x.shape, data: new Float64Array(x.data.length) };\n}\n';
+
+/** A kind of each family of nesting (brackets, prefix runs, right and left chains, statements, types), each exactly at the bound, in a function nothing calls. */
+const AT_THE_BOUND = ['parentheses', 'templates', 'not', 'conditionals', 'sums', 'elseIfsAfterSemicolons', 'typeArguments'].map((name) => {
+  const uncalled = (statement: string) => `export function deep_${name}(a: any, x: any): void {\n  ${statement}\n}\n`;
+  return uncalled(NESTING_CONSTRUCTS[name].source(stepsWithin(NESTING_CONSTRUCTS[name], NESTING_LIMIT, uncalled)));
+}).join('');
 
 interface Shape {
   name: string;
@@ -61,6 +69,10 @@ const SHAPES: Shape[] = [
   { name: 'throws_while_loading', files: { 'index.ts': takingSoftmaxFrom('./helpers'), 'helpers.ts': `throw new Error('boom while loading');\n` }, expect: { status: 'error', reason: /^the submission failed to load: Error: boom while loading$/ } },
   { name: 'a_symbolic_link', files: { 'index.ts': BASE, 'copy.ts': { link: 'index.ts' } }, expect: { status: 'refused', reason: /copy\.ts is a symbolic link/ } },
   { name: 'no_index_ts', files: { 'main.ts': BASE }, expect: { status: 'error', reason: /holds no index\.ts/ } },
+  // Past what oxc survives (it once took the grading process down with SIGSEGV): refused before any parser reads it, in one place.
+  { name: 'nested_too_deep', files: { 'index.ts': `${BASE}\nexport const zz = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\n` }, expect: { status: 'error', reason: /^the submission failed to load: nesting too deep at nested_too_deep\/index\.ts:\d+:\d+: / } },
+  { name: 'a_helper_nested_too_deep', files: { 'index.ts': takingSoftmaxFrom('./helpers'), 'helpers.ts': `${SOFTMAX}export const zz = ${'!'.repeat(100_000)}1;\n` }, expect: { status: 'error', reason: /^the submission failed to load: nesting too deep at a_helper_nested_too_deep\/helpers\.ts:4:\d+: / } },
+  { name: 'nested_at_the_bound', files: { 'index.ts': takingSoftmaxFrom('./helpers'), 'helpers.ts': `${SOFTMAX}${AT_THE_BOUND}` }, expect: 'passes' },
   { name: 'an_upload_holding_student', files: { 'student/index.ts': BASE.replace("'../../../lib/tensor'", "'../../lib/tensor'"), 'README.md': 'mine\n' }, expect: 'passes', upload: '.' },
 ];
 

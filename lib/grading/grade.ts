@@ -3,8 +3,9 @@
  * this process reads each answer, checks it against the expected values and awards the points.
  *
  * The submission is read once, by the intake (lib/intake), and from then on travels as text: it is
- * transpiled in a worker thread under a time limit, loaded by the child, and run case by case under
- * a per-case limit and a budget for the whole submission.
+ * parsed and transpiled in a process of its own under a time limit (no parser meets its text in
+ * this process), loaded by the child, and run case by case under a per-case limit and a budget for
+ * the whole submission.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { buildChildRuntime } from '../sandbox/build';
 import { closedToOthers } from '../sandbox/runtimeReach';
 import { childCommand, containmentReport, type ChildCommand } from '../sandbox/containment';
 import { ChildSession, type SessionOptions } from '../sandbox/session';
-import { transpileInWorker, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
+import { transpileInChild, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
 import { loadVerdict } from '../sandbox/loadCheck';
 import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 import { isPrepared, type PreparedSubmission, type TranspileJob } from '../sandbox/transpile';
@@ -69,7 +70,10 @@ export interface GradeOptions extends Omit<SessionOptions, 'functions'> {
 export { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 export const DEFAULT_TIMEOUT_MS = PER_TEST_LIMIT_MS;
 export { DEFAULT_BUDGET_MS } from './faults';
-/** Honest code of a few hundred lines transpiles in tens of milliseconds; pathological nesting takes minutes. */
+/**
+ * CPU time a submission's load check and transpiling may be charged (not wall time: load must not
+ * fail a correct submission). Honest code of a few hundred lines takes tens of milliseconds.
+ */
 export const TRANSPILE_LIMIT_MS = 10_000;
 
 /**
@@ -83,13 +87,13 @@ export function prepareChild(memoryBytes = DEFAULT_MEMORY_BYTES, hide: readonly 
 
 /**
  * Starts one contained child with no submission and waits for its runtime, and one transpiling
- * worker: when this machine's Node or containment cannot start them, the run stops with an error
+ * process: when this machine's Node or containment cannot start them, the run stops with an error
  * before any student is graded, instead of reporting every student as crashed.
  */
 export async function checkChildStarts(child: ChildCommand): Promise<void> {
   const session = new ChildSession({ child, functions: [], timeoutMs: DEFAULT_TIMEOUT_MS, outputCap: 4096 });
   try {
-    // The transpiling worker starts meanwhile: the first submissions then wait on neither.
+    // The transpiling process starts meanwhile: the first submissions then wait on neither.
     await Promise.all([session.started(), warmTranspiler()]);
   } catch (err) {
     // A child that runs as another user cannot reach a runtime behind a folder closed to others: say which.
@@ -153,13 +157,24 @@ export async function gradeSubmission(dir: string, name: string, options: GradeO
   return result.cases.some((c) => c.status !== 'refused') ? { ...result, containment: containmentReport(options.child) } : result;
 }
 
-/** A cache's entry for this very job, or TypeScript in a worker (and the result kept when it finished). */
-async function transpileCached(job: TranspileJob, cache: WorkCache | undefined): Promise<TranspileOutcome> {
+/**
+ * A cache's entry for this very job, or TypeScript in a child process (and the result kept when
+ * it finished); `checked` as transpileInChild calls it.
+ */
+async function transpileCached(job: TranspileJob, cache: WorkCache | undefined, checked: () => void): Promise<TranspileOutcome> {
   const kept = cache?.get(job, isPrepared);
   if (kept) return { kind: 'done', prepared: kept };
-  const transpiled = await transpileInWorker(job, TRANSPILE_LIMIT_MS);
+  const transpiled = await transpileInChild(job, TRANSPILE_LIMIT_MS, checked);
   if (transpiled.kind === 'done') cache?.set(job, transpiled.prepared);
   return transpiled;
+}
+
+/** Why a submission the transpiling process could not read fails to load: what happened, to which file, and what to do. */
+function unreadable(outcome: Exclude<TranspileOutcome, { kind: 'done' }>): string {
+  const at = outcome.file ? ` (reading ${outcome.file})` : '';
+  return outcome.kind === 'timeout'
+    ? `the submission could not be compiled within ${TRANSPILE_LIMIT_MS / 1000} s of CPU time${at}: simplify deeply nested code`
+    : `the submission could not be compiled: ${outcome.message}${at}; simplify deeply nested code`;
 }
 
 async function gradeContained(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
@@ -168,14 +183,14 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   if ('cases' in submission) return submission;
   const typeNotes = options.typeNotes ?? startTypeCheck([checkedSubmission(name, submission)], typeCheckLimits(options.timeoutMs));
   const session = new ChildSession({ ...options, functions: options.assignment.functions });
-  session.warmUp();
   try {
     const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
-    const transpiled = await transpileCached(job, options.transpileCache);
+    // The child starts once the load check has passed, while TypeScript transpiles: a submission
+    // that cannot load starts none (a stream of them once held every uid of the block, own-uids,
+    // while their killed children were still exiting).
+    const transpiled = await transpileCached(job, options.transpileCache, () => session.warmUp());
     if (transpiled.kind !== 'done') {
-      const problem = transpiled.kind === 'timeout'
-        ? `the submission could not be compiled within ${TRANSPILE_LIMIT_MS / 1000} s: simplify deeply nested code`
-        : `the submission could not be compiled: ${transpiled.message}`;
+      const problem = unreadable(transpiled);
       return withoutRunning(name, options.cases, 'error', problem, [...submission.notes, problem], 'graded');
     }
     const { prepared } = transpiled;

@@ -17,6 +17,7 @@ const tallyCauses = (graded: Parameters<CauseBook['tally']>[0]) => BOOK.tally(gr
 /** A case that did not pass, as the grader words each kind of failure (lib/grading/verdict.ts, grade.ts). */
 const FAILURES: { cause: string; over: Partial<CaseResult> }[] = [
   { cause: 'syntax error', over: { status: 'error', reason: "the submission failed to load: syntax error at kemal/index.ts:3:9: ')' expected." } },
+  { cause: 'syntax error', over: { status: 'error', reason: 'the submission failed to load: nesting too deep at kemal/deep.ts:1:204: more than 200 brackets and operators inside one another; simplify the code there (give inner parts names of their own)' } },
   { cause: 'load error', over: { status: 'error', reason: 'the submission failed to load: kemal/index.ts:2:22 imports "./helpers", which is not in your folder: add the file or fix the path' } },
   { cause: 'load error', over: { status: 'error', reason: 'the submission failed to load: Error: not ready' } },
   { cause: 'refused', over: { status: 'refused', reason: 'kemal/index.ts:1:16 imports "node:fs", which a submission may not use' } },

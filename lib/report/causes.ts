@@ -38,7 +38,8 @@ export const STATUS_CAUSES: Record<string, string> = {
 // first; lib/grading/grade.ts and verdict.ts write the rest). Code that throws an error named to
 // read the same gets its own tests listed as a load error: the list's words, not its points.
 const LOAD_FAILED = /^Error: the submission failed to load: /;
-const SYNTAX_ERROR = /^Error: the submission failed to load: syntax error at /;
+/** A file that does not parse, or that nests too deep for a parser to read (lib/text/nesting.ts). */
+const SYNTAX_ERROR = /^Error: the submission failed to load: (?:syntax error|nesting too deep) at /;
 
 function testCauses(book: CauseBook, results: GradescopeResults): Map<string, string[]> {
   const causes = new Map<string, string[]>();

@@ -9,7 +9,8 @@
  * TypeScript's is not (loading it costs about a second).
  */
 import { createRequire } from 'node:module';
-import { codeFile, codePlace } from '../text/place';
+import { codeFile, codePlace, lineAndColumn } from '../text/place';
+import { nestingProblem } from '../text/nesting';
 import type { parseAst as ParseAst } from 'rolldown/parseAst' with { 'resolution-mode': 'import' };
 
 // An ES module, required (Node ≥ 20.19 and 22.12 load one from CommonJS): this project is CommonJS.
@@ -48,21 +49,6 @@ function literal(node: unknown): string | undefined {
   return isNode(node) && node.type === 'Literal' && typeof node.value === 'string' ? node.value : undefined;
 }
 
-/** 1-based line and column of a UTF-16 offset, counted as TypeScript counts them (\n, \r\n, \r, U+2028/9 end a line). */
-function lineAndColumn(source: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < offset && i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 13 && source.charCodeAt(i + 1) === 10) continue;
-    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
-      line++;
-      start = i + 1;
-    }
-  }
-  return { line, column: Math.min(offset, source.length) - start + 1 };
-}
-
 /** The parser's own sentence (its message is a header, the sentence, then a code frame) and its UTF-16 offset. */
 function parseProblem(err: unknown): { message: string; offset?: number } {
   const e = err as { message?: unknown; pos?: unknown } | null;
@@ -78,6 +64,9 @@ export function scanModule(source: string, file: string, label: string): Scanned
     const { line, column } = lineAndColumn(source, offset);
     return codePlace(label, file, line, column);
   };
+  // oxc recurses without a limit: past the bound it would overflow its stack (lib/text/nesting.ts).
+  const deep = nestingProblem(source, label, file);
+  if (deep) return { imports: [], problems: [deep] };
   let program: unknown;
   try {
     program = parseAst(source, { lang: file.endsWith('.js') ? 'js' : 'ts', sourceType: 'module', showSemanticErrors: true }, file);
@@ -88,12 +77,15 @@ export function scanModule(source: string, file: string, label: string): Scanned
   const imports: ImportSite[] = [];
   const problems: string[] = [];
   const add = (specifier: string, at: number) => imports.push({ specifier, place: where(at) });
-  const visit = (value: unknown, inFunction: boolean): void => {
+  // A stack of its own, not recursion: a tree as deep as the bound allows costs no call stack.
+  const pending: { value: unknown; inFunction: boolean }[] = [{ value: program, inFunction: false }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, inFunction } = next;
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, inFunction);
-      return;
+      for (let k = value.length - 1; k >= 0; k--) pending.push({ value: value[k], inFunction });
+      continue;
     }
-    if (!isNode(value)) return;
+    if (!isNode(value)) continue;
     const node = value;
     switch (node.type) {
       case 'ImportDeclaration':
@@ -146,8 +138,8 @@ export function scanModule(source: string, file: string, label: string): Scanned
         break;
     }
     const nested = inFunction || FUNCTIONS.has(node.type);
-    for (const key in node) if (key !== 'type' && key !== 'start' && key !== 'end') visit(node[key], nested);
-  };
-  visit(program, false);
+    const keys = Object.keys(node).filter((key) => key !== 'type' && key !== 'start' && key !== 'end');
+    for (let k = keys.length - 1; k >= 0; k--) pending.push({ value: node[keys[k]], inFunction: nested });
+  }
   return { imports, problems };
 }

@@ -26,6 +26,9 @@ export function resolveImport(files: Readonly<Record<string, unknown>>, from: st
   return found ? { kind: 'file', name: found } : { kind: 'missing' };
 }
 
+/** The harness's modules as student/index.ts imports them: `../lib/tensor or ../lib/errors`. */
+const ALLOWED_HARNESS = Object.values(HARNESS_MODULES).map((module) => `../${module}`).join(' or ');
+
 export interface CheckJob {
   /** Code files by posix path relative to the submission folder. */
   files: Record<string, string>;
@@ -46,20 +49,21 @@ export interface LoadCheck {
   notes: string[];
 }
 
-/** The files reachable from the entry, each scanned, every import resolved. */
-export function checkSubmission({ files, entry, label }: CheckJob): LoadCheck {
+/** The files reachable from the entry, each scanned, every import resolved; `reading` is told each file before it is parsed. */
+export function checkSubmission({ files, entry, label }: CheckJob, reading?: (file: string) => void): LoadCheck {
   const check: LoadCheck = { reached: [], resolutions: {}, refused: [], loadErrors: [], notes: [] };
   const queue = [entry];
   for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
     if (Object.hasOwn(check.resolutions, name)) continue;
     check.reached.push(name);
     check.resolutions[name] = {};
+    reading?.(name);
     const scanned = scanModule(files[name], name, label);
     check.loadErrors.push(...scanned.problems);
     for (const { specifier, place } of scanned.imports) {
       const target = resolveImport(files, name, specifier);
       if (target.kind === 'outside') {
-        check.refused.push(`${place} imports "${specifier}", which a submission may not use: import only files inside your folder and ../lib/tensor`);
+        check.refused.push(`${place} imports "${specifier}", which a submission may not use: import only files inside your folder, ${ALLOWED_HARNESS}`);
       } else if (target.kind === 'missing') {
         check.loadErrors.push(`${place} imports "${specifier}", which is not in your folder: ${missingFix(files, name, specifier)}`);
       } else {

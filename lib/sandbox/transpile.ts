@@ -1,9 +1,9 @@
 /**
  * Turns a submission's sources into what the child loads: every file its entry reaches, transpiled
  * to CommonJS (without type-checking: a type error costs no points), and every import resolved up
- * front against the files that were read. It runs in a worker thread with a time limit
- * (transpilePool.ts), never on the grader's event loop: a few hundred bytes of nested arrows can
- * keep TypeScript busy for minutes.
+ * front against the files that were read. It runs in a child process with a time limit
+ * (transpilePool.ts), never in the grading process: a few hundred bytes of nested arrows can keep
+ * TypeScript busy for minutes, and a parser that overflows its stack ends the process it runs in.
  *
  * A file that does not parse makes the whole submission a load failure, as it is for vitest. A
  * submission may import its own files and the tensor module; anything else is refused here, before
@@ -54,13 +54,14 @@ export function isPrepared(value: unknown): value is PreparedSubmission {
  * is checkSubmission's to say (loadCheck.ts), as it is for `npm test`; TypeScript adds the syntax
  * errors only it finds.
  */
-export function transpileSubmission({ files, entry, label }: TranspileJob): PreparedSubmission {
-  const check = checkSubmission({ files, entry, label });
+export function transpileSubmission({ files, entry, label }: TranspileJob, reading?: (file: string, step: 'check' | 'transpile') => void): PreparedSubmission {
+  const check = checkSubmission({ files, entry, label }, reading && ((file) => reading(file, 'check')));
   const load: PreparedSubmission['load'] = { type: 'load', files: {}, resolutions: check.resolutions, entry, label, outputCap: 0 };
   const prepared: PreparedSubmission = { load, refused: check.refused, loadErrors: check.loadErrors, lineMaps: {}, notes: check.notes };
   if (check.refused.length || check.loadErrors.length) return bounded(prepared);
   for (const name of check.reached) {
     const source = files[name];
+    reading?.(name, 'transpile');
     const output = ts.transpileModule(source, { compilerOptions: { ...COMPILER_OPTIONS, sourceMap: true }, fileName: name, reportDiagnostics: true });
     load.files[name] = output.outputText;
     prepared.lineMaps[name] = decodeMappings((JSON.parse(output.sourceMapText ?? '{}') as { mappings?: string }).mappings ?? '');

@@ -1,36 +1,123 @@
 /**
- * Transpiling happens in worker threads under a time limit: a job past its limit ends as a
- * timeout (its worker is replaced, the next job is served), the grader's event loop keeps running
- * meanwhile, and a file that does not parse is a load error naming its line.
+ * Transpiling happens in child processes under a time limit: a job past its limit ends as a
+ * timeout, a process that dies on a job (a crash of the parser) is that job's failure naming the
+ * file it was reading; either way the process is replaced and the next job served. A job is charged
+ * its process's CPU time: a machine too busy to give it a CPU fails no one. The grader's
+ * event loop keeps running meanwhile, and a file that does not parse is a load error naming its line.
  */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { transpileInWorker, warmTranspiler } from './transpilePool';
+import { NESTING_LIMIT } from '../text/nesting';
+import { transpileInChild, warmTranspiler } from './transpilePool';
 
-const job = (source: string) => ({ files: { 'index.ts': source }, entry: 'index.ts', label: 'student' });
+const job = (source: string, files: Record<string, string> = {}) => ({ files: { 'index.ts': source, ...files }, entry: 'index.ts', label: 'student' });
 /** Much more code than any submission: TypeScript needs well over a millisecond for it. */
 const big = Array.from({ length: 20_000 }, (_, i) => `export const v${i}: number = ${i} * 2;`).join('\n');
 
-describe('transpileInWorker', () => {
-  it('a job past its limit is a timeout; the next job is served by a fresh worker', async () => {
+/** This process's transpiling children, by pid. */
+function transpilingChildren(): number[] {
+  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return ppid === process.pid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('transpileWorker') ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** CPU ticks a process has spent (user and system). */
+function ticks(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+describe('transpileInChild', () => {
+  it('a job past its limit is a timeout; the next job is served by a fresh process', async () => {
     await warmTranspiler();
-    expect((await transpileInWorker(job(big), 1)).kind).toBe('timeout');
-    const next = await transpileInWorker(job('export const x = 1;\n'), 30_000);
+    expect((await transpileInChild(job(big), 1)).kind).toBe('timeout');
+    const next = await transpileInChild(job('export const x = 1;\n'), 30_000);
     expect(next.kind).toBe('done');
   });
 
-  it("the grader's event loop runs while a worker transpiles", async () => {
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 1);
-    const outcome = await transpileInWorker(job(big), 60_000);
+  it.skipIf(process.platform !== 'linux')('a job is charged its CPU time, not the wall time a loaded machine makes it wait', async () => {
+    await warmTranspiler();
+    const pool = transpilingChildren();
+    const some = big.slice(0, big.length / 4);
+    const cost = async () => {
+      const before = pool.map(ticks);
+      expect((await transpileInChild(job(some), 600_000)).kind).toBe('done');
+      return Math.max(...pool.map((pid, i) => ticks(pid) - before[i])) * 10;
+    };
+    const cpuMs = await cost();
+    // Eight busy loops share one CPU with every transpiling process: a job waits about eight times
+    // its CPU time for the CPU, far past a limit of twice its CPU time.
+    const cpu = /:\s*(\d+)/.exec(execFileSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8' }))![1];
+    const loops: ChildProcess[] = Array.from({ length: 8 }, () => spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }));
+    try {
+      for (const pid of [...pool, ...loops.map((l) => l.pid!)]) execFileSync('taskset', ['-cp', cpu, String(pid)], { stdio: 'ignore' });
+      const started = Date.now();
+      const outcome = await transpileInChild(job(some), 2 * cpuMs + 200);
+      const wallMs = Date.now() - started;
+      expect(outcome.kind, `CPU ${cpuMs} ms alone, ${wallMs} ms of wall time among the loops`).toBe('done');
+      expect(wallMs).toBeGreaterThan(2 * cpuMs + 200);
+    } finally {
+      for (const loop of loops) loop.kill('SIGKILL');
+      for (const pid of pool) execFileSync('taskset', ['-cp', '0-1023', String(pid)], { stdio: 'ignore' });
+    }
+  });
+
+  it("the grader's event loop runs while a child transpiles", async () => {
+    let ticking = 0;
+    const timer = setInterval(() => ticking++, 1);
+    const outcome = await transpileInChild(job(big), 60_000);
     clearInterval(timer);
     expect(outcome.kind).toBe('done');
-    expect(ticks).toBeGreaterThan(0);
+    expect(ticking).toBeGreaterThan(0);
   });
 
   it('a syntax error is a load error with the file and line; an import of a missing file too', async () => {
-    const broken = await transpileInWorker(job('export const x = [1, 2;\n'), 30_000);
+    const broken = await transpileInChild(job('export const x = [1, 2;\n'), 30_000);
     expect(broken.kind === 'done' && broken.prepared.loadErrors).toEqual([expect.stringMatching(/^syntax error at student\/index\.ts:1:\d+: /)]);
-    const missing = await transpileInWorker(job("export * from './helpers';\n"), 30_000);
+    const missing = await transpileInChild(job("export * from './helpers';\n"), 30_000);
     expect(missing.kind === 'done' && missing.prepared.loadErrors[0]).toMatch(/\.\/helpers/);
+  });
+
+  it('a helper nested past the bound is a load error naming its place, before any parser reads it', async () => {
+    const deep = `export const h = ${'('.repeat(NESTING_LIMIT + 1)}1${')'.repeat(NESTING_LIMIT + 1)};\n`;
+    const outcome = await transpileInChild(job("export * from './helper';\n", { 'helper.ts': deep }), 30_000);
+    expect(outcome.kind === 'done' && outcome.prepared.loadErrors).toEqual([expect.stringMatching(/^nesting too deep at student\/helper\.ts:1:\d+: /)]);
+  });
+
+  it.each(['SIGSEGV', 'SIGKILL'] as const)('a child killed by %s while it reads a file fails that job, naming the file; the next job is served', async (signal) => {
+    await warmTranspiler();
+    const before = new Set(transpilingChildren());
+    const pending = transpileInChild(job("export * from './helper';\n", { 'helper.ts': big }), 120_000);
+    // The job's process is the one that starts spending CPU on it (ticks, not time: load cannot fool it).
+    let victim: number | undefined;
+    const spent = new Map<number, number>();
+    while (victim === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const pid of transpilingChildren()) {
+        const now = ticks(pid);
+        if (!spent.has(pid)) spent.set(pid, before.has(pid) ? now : 0);
+        else if (now - spent.get(pid)! >= 5) victim = pid;
+      }
+    }
+    process.kill(victim, signal);
+    expect(await pending).toEqual({ kind: 'failed', message: `the transpiler stopped (${signal})`, file: 'student/helper.ts' });
+    expect((await transpileInChild(job('export const x = 1;\n'), 30_000)).kind).toBe('done');
+  });
+
+  it('a child that died while idle costs no job, noticed or not', async () => {
+    await warmTranspiler();
+    for (const pid of transpilingChildren()) process.kill(pid, 'SIGKILL');
+    expect((await transpileInChild(job('export const x = 1;\n'), 30_000)).kind).toBe('done');
+    for (const pid of transpilingChildren()) process.kill(pid, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await transpileInChild(job('export const x = 1;\n'), 30_000)).kind).toBe('done');
   });
 });

@@ -1,71 +1,124 @@
 /**
- * Transpiling off the grader's event loop: a few worker threads (one per core at most) run
- * transpile.ts, each job under a time limit. A job past its limit has its worker terminated (V8
- * stops even a tight loop) and the submission fails to load; the grader's timers, and the other
- * submissions of a batch, never wait on TypeScript. Idle workers do not keep the process alive.
+ * Reading submissions apart from the grader: oxc (native code) and TypeScript parse a submission's
+ * text only in a few child processes (one per core at most), never in the grading process, where
+ * a stack overflow of native code ends the whole batch with SIGSEGV. Each job has a limit of CPU time;
+ * each process a heap cap and a stack of its own. A job past its limit, or a process that dies on
+ * it (a crash, out of memory), is that submission's failure, naming the file it was reading; the
+ * process is replaced and the next job served. Idle processes do not keep the grader alive.
+ *
+ * Node's IPC channel carries the jobs: only our code runs in these processes (no submission code
+ * does), so what they send is what transpileWorker.ts wrote.
  */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { GraderError } from '../errors';
+import { codeFile } from '../text/place';
 import { buildChildRuntime } from './build';
+import { CallClock } from './childClock';
 import { nodeMs } from './nodeMs';
 import type { PreparedSubmission, TranspileJob } from './transpile';
+import type { WorkerMessage } from './transpileWorker';
 
 export type TranspileOutcome =
   | { kind: 'done'; prepared: PreparedSubmission }
-  | { kind: 'timeout' }
-  /** The worker died (out of memory) or threw: the message says how. */
-  | { kind: 'failed'; message: string };
+  /** `file`: the file it was reading when its time ran out, as messages name it (`student/helpers.ts`). */
+  | { kind: 'timeout'; file?: string }
+  /** The process died or threw on it: `message` says how, `file` as for a timeout. */
+  | { kind: 'failed'; message: string; file?: string };
 
 /** TypeScript's heap for one submission of at most a few MiB of code. */
-const WORKER_HEAP_MB = 512;
+const HEAP_MB = 512;
+/**
+ * V8's stack for TypeScript (KiB, three times Node's default), well inside the 8 MiB a process's
+ * main thread gets: whatever the nesting bound lets through has room (docs/benchmarks.md).
+ */
+const STACK_KB = 3000;
 
-/** Loading TypeScript into a new worker takes a second or two, longer on a loaded machine. */
-const WORKER_START_LIMIT_MS = 60_000;
+/** The Node flags of a transpiling process (the nesting bench probes the parsers under the same). */
+export const TRANSPILER_FLAGS = [`--max-old-space-size=${HEAP_MB}`, `--stack-size=${STACK_KB}`];
 
-/** A worker that could not start is the grader's failure, never the submission's. */
+/** Loading TypeScript into a new process takes a second or two, longer on a loaded machine. */
+const START_LIMIT_MS = 60_000;
+
+/** How often a job's charge is read: a runaway is stopped at most this long past its limit. */
+const POLL_MS = 50;
+
+/** A process that could not start is the grader's failure, never the submission's. */
 export class TranspilerStartError extends GraderError {}
 
-const idle: Worker[] = [];
+const idle: ChildProcess[] = [];
 const waiting: (() => void)[] = [];
 let started = 0;
 
-/** A worker with TypeScript loaded: the job's time limit must not pay for the start. */
-function newWorker(): Promise<Worker> {
+const setRef = (child: ChildProcess, ref: boolean) => {
+  for (const handle of [child, child.channel, child.stderr as Socket | null]) {
+    if (ref) handle?.ref();
+    else handle?.unref();
+  }
+};
+
+/** A process with TypeScript loaded: the job's time limit must not pay for the start. */
+function newProcess(): Promise<ChildProcess> {
   started++;
-  const worker = new Worker(buildChildRuntime().transpiler, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  const child = fork(buildChildRuntime().transpiler, [], {
+    execArgv: TRANSPILER_FLAGS,
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  // Only a failure to start is said with it (the process's own words, its last lines).
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
   // An 'error' with no listener would throw in the grader; the job's own listener reports it.
-  worker.on('error', () => undefined);
-  return new Promise<Worker>((resolve, reject) => {
+  child.on('error', () => undefined);
+  return new Promise<ChildProcess>((resolve, reject) => {
+    let failed = false;
     const fail = (why: string) => {
+      if (failed) return;
+      failed = true;
       clearTimeout(timer);
       started--;
-      void worker.terminate();
-      reject(new TranspilerStartError(`the transpiling worker did not start: ${why}`));
+      child.kill('SIGKILL');
+      reject(new TranspilerStartError(`the transpiling process did not start: ${why}${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`));
     };
-    const timer = setTimeout(() => fail(`not ready within ${WORKER_START_LIMIT_MS / 1000} s`), WORKER_START_LIMIT_MS);
-    worker.once('message', () => {
+    const timer = setTimeout(() => fail(`not ready within ${START_LIMIT_MS / 1000} s`), START_LIMIT_MS);
+    const onError = (err: Error) => fail(err.message);
+    child.once('message', () => {
       clearTimeout(timer);
-      worker.removeAllListeners('exit');
-      resolve(worker);
+      child.removeAllListeners('exit');
+      child.off('error', onError);
+      child.stderr?.removeAllListeners('data').resume();
+      resolve(child);
     });
-    worker.once('exit', (code) => fail(`exit code ${code}`));
+    child.once('exit', (code, signal) => fail(signal ?? `exit code ${code}`));
+    // The process could not be started at all (no 'exit' need follow).
+    child.once('error', onError);
   });
 }
 
 /**
- * A job takes milliseconds and a new worker a second of loading TypeScript: a job that finds every
- * worker busy waits this long for one before another is started. A stalled job still gets a
- * second worker started after it, so it holds up no one for longer than this.
+ * A job takes milliseconds and a new process a second of loading TypeScript: a job that finds
+ * every process busy waits this long for one before another is started. A stalled job still gets
+ * a second process started after it, so it holds up no one for longer than this.
  */
 const PATIENCE_MS = 200;
 
-async function acquire(): Promise<Worker> {
+/** An idle process that died (killed from outside, say) is dropped, never handed a job. */
+function dropIdle(this: ChildProcess): void {
+  const at = idle.indexOf(this);
+  if (at < 0) return;
+  idle.splice(at, 1);
+  started--;
+}
+
+async function acquire(): Promise<ChildProcess> {
   let patient = started > 0;
   for (;;) {
-    const worker = idle.pop();
-    if (worker) return worker;
-    if (!patient && started < os.availableParallelism()) return newWorker();
+    const child = idle.pop();
+    if (child) {
+      child.off('exit', dropIdle);
+      return child;
+    }
+    if (!patient && started < os.availableParallelism()) return newProcess();
     await new Promise<void>((resolve) => {
       if (!patient) return waiting.push(resolve);
       const wake = () => {
@@ -82,42 +135,76 @@ async function acquire(): Promise<Worker> {
   }
 }
 
-/** Starts one worker ahead of the first submission (a batch's first results then wait on nobody). */
+/** Starts one process ahead of the first submission (a batch's first results then wait on nobody). */
 export async function warmTranspiler(): Promise<void> {
   if (started > 0) return;
-  release(await newWorker());
+  release(await newProcess());
 }
 
-function release(worker: Worker | undefined): void {
-  if (worker) {
-    worker.unref();
-    idle.push(worker);
+function release(child: ChildProcess | undefined): void {
+  if (child) {
+    setRef(child, false);
+    child.once('exit', dropIdle);
+    idle.push(child);
   } else started--;
   waiting.shift()?.();
 }
 
-/** Transpiles one submission in a worker; `limitMs` bounds the job, not the wait for a free worker. */
-export async function transpileInWorker(job: TranspileJob, limitMs: number): Promise<TranspileOutcome> {
-  const worker = await acquire();
-  worker.ref();
-  return new Promise<TranspileOutcome>((resolve) => {
+/**
+ * Transpiles one submission in a child process; `limitMs` bounds the CPU time the job is charged,
+ * not the wait for a free process. `checked` is called once the load check has passed, as TypeScript starts: a submission
+ * that will run may start its child then, one that cannot load starts none.
+ */
+export async function transpileInChild(job: TranspileJob, limitMs: number, checked?: () => void): Promise<TranspileOutcome> {
+  // A process that dies before it starts reading (killed while idle, before this process heard of
+  // it) died of nothing the submission wrote: the job goes to a fresh process, once.
+  const first = await attempt(job, limitMs, checked);
+  return first.unread ? (await attempt(job, limitMs, checked)).outcome : first.outcome;
+}
+
+async function attempt(job: TranspileJob, limitMs: number, checked?: () => void): Promise<{ outcome: TranspileOutcome; unread: boolean }> {
+  const child = await acquire();
+  setRef(child, true);
+  return new Promise((resolve) => {
+    let reading: string | undefined;
+    let transpiling = false;
+    let finished = false;
+    const file = () => (reading === undefined ? undefined : codeFile(job.label, reading));
     const finish = (outcome: TranspileOutcome, keep: boolean) => {
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      if (!keep) void worker.terminate();
-      release(keep ? worker : undefined);
-      resolve(outcome);
+      if (finished) return;
+      finished = true;
+      clearInterval(timer);
+      child.off('message', onMessage);
+      child.off('close', onClose);
+      if (!keep) child.kill('SIGKILL');
+      release(keep ? child : undefined);
+      resolve({ outcome, unread: outcome.kind === 'failed' && reading === undefined });
     };
-    const onMessage = (reply: { ok: true; prepared: PreparedSubmission } | { ok: false; message: string }) =>
-      finish(reply.ok ? { kind: 'done', prepared: reply.prepared } : { kind: 'failed', message: reply.message }, true);
-    const onError = (err: Error) => finish({ kind: 'failed', message: err.message }, false);
-    const onExit = (code: number) => finish({ kind: 'failed', message: `the transpiler stopped (exit code ${code})` }, false);
-    const timer = setTimeout(() => finish({ kind: 'timeout' }, false), nodeMs(limitMs));
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-    worker.postMessage(job);
+    const onMessage = (message: WorkerMessage) => {
+      if ('reading' in message) {
+        reading = message.reading;
+        if (message.step === 'transpile' && !transpiling) {
+          transpiling = true;
+          checked?.();
+        }
+      }
+      else if ('ok' in message) finish(message.ok ? { kind: 'done', prepared: message.prepared } : { kind: 'failed', message: message.message, file: file() }, true);
+    };
+    // A stack overflow in native code (SIGSEGV), the heap cap (SIGABRT), any other death: this job's.
+    // 'close' comes after every message the process sent, its last `reading` included.
+    const onClose = (code: number | null, signal: NodeJS.Signals | null) =>
+      finish({ kind: 'failed', message: `the transpiler stopped (${signal ?? `exit code ${code}`})`, file: file() }, false);
+    // The job is charged its process's CPU time (childClock.ts), never the machine's load: on a
+    // loaded machine (load 30) a wall-clock limit failed a correct submission. A runaway spends
+    // CPU and ends at the limit; a process that sleeps is charged its wall time over WALL_FACTOR.
+    const clock = new CallClock(child.pid === undefined ? [] : [child.pid]);
+    const timer = setInterval(() => {
+      if (clock.charged() > limitMs) finish({ kind: 'timeout', file: file() }, false);
+    }, nodeMs(Math.min(POLL_MS, limitMs)));
+    child.on('message', onMessage);
+    child.on('close', onClose);
+    child.send(job, (err) => {
+      if (err) finish({ kind: 'failed', message: `the transpiler could not be handed the job (${err.message})` }, false);
+    });
   });
 }

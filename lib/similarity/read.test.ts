@@ -3,7 +3,7 @@
  * joined text the page shows; a file that cannot be read named in the reason.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_NESTING } from '../text/nesting';
+import { NESTING_LIMIT } from '../text/nesting';
 import { tokenIds } from './fingerprints';
 import { readFiles } from './read';
 import { joinFiles, tokenise } from './tokens';
@@ -25,9 +25,9 @@ describe('readFiles', () => {
 
   it('names the file it cannot read, where, and why; and the files it read before', () => {
     const reading: string[] = [];
-    const deep = new Map([...FILES, ['b.ts', `let v;\nv = ${'('.repeat(2 * MAX_NESTING)}1${')'.repeat(2 * MAX_NESTING)};\n`]]);
+    const deep = new Map([...FILES, ['b.ts', `let v;\nv = ${'('.repeat(2 * NESTING_LIMIT)}1${')'.repeat(2 * NESTING_LIMIT)};\n`]]);
     const read = readFiles(deep, 'index.ts', 'alice', (file) => reading.push(file));
-    expect(read).toEqual({ problem: expect.stringMatching(new RegExp(`^alice/b\\.ts:2:${4 + MAX_NESTING}: the code nests more than ${MAX_NESTING} levels deep here`)), refused: true });
+    expect(read).toEqual({ problem: expect.stringMatching(new RegExp(`^nesting too deep at alice/b\\.ts:2:${4 + NESTING_LIMIT}: more than ${NESTING_LIMIT} brackets`)), refused: true });
     expect(reading).toEqual(['index.ts', 'a.ts', 'b.ts']);
   });
 });

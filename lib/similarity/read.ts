@@ -2,7 +2,7 @@
  * A submission's files as the token stream the index takes, in the reading child (readerMain.ts):
  * each file tokenised on its own (tokens.ts), in the order joinFiles shows them, each token placed
  * in the joined text the page shows. A file that cannot be read gets a reason that names it, as a
- * syntax error does: `alice/index.ts:3:9: the code nests more than 256 levels deep here …`.
+ * syntax error does: `nesting too deep at alice/index.ts:3:9: more than 200 brackets and operators …`.
  */
 import { nestingReason } from '../text/nesting';
 import { codeFile, codePlace } from '../text/place';
@@ -25,7 +25,7 @@ export interface Unreadable {
 function unreadable(label: string, file: string, err: unknown): string {
   if (err instanceof TooDeepError) return nestingReason(codePlace(label, file, err.place.line, err.place.column));
   const message = err instanceof Error ? err.message : String(err);
-  // A chain the nesting pre-scan does not count (one link a line) can still take the parser past its stack.
+  // The pre-scan is an upper bound on the parser's depth; should the parser still run out of stack, the file's own failure.
   if (err instanceof RangeError && /call stack/i.test(message)) return `${codeFile(label, file)}: the code nests deeper than TypeScript's parser can follow: write it as a few named steps`;
   return `${codeFile(label, file)}: the tokeniser failed (${message.split('\n')[0].slice(0, 200)})`;
 }

@@ -8,7 +8,7 @@
  * length) stay, as they are what a renamed copy cannot change.
  */
 import ts from 'typescript';
-import { MAX_NESTING, tooDeep, type TooDeep } from '../text/nesting';
+import { NESTING_LIMIT, tooDeep, type TooDeep } from '../text/nesting';
 import { AFTER, BEFORE, DROP, NAME, REPLACE, type Insert } from './edits';
 import { normalisingEdits } from './normalise';
 
@@ -49,7 +49,7 @@ export class TooDeepError extends Error {
   override name = 'TooDeepError';
 
   constructor(readonly place: TooDeep) {
-    super(`nests more than ${MAX_NESTING} levels deep at line ${place.line}, column ${place.column}`);
+    super(`nests more than ${NESTING_LIMIT} levels deep at line ${place.line}, column ${place.column}`);
   }
 }
 

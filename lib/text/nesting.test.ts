@@ -1,106 +1,116 @@
 /**
- * The nesting pre-scan (nesting.ts): its measure on generated nestings of every kind it counts,
- * where it refuses, what it leaves alone (strings, comments, regular expressions, real code), and
- * that whatever it accepts TypeScript's parser reads without overflowing its stack.
+ * The nesting bound, over generated sources: every bracket and every chain counts, exactly at the
+ * bound a source passes and one step past it is refused at the step that crossed; what sits in a
+ * string, a comment, a template's text or a regular expression does not count; what parsers read
+ * as one statement is never split by the scanner's resets (an `else` after `;`, a `do`'s `while`,
+ * type arguments after a comma); and honest code (the reference, the catalogue's solutions) stays
+ * far below the bound; whatever it lets through TypeScript parses; and the place and the words of a
+ * refusal, which the load check, the type check and the similarity check all give.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import fc from 'fast-check';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { depthOf, NESTING_CONSTRUCTS, stepsWithin } from '../bench/nesting';
 import { PROJECT_ROOT } from '../paths';
-import { MAX_NESTING, nestingReason, tooDeep } from './nesting';
+import { NESTING_LIMIT, nestingPastBound, nestingProblem, nestingReason, tooDeep } from './nesting';
 
-/** One level of a generated nesting: the text before and after what it holds, what it adds to the measure, and its prefix operators. */
-interface Level {
-  before: string;
-  after: string;
-  adds: number;
-  prefixes: number;
-}
-
-// Each followed by a space: `+` `+` is two operators, `++` one.
-const prefixes = fc.array(fc.constantFrom('! ', '~ ', '- ', '+ ', 'typeof ', 'void ', 'await ', 'new '), { maxLength: 3 });
-const LEVEL: fc.Arbitrary<Level> = fc.oneof(
-  fc.tuple(prefixes, fc.constantFrom(['(', ')'], ['[', ']'], ['{ a: ', ' }'], ['f(', ')'], ['`${', '}`'], ['`x${a}y${', '}z`']))
-    // Prefix operators before a name (`!f(`) apply to it, not to the bracket after it.
-    .map(([ops, [open, close]]) => ({ before: `${ops.join('')}${open}`, after: close, adds: 1 + (open === 'f(' ? 0 : ops.length), prefixes: ops.length })),
-  fc.constantFrom('a = ', 'a ? b : ', 'x => ', 'a ** ', 'a += ').map((op) => ({ before: op, after: '', adds: 1, prefixes: 0 })),
-);
-
-const build = (levels: readonly Level[]) => `const x = ${levels.map((l) => l.before).join('')}1${[...levels].reverse().map((l) => l.after).join('')};\n`;
-/** The deepest the measure goes: at a level's last prefix operator, or inside the innermost level. */
-const measure = (levels: readonly Level[]) => {
-  let [sum, peak] = [0, 0];
-  for (const level of levels) {
-    peak = Math.max(peak, sum + level.prefixes);
-    sum += level.adds;
-  }
-  return Math.max(peak, sum);
-};
-
-describe('tooDeep', () => {
-  it('measures generated nestings of brackets, templates, prefix and chained operators exactly', () => {
-    fc.assert(fc.property(fc.array(LEVEL, { minLength: 1, maxLength: 60 }), (levels) => {
-      const text = build(levels);
-      // `const x =` is one chained operator of its own.
-      const depth = measure(levels) + 1;
-      expect(tooDeep(text, depth), text).toBeUndefined();
-      expect(tooDeep(text, depth - 1), text).toBeDefined();
-    }), { seed: 40_41, numRuns: 300 });
+describe('nestingPastBound', () => {
+  it.each(Object.entries(NESTING_CONSTRUCTS))('%s: each step counts; at the bound it passes, one step past it is refused at a step', (_name, { source, step, token }) => {
+    const base = depthOf(source(1)) - step;
+    for (const k of [2, 5, 17]) expect(depthOf(source(k))).toBe(base + step * k);
+    for (const limit of [NESTING_LIMIT, 57]) {
+      const k = Math.floor((limit - base) / step);
+      // The deepest source within the bound passes; the next is refused at one of its steps.
+      expect(nestingPastBound(source(k), limit)).toBeUndefined();
+      const refused = source(k + 1);
+      const at = nestingPastBound(refused, limit);
+      expect(at, refused.slice(0, 80)).toBeDefined();
+      expect(refused[at!]).toMatch(token);
+    }
   });
 
-  it('names the line and column where the text first nests past the limit', () => {
-    const text = `// header\nlet a = 1;\nx = ${'('.repeat(MAX_NESTING + 5)}1${')'.repeat(MAX_NESTING + 5)};\n`;
-    // `=` counts 1, so the opener that passes the limit is the 256th.
-    expect(tooDeep(text)).toEqual({ line: 3, column: 5 + MAX_NESTING - 1 });
-    expect(tooDeep(`\r\n\r\n  ${'!'.repeat(1000)}1`)).toEqual({ line: 3, column: 3 + MAX_NESTING });
+  it.each([
+    ['a single-quoted string', (deep: string) => `x = '${deep}';`],
+    ['a double-quoted string with escapes', (deep: string) => `x = "\\"${deep}\\\\";`],
+    ["a template's text", (deep: string) => `x = \`${deep.replace(/\$\{/g, '$ {')}\${1}${deep.replace(/\$\{/g, '$ {')}\`;`],
+    ['a line comment', (deep: string) => `x = 1; // ${deep}\ny = 2;`],
+    ['a block comment', (deep: string) => `x = /* ${deep}\n${deep} */ 1;`],
+    ['a regular expression', (deep: string) => `x = /${deep}/g.test(s);`],
+    ['a regular expression with a class', (deep: string) => `x = s.replace(/[/]${deep}/, '');`],
+    ['a regular expression after return', (deep: string) => `function f() { return /${deep}/; }`],
+  ])('brackets and operators inside %s do not count', (_where, wrap) => {
+    for (const deep of ['('.repeat(1000), '!'.repeat(1000), '{'.repeat(1000), '${'.repeat(1000), '<'.repeat(1000)]) {
+      expect(depthOf(wrap(deep))).toBeLessThan(10);
+    }
   });
 
-  it('counts nothing inside strings, comments, regular expressions and template text', () => {
-    const opens = '(['.repeat(5000);
-    const texts = [`const s = '${opens}';`, `// ${opens}\n`, `/* ${opens} */`, `const r = /\\(\\[(?:x)[([]/;`.repeat(2000),
-      `const t = \`${opens}\`;`, `const t = \`\${a}${opens}\${b}\`;`, `x = a / b / (c) / d;`.repeat(5000)];
-    for (const text of texts) expect(tooDeep(text), text.slice(0, 60)).toBeUndefined();
+  it('statements one after another do not add up, with or without semicolons, on one line or many', () => {
+    const statement = 'total = total + a * b - c.d(e)[f]';
+    for (const separator of [';\n', '\n', ';']) expect(depthOf(Array(2000).fill(statement).join(separator))).toBeLessThan(12);
+    const members = Array.from({ length: 2000 }, (_, i) => `m${i}(a: number): number { return a + ${i} }`).join(' ');
+    expect(depthOf(`class A { ${members} }`)).toBeLessThan(12);
+    expect(depthOf(`switch (x) { ${Array.from({ length: 2000 }, (_, i) => `case ${i}:`).join('\n')} break; }`)).toBeLessThan(12);
+    expect(depthOf(`const a = [${Array.from({ length: 2000 }, (_, i) => `-${i} * 2`).join(', ')}];`)).toBeLessThan(12);
   });
 
-  it('a chain ends at a comma, a semicolon or a line break; a level ends at its closer, unbalanced closers included', () => {
-    expect(tooDeep('a = 1, '.repeat(5000))).toBeUndefined();
-    expect(tooDeep('x = a ? b : c;\n'.repeat(5000))).toBeUndefined();
-    expect(tooDeep('x = a ? b : c\n'.repeat(5000))).toBeUndefined();
-    expect(tooDeep('f(g(h(1)));'.repeat(5000))).toBeUndefined();
-    expect(tooDeep(')]}'.repeat(5000) + '(1)')).toBeUndefined();
-    expect(tooDeep('let v: Map<string, Array<Set<number>>> = m;\n'.repeat(5000))).toBeUndefined();
+  it('a closer that closes nothing open, or the wrong bracket, never lowers the count', () => {
+    const stray = `x = ${'('.repeat(150)}${']'.repeat(150)}${'('.repeat(150)}1;`;
+    expect(nestingPastBound(stray)).toBeDefined();
   });
 
-  it('every TypeScript file of this project nests less than a tenth of the limit', () => {
+  it('a chain ends at a comma or a statement; a level at its closer; types close their `<`', () => {
+    for (const text of ['a = 1, '.repeat(5000), 'x = a ? b : c;\n'.repeat(5000), 'x = a ? b : c\n'.repeat(5000), 'f(g(h(1)));'.repeat(5000),
+      ')]}'.repeat(5000) + '(1)', 'let v: Map<string, Array<Set<number>>> = m;\n'.repeat(5000), 'x = a / b / (c) / d;'.repeat(5000)]) {
+      expect(depthOf(text), text.slice(0, 40)).toBeLessThan(10);
+    }
+  });
+
+  it('every TypeScript file of this project stays under a quarter of the bound', () => {
     const files = execFileSync('git', ['-C', PROJECT_ROOT, 'ls-files', '*.ts'], { encoding: 'utf8' }).trim().split('\n');
     expect(files.length).toBeGreaterThan(100);
-    const deep = files.filter((file) => tooDeep(fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8'), MAX_NESTING / 10));
-    expect(deep).toEqual([]);
+    expect(files.filter((file) => nestingPastBound(fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8'), NESTING_LIMIT / 4) !== undefined)).toEqual([]);
   });
 
-  it("whatever it accepts, TypeScript's parser reads without overflowing its stack", () => {
-    // Each kind alone at the most the limit lets through, and generated mixtures of them.
-    const kinds = ['(', '[', '{ a: ', 'f(', '`${', '!', 'typeof ', 'new ', 'a = ', 'a ? b : ', 'x => ', 'a ** ', 'A<'];
-    const closer: Record<string, string> = { '(': ')', '[': ']', '{ a: ': ' }', 'f(': ')', '`${': '}`', 'A<': '>' };
-    for (const kind of kinds) {
-      // `=` counts 1 (a type's `:` does not): this many levels bring the measure to the limit.
-      const n = kind === 'A<' ? MAX_NESTING : MAX_NESTING - 1;
-      const text = kind === 'A<' ? `let x: ${kind.repeat(n)}B${'>'.repeat(n)};` : `x = ${kind.repeat(n)}1${(closer[kind] ?? '').repeat(n)};`;
-      expect(tooDeep(text), kind).toBeUndefined();
-      expect(tooDeep(text, MAX_NESTING - 1), kind).toBeDefined();
-      expect(() => ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest), kind).not.toThrow();
+  it("whatever it lets through, TypeScript's parser reads on this thread without overflowing its stack", () => {
+    for (const [name, construct] of Object.entries(NESTING_CONSTRUCTS)) {
+      const source = construct.source(stepsWithin(construct, NESTING_LIMIT));
+      expect(nestingPastBound(source), name).toBeUndefined();
+      expect(() => ts.createSourceFile('x.ts', source, ts.ScriptTarget.Latest), name).not.toThrow();
     }
-    fc.assert(fc.property(fc.array(LEVEL, { minLength: Math.floor(MAX_NESTING / 3), maxLength: MAX_NESTING }), (levels) => {
-      const text = build(levels);
-      fc.pre(tooDeep(text) === undefined);
-      expect(() => ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest)).not.toThrow();
-    }), { seed: 41, numRuns: 50 });
   });
 
-  it('the reason reads as a syntax error: the place first, then what to do', () => {
-    expect(nestingReason('alice/index.ts:3:9')).toMatch(/^alice\/index\.ts:3:9: the code nests more than 256 levels deep here .*: no solution needs that; write it as a few named steps$/);
+  it("honest code stays far below the bound: the reference and the catalogue's solutions, correct and buggy", () => {
+    const files = ['reference', 'selftest/catalogue'].flatMap((dir) =>
+      (fs.readdirSync(path.join(PROJECT_ROOT, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => path.join(PROJECT_ROOT, dir, f)));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) expect(depthOf(fs.readFileSync(file, 'utf8')), file).toBeLessThan(NESTING_LIMIT / 4);
+  });
+});
+
+describe('tooDeep and nestingReason', () => {
+  it('name the line and column of the token that crossed the bound, as TypeScript counts lines', () => {
+    const text = `// header\nlet a = 1;\nx = ${'('.repeat(NESTING_LIMIT + 5)}1${')'.repeat(NESTING_LIMIT + 5)};\n`;
+    // `=` counts 1: the opener that passes the bound is the NESTING_LIMIT-th.
+    expect(tooDeep(text)).toEqual({ line: 3, column: 5 + NESTING_LIMIT - 1 });
+    expect(tooDeep(`\r\n\r\n  ${'!'.repeat(1000)}1`)).toEqual({ line: 3, column: 3 + NESTING_LIMIT });
+    expect(tooDeep(`a;\u2028${'['.repeat(1000)}`)).toEqual({ line: 2, column: NESTING_LIMIT + 1 });
+    expect(tooDeep(text.replace(/\(|\)/g, ''))).toBeUndefined();
+  });
+
+  it('the reason reads as a syntax error: what, the place, then what to do', () => {
+    expect(nestingReason('alice/index.ts:3:9')).toBe(`nesting too deep at alice/index.ts:3:9: more than ${NESTING_LIMIT} brackets and operators inside one another; simplify the code there (give inner parts names of their own)`);
+  });
+});
+
+describe('nestingProblem', () => {
+  it('names the file, line and column where the bound was crossed, and what to do', () => {
+    const deep = `export const x = ${'('.repeat(NESTING_LIMIT)}1${')'.repeat(NESTING_LIMIT)};`;
+    const problem = nestingProblem(`// a helper\r\nexport const ok = 1;\n${deep}\n`, 'student', 'helpers.ts');
+    const [, column] = /^nesting too deep at student\/helpers\.ts:3:(\d+): /.exec(problem ?? '') ?? [];
+    expect(deep[Number(column) - 1]).toBe('(');
+    expect(problem).toMatch(new RegExp(`: more than ${NESTING_LIMIT} brackets and operators inside one another; simplify the code there \\(give inner parts names of their own\\)$`));
+    expect(nestingProblem(deep.replace(/\(|\)/g, ''), 'student', 'helpers.ts')).toBeUndefined();
   });
 });

@@ -18,6 +18,21 @@ export function codePlace(folder: string, file: string, line: number, column: nu
   return `${codeFile(folder, file)}:${line}:${column}`;
 }
 
+/** 1-based line and column of a UTF-16 offset, counted as TypeScript counts them (\n, \r\n, \r, U+2028/9 end a line). */
+export function lineAndColumn(source: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 13 && source.charCodeAt(i + 1) === 10) continue;
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: Math.min(offset, source.length) - start + 1 };
+}
+
 /** The first place a stack's frames name, as they name it (`student/index.ts:40:26`); undefined for a stack that names none. */
 export function firstFramePlace(stack: string): string | undefined {
   for (const line of stack.split('\n')) {

@@ -6,6 +6,21 @@ import { PROJECT_ROOT } from '../paths';
 import { keepsToItself, STUDENT_RULES, typeErrors, type CheckedSubmission } from './check';
 import { startTypeCheck } from './run';
 
+/** This process's type-checking processes (main.ts), with the CPU ticks each has spent. */
+function checkers(): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === process.pid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('typecheck/main.ts')) found.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
 const typed = `import { Tensor } from '../lib/tensor';
 export function softmax(x: Tensor, dim: number): Tensor { return x.sum(dim, true); }
 `;
@@ -98,6 +113,42 @@ describe('type errors of many submissions', () => {
       { name: 'bad', label: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } },
     ], { submissionMs: 1000, setupMs: 60_000 });
     expect(await notes('setup')).toEqual(['Type errors (no points): not checked, its type check took longer than 1 s and was stopped.']);
+    expect(await notes('good')).toEqual([]);
+    expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nbad\/index\.ts:2:/);
+  });
+
+  it('a checking process that dies (SIGSEGV) costs at most the submission it was checking; the others get their notes', async () => {
+    const slow = `${typed.replace('../lib/tensor', './lib/tensor')}type Perm<T, U = T> = [T] extends [never] ? [] : T extends U ? [T, ...Perm<Exclude<U, T>>] : never;\nexport const p: Perm<1 | 2 | 3 | 4 | 5 | 6 | 7> = [7, 6, 5, 4, 3, 2, 1];\n`;
+    const before = new Set(checkers().keys());
+    const notes = startTypeCheck([
+      { name: 'good', label: 'student', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } },
+      { name: 'slow', label: 'slow', entry: 'index.ts', files: { 'index.ts': slow } },
+      { name: 'bad', label: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } },
+    ], { submissionMs: 60_000, setupMs: 60_000 });
+    // The first checking process, once it has spent a fifth of a second of CPU on the check.
+    let killed: number | undefined;
+    while (killed === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const [pid, ticks] of checkers()) if (!before.has(pid) && ticks >= 20 && killed === undefined) killed = pid;
+    }
+    process.kill(killed, 'SIGSEGV');
+    const failed = 'Type errors (no points): not checked, its type check failed (SIGSEGV).';
+    const answers = { good: await notes('good'), slow: await notes('slow'), bad: await notes('bad') };
+    const dead = Object.entries(answers).filter(([, note]) => note[0] === failed).map(([name]) => name);
+    expect(dead.length).toBeLessThanOrEqual(1);
+    if (!dead.includes('good')) expect(answers.good).toEqual([]);
+    if (!dead.includes('slow')) expect(answers.slow).toEqual([]);
+    if (!dead.includes('bad')) expect(answers.bad[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nbad\/index\.ts:2:/);
+  });
+
+  it('a file nested past the bound never reaches TypeScript: its note says where, the others are checked in one program', async () => {
+    const deep = `export const zz = ${'`${'.repeat(20_000)}1${'}`'.repeat(20_000)};\n`;
+    const notes = startTypeCheck([
+      { name: 'good', label: 'student', entry: 'index.ts', files: { 'index.ts': typed.replace('../lib/tensor', './lib/tensor') } },
+      { name: 'deep', label: 'deep', entry: 'index.ts', files: { 'index.ts': "export * from './helper';\n", 'helper.ts': deep } },
+      { name: 'bad', label: 'bad', entry: 'index.ts', files: { 'index.ts': wrong } },
+    ]);
+    expect(await notes('deep')).toEqual([expect.stringMatching(/^Type errors \(no points\): not checked, nesting too deep at deep\/helper\.ts:1:\d+: /)]);
     expect(await notes('good')).toEqual([]);
     expect((await notes('bad'))[0]).toMatch(/^Type errors \(no points; `npm run typecheck` shows them\):\nbad\/index\.ts:2:/);
   });

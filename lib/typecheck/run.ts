@@ -13,6 +13,7 @@ import type { WorkCache } from '../workCache';
 import type { Submission } from '../intake/intake';
 import { PROJECT_ROOT } from '../paths';
 import { cpuMs } from '../sandbox/childClock';
+import { nestingProblem } from '../text/nesting';
 import type { CheckedSubmission } from './check';
 import { compilerFiles, hashFiles, SNAPSHOT_PRELOAD, usableSnapshot } from './snapshot';
 
@@ -211,9 +212,12 @@ export function startTypeCheck(
     waiting.set(name, { promise, resolve });
   }
   const unchecked = submissions.filter((s) => {
-    const kept = cache?.get(s, isErrors);
+    // TypeScript recurses without a limit: a file nested past the bound is not given to it (its load error says why).
+    const deep = Object.entries(s.files).map(([file, text]) => nestingProblem(text, s.label, file)).find((problem) => problem !== undefined);
+    if (deep) waiting.get(s.name)!.resolve({ problem: deep });
+    const kept = deep ? undefined : cache?.get(s, isErrors);
     if (kept) waiting.get(s.name)!.resolve(kept);
-    return !kept;
+    return !deep && !kept;
   });
   const byName = new Map(unchecked.map((s) => [s.name, s]));
   if (unchecked.length) {

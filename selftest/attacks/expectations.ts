@@ -235,9 +235,12 @@ export function problems(result: SubmissionResult, expected: Expectation): strin
   return found;
 }
 
-/** For a layout attack: nothing ran, every test refused or failed to load; the first says why, the others name it. */
+/** For a layout attack: nothing ran, every test refused or failed to load, the first saying why and the others naming it; or, for a folder that must load, every test passed. */
 export function layoutProblems(result: SubmissionResult, layout: Layout): string[] {
   const found = leaks(result);
+  if (layout.status === 'passes') {
+    return [...found, ...result.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name} ${c.status}: ${c.reason.slice(0, 300)}`)];
+  }
   if (result.score !== 0) found.push(`score ${result.score}, expected 0`);
   const statuses = new Set(result.cases.map((c) => c.status));
   if (statuses.size !== 1 || !statuses.has(layout.status)) found.push(`statuses ${[...statuses].join(', ')}, expected ${layout.status}`);

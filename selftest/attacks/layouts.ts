@@ -1,13 +1,15 @@
 /**
  * Not an attack file: attacks made of the submission folder itself rather than its code (links,
- * special files, sizes, sources that do not parse). Each builds its folder; the grader must refuse
- * it, or fail it to load, before any of it runs, and must never follow it out of the folder.
+ * special files, sizes, sources that do not parse, sources nested too deep to parse: nesting.ts).
+ * Each builds its folder; the grader must refuse it, or fail it to load, before any of it runs, and
+ * must never follow it out of the folder (a folder nested just within the bound must load and pass).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { INTAKE_LIMITS } from '../../lib/intake/folder';
 import { PROJECT_ROOT } from '../../lib/paths';
+import { NESTING_LAYOUTS } from './nesting';
 import { chain, writeTree, type TreeNode } from './trees';
 
 export interface LayoutContext {
@@ -17,8 +19,8 @@ export interface LayoutContext {
 
 export interface Layout {
   build(dir: string, context: LayoutContext): void;
-  /** How the grader must answer: every test refused or errored with a reason matching this. */
-  status: 'refused' | 'error';
+  /** How the grader must answer: every test refused or errored with a reason matching this, or every test passed. */
+  status: 'refused' | 'error' | 'passes';
   reason: RegExp;
   /** Needs root (mknod). */
   root?: true;
@@ -123,6 +125,7 @@ export const LAYOUTS: Record<string, Layout> = {
     build: (dir) => write(dir, 'index.ts', `import { helper } from './helpers';\nvoid helper;\n${reference()}`),
     status: 'error', reason: /failed to load: .*\.\/helpers/,
   },
+  ...NESTING_LAYOUTS,
 };
 
 /** The folder outside every submission that hard_link_outside reaches into. */

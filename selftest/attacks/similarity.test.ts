@@ -21,7 +21,7 @@ import { similarityReport } from '../../lib/similarity/page';
 import { runSimilarity } from '../../lib/similarity/run';
 import { tokenIds } from '../../lib/similarity/fingerprints';
 import { tokenise } from '../../lib/similarity/tokens';
-import { MAX_NESTING } from '../../lib/text/nesting';
+import { NESTING_LIMIT } from '../../lib/text/nesting';
 import { tempDir } from '../grader/materialize';
 import { disguise, EXCLUSIVE, REWRITES } from '../similarity/disguise';
 
@@ -91,8 +91,8 @@ const SHAPES: Record<string, string[]> = {
   no_repetition: [0, 1].map((k) => `let v${k} = ${k};\n${fill((i) => `a.p${i}(b.q${i * 7});\n`, 64 * KiB)}`),
   unbalanced: [0, 1].map((k) => `let v${k} = ${k};\n${fill(() => ')', 64 * KiB)}`),
   // As deep as a text may nest (lib/text/nesting.ts; deeper is refused before parsing: attacks/similarityNesting.test.ts), line after line.
-  deep: [0, 1].map((k) => `let v${k} = ${k};\n${fill(() => `x = ${'['.repeat(MAX_NESTING - 1)}${']'.repeat(MAX_NESTING - 1)};\n`, 40 * KiB)}`),
-  copies_of_copies: [0, 1].map((k) => `let v${k} = ${k};\n${fill(() => `a${'[a'.repeat(MAX_NESTING / 2 - 2)}${'] += 1'.repeat(MAX_NESTING / 2 - 2)};\n`, 64 * KiB)}`),
+  deep: [0, 1].map((k) => `let v${k} = ${k};\n${fill(() => `x = ${'['.repeat(NESTING_LIMIT - 1)}${']'.repeat(NESTING_LIMIT - 1)};\n`, 40 * KiB)}`),
+  copies_of_copies: [0, 1].map((k) => `let v${k} = ${k};\n${fill(() => `a${'[a'.repeat(NESTING_LIMIT / 2 - 2)}${'] += 1'.repeat(NESTING_LIMIT / 2 - 2)};\n`, 64 * KiB)}`),
   colluders: Array.from({ length: 6 }, (_, k) => `let v${k} = ${k};\n${fill((i) => `x.p${i % 97}(y.q${i % 13});\n`, 32 * KiB)}`),
 };
 

@@ -2,8 +2,9 @@
  * Attacks on the similarity check with text built to break the parser it is read with (issue 41):
  * nesting past what a recursive parser may be handed, of each kind TypeScript's parser recurses
  * on (brackets, template spans, prefix operators, right-nested operators), in a helper file of a
- * submission, and chains written one link a line, which the nesting pre-scan does not count and
- * which take the parser past its stack. Each is read in a child process (lib/similarity/
+ * submission, and chains written one link a line, which a count that ended at each line break
+ * once let through to the parser's stack. Each is refused by the one nesting bound
+ * (lib/text/nesting.ts) with the load check's words, and read in a child process (lib/similarity/
  * readers.ts): the run completes, the submission has a row that names the file and says why, and
  * every other submission is compared. In every setting the grader runs in (as root; as root
  * without CAP_SYS_ADMIN, as in Docker; as an unprivileged user), `npm run similarity` says the same.
@@ -14,7 +15,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { runSimilarity } from '../../lib/similarity/run';
-import { MAX_NESTING } from '../../lib/text/nesting';
+import { NESTING_LIMIT } from '../../lib/text/nesting';
 import { tempDir } from '../grader/materialize';
 import { withJunk } from '../similarity/pureCode';
 import { WITHOUT_SYS_ADMIN } from '../simulatedSettings';
@@ -26,7 +27,7 @@ const DEEP: Record<string, [open: string, close: string]> = {
   negations: ['!', ''], minus_signs: ['- ', ''], typeofs: ['typeof ', ''], news: ['new ', ''], assignments: ['a = ', ''],
   conditionals: ['a ? b : ', ''], arrows: ['x => ', ''], powers: ['a ** ', ''], generics: ['A<', '>'], mixed: ['!(-[', '])'],
 };
-/** Chains one link a line: the pre-scan's count of a chain ends at each line break, the parser's recursion does not. */
+/** Chains one link a line: the parser's recursion goes on past a line break, and so does the bound's count. */
 const CHAINS: Record<string, string> = {
   conditional_lines: `x = ${'a ?\nb :\n'.repeat(30_000)}c;`,
   if_lines: `${'if (a)\n'.repeat(30_000)}b();`,
@@ -57,8 +58,8 @@ function layOut(dir: string, kinds?: readonly string[]): void {
 
 /** What each submission that cannot be read must say: its file, and the place or the reason. */
 const expectedProblems = (kinds?: readonly string[]): Record<string, RegExp> => Object.fromEntries([
-  ...Object.keys(DEEP).map((kind) => [kind, `deep_${kind}`, new RegExp(`^could not be read: deep_${kind}/helpers\\.ts:3:\\d+: the code nests more than ${MAX_NESTING} levels deep here`)]),
-  ...Object.keys(CHAINS).map((kind) => [kind, `chain_${kind}`, new RegExp(`^could not be read: chain_${kind}/helpers\\.ts: the code nests deeper than TypeScript's parser can follow`)]),
+  ...Object.keys(DEEP).map((kind) => [kind, `deep_${kind}`, new RegExp(`^could not be read: nesting too deep at deep_${kind}/helpers\\.ts:3:\\d+: more than ${NESTING_LIMIT} brackets`)]),
+  ...Object.keys(CHAINS).map((kind) => [kind, `chain_${kind}`, new RegExp(`^could not be read: nesting too deep at chain_${kind}/helpers\\.ts:\\d+:\\d+: more than ${NESTING_LIMIT} brackets`)]),
 ].filter(([kind]) => !kinds || kinds.includes(kind as string)).map(([, name, pattern]) => [name, pattern]));
 /** What the command runs on in each setting: a kind of each class (the run above has them all). */
 const IN_SETTINGS = ['parentheses', 'negations', 'if_lines'];
@@ -77,7 +78,7 @@ describe('a submission nested past what a parser may be handed', () => {
     expect(outcome.compared).toBe(Object.keys(HONEST).length);
     expect(outcome.flagged.map((p) => `${p.a} · ${p.b}`)).toEqual(['copy · reference']);
     const html = fs.readFileSync(outcome.files.html, 'utf8');
-    for (const name of Object.keys(expected)) expect(html).toContain(`<li>${name}: could not be read: ${name}/helpers.ts`);
+    for (const name of Object.keys(expected)) expect(html).toContain(`<li>${name}: could not be read: nesting too deep at ${name}/helpers.ts:`);
   });
 
   const IS_ROOT = process.getuid?.() === 0;

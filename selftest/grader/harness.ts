@@ -3,7 +3,7 @@ import { gradeSubmission, loadCaseFixtures, prepareChild, type GradeOptions } fr
 import type { SubmissionResult } from '../../lib/model/result';
 import { takeSubmission } from '../../lib/intake/intake';
 import { ChildSession } from '../../lib/sandbox/session';
-import { transpileInWorker } from '../../lib/sandbox/transpilePool';
+import { transpileInChild } from '../../lib/sandbox/transpilePool';
 import { ASSIGNMENT } from '../../tests/assignment';
 import { visibleCases } from '../../tests/cases';
 
@@ -25,7 +25,7 @@ export function grade(dir: string, name: string, overrides: Partial<GradeOptions
 export async function sessionFor(dir: string, overrides: Partial<GradeOptions> = {}): Promise<ChildSession> {
   const submission = takeSubmission(dir);
   const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
-  const transpiled = await transpileInWorker(job, 30_000);
+  const transpiled = await transpileInChild(job, 30_000);
   if (transpiled.kind !== 'done') throw new Error(`could not transpile ${dir}`);
   const session = new ChildSession({ ...gradeOptions(overrides), functions: ASSIGNMENT.functions });
   session.setSubmission(transpiled.prepared.load);

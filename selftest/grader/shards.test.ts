@@ -9,6 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MergeError, mergeShards } from '../../lib/batch/merge';
 import { RECORD_FILE, type BatchRecord } from '../../lib/batch/record';
+import { notRunAfterLoad } from '../../lib/model/notRun';
 import { CACHE_DIR } from '../../lib/workCache';
 import { gradeBatch, type BatchOptions } from '../../lib/batch/gradeBatch';
 import { loadCaseFixtures } from '../../lib/grading/grade';
@@ -38,6 +39,8 @@ const SUBMISSIONS: Record<string, string> = {
   hostile_read_expected: path.join(ATTACKS, 'read_expected_from_disk.ts'),
   hostile_exit_at_import: path.join(__dirname, 'misbehaving', 'exit_at_import.ts'),
   hostile_refused_import: path.join(__dirname, 'misbehaving', 'refused_import.ts'),
+  // The reference with 20,000 nested parentheses after it (beforeAll): it once ended the grading process with SIGSEGV.
+  hostile_nested_too_deep: path.join(PROJECT_ROOT, 'reference', 'index.ts'),
   // Named like the files a batch writes for itself, like each other but for case, and like a
   // suffix the layout once added: every one keeps its own files.
   batch: path.join(CATALOGUE, 'correct', 'float32_loops.ts'),
@@ -60,6 +63,7 @@ beforeAll(async () => {
     const dir = materialize(file, submissions, name);
     fs.copyFileSync(path.join(ATTACKS, 'kit.ts'), path.join(dir, 'kit.ts'));
   }
+  fs.appendFileSync(path.join(submissions, 'hostile_nested_too_deep', 'index.ts'), `export const zz = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\n`);
   fs.mkdirSync(path.join(submissions, 'no_index'));
   // A generous per-test limit: nothing here hangs, and a loaded machine must not turn a verdict into a timeout.
   options = { ...gradeOptions({ timeoutMs: 30_000 }), jobs: 2, force: false, html: true };
@@ -108,6 +112,11 @@ describe('a batch graded as 3 shards and merged', () => {
     const names = [...Object.keys(SUBMISSIONS), 'no_index'];
     expect(fs.readdirSync(path.join(out('whole'), 'submissions')).length).toBe(2 * names.length);
     for (const name of names) expect(JSON.parse(read(out('whole'), resultsFile(name))).extra_data.graded_with.submission, name).toBeDefined();
+    const deep = JSON.parse(read(out('whole'), resultsFile('hostile_nested_too_deep'))) as { tests: { name: string; output: string; visibility: string }[] };
+    const first = deep.tests.find((t) => t.visibility === 'visible') ?? deep.tests[0];
+    const others = deep.tests.filter((t) => t !== first);
+    expect(first.output).toMatch(/^Error: the submission failed to load: nesting too deep at hostile_nested_too_deep\/index\.ts:\d+:\d+: /);
+    for (const t of others) expect(t.output).toBe(`Error: ${notRunAfterLoad(first.name)}`);
   });
 });
 
@@ -174,7 +183,7 @@ describe('a merge refuses, naming the culprit', () => {
     expect(refusal([shardDirs[0], shardDirs[1], tampered]))
       .toBe(`${path.join(tampered, resultsFile(name))} was graded with --timeout 60 s instead of 30 s, unlike the rest of its shard: regrade shard 3/3`);
     const short = variant(2, 'short-3', (_, rec) => rec.submissions.pop());
-    expect(refusal([shardDirs[0], shardDirs[1], short])).toMatch(/^the shards hold \d+ submissions but their folder had 16:/);
+    expect(refusal([shardDirs[0], shardDirs[1], short])).toMatch(/^the shards hold \d+ submissions but their folder had 17:/);
   });
 
   it('results that no grader wrote: a total beside its tests, a max_score of 1e12, a name with /, a huge file; nothing written', () => {
@@ -223,14 +232,14 @@ describe('a merge refuses, naming the culprit', () => {
     const summary = path.join(root, 'summary.md');
     const merged = merge([...shardDirs].reverse().concat('--out', out('cli-merged')), { GITHUB_STEP_SUMMARY: summary });
     expect(merged.status, merged.stderr).toBe(0);
-    expect(merged.stdout).toMatch(/^merged 3 shard output\(s\): 16 submissions\nSubmissions: 16\n/);
+    expect(merged.stdout).toMatch(/^merged 3 shard output\(s\): 17 submissions\nSubmissions: 17\n/);
     expect(read(out('cli-merged'), 'grades.csv')).toBe(read(out('whole'), 'grades.csv'));
     const markdown = fs.readFileSync(summary, 'utf8');
-    expect(markdown).toMatch(/^### Gradebook: 16 submissions\n/);
+    expect(markdown).toMatch(/^### Gradebook: 17 submissions\n/);
     const totals = csvRecords(read(out('whole'), 'grades.csv')).map((r) => Number(r.total));
     expect(markdown).toContain(`| 11–12 | ${totals.filter((t) => t >= 11).length} |`);
     expect(markdown).toContain(`| 0–1 | ${totals.filter((t) => t < 1).length} |`);
     const counted = [...markdown.matchAll(/^\| [\d.]+–[\d.]+ \| (\d+) \|/gm)].reduce((s, m) => s + Number(m[1]), 0);
-    expect(counted).toBe(16);
+    expect(counted).toBe(17);
   });
 });
