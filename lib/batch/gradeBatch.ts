@@ -1,7 +1,7 @@
 /**
  * Batch grading: every subfolder of a folder is one submission (lib/batch/listing.ts), graded in
  * parallel (each in its own child processes). Each result is written to
- * `<out>/submissions/<stem>.json` (lib/batch/layout.ts) as soon as it is known, with what it was
+ * `<out>/submissions/<stem>.json` (lib/report/layout.ts) as soon as it is known, with what it was
  * graded with (lib/batch/provenance.ts), so a rerun keeps exactly the results that still match and
  * regrades the rest; `grades.csv` is rebuilt from those files at the end (lib/batch/gradebook.ts),
  * with a row for every submission whatever happened to it, a result that could not be written or

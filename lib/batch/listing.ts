@@ -37,7 +37,7 @@ export function batchOutputsIn(dir: string): string[] {
 
 /**
  * Groups of submissions whose names differ only by case, surrounding spaces or Unicode form: each
- * is graded as its own, with files of its own (lib/batch/layout.ts), but a person reading the
+ * is graded as its own, with files of its own (lib/report/layout.ts), but a person reading the
  * gradebook, or a roster matching names loosely, would take them for one.
  */
 export function lookalikeNames(names: readonly string[]): string[][] {

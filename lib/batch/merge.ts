@@ -1,6 +1,6 @@
 /**
  * `npm run merge`: joins the outputs of `--shard 1/n` … `--shard n/n` into the folder one machine
- * would have written: every `<stem>.json` and `<stem>.html` (lib/batch/layout.ts) as the shards wrote them, then
+ * would have written: every `<stem>.json` and `<stem>.html` (lib/report/layout.ts) as the shards wrote them, then
  * `grades.csv`, `report.html` and `batch.json` rebuilt from them exactly as a whole run builds its
  * own. Before writing anything it checks that the outputs belong together, and refuses with one
  * line naming the culprit: a folder that is not a finished batch, a different case table, fixtures

@@ -28,7 +28,7 @@ export interface BatchRecord {
   graded_with: GradedWith;
   case_table: GradedCase[];
   fixtures: Record<string, string>;
-  /** Each submission's name → the stem of its files, `submissions/<stem>.json` and `.html` (lib/batch/layout.ts). */
+  /** Each submission's name → the stem of its files, `submissions/<stem>.json` and `.html` (lib/report/layout.ts). */
   files: Record<string, string>;
   /** Set when the run was stopped by a signal: only `graded` of the submissions have a result; the same command finishes it. */
   interrupted?: { signal: string; graded: number; of: number };

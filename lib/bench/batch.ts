@@ -24,7 +24,7 @@ export const START_RATIO_TARGET = 0.5;
 export interface BatchResult {
   jobs: number;
   graderCount: number;
-  /** The first run, into an empty output folder: nothing kept from an earlier run (lib/batch/workCache.ts). */
+  /** The first run, into an empty output folder: nothing kept from an earlier run (lib/workCache.ts). */
   graderFirstSeconds: number;
   graderSeconds: number;
   graderRate: number;

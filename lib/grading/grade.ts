@@ -61,7 +61,7 @@ export interface GradeOptions extends Omit<SessionOptions, 'functions'> {
    * read again, so the hash, the type check and the grading see one snapshot of the folder.
    */
   taken?: Taken;
-  /** Transpiled submissions kept from an earlier run into the same output folder (lib/batch/workCache.ts). */
+  /** Transpiled submissions kept from an earlier run into the same output folder (lib/workCache.ts). */
   transpileCache?: WorkCache;
   /** --variants: each submission's hidden cases drawn for it, built in this process (lib/model/variants.ts). */
   variants?: Variants;

@@ -1,7 +1,7 @@
 /**
  * Students' own due times for a late policy (`--extensions FILE`): what Gradescope's metadata
  * carries as an extension, for a course graded here. FILE names each student as a roster does
- * (lib/report/roster.ts: a `submission` column, or Canvas's identifiers, so Canvas's gradebook
+ * (lib/late/roster.ts: a `submission` column, or Canvas's identifiers, so Canvas's gradebook
  * export or the roster itself with a column added will do) and gives either `due`, a time with its
  * zone, or `extension`, a duration added to the policy's due time (`48h`, `2d`, `90m`). A row with
  * neither is no extension: the roster may carry the column for a few students only.

@@ -19,7 +19,7 @@ import { escapeHtml, fileHref, htmlPage } from './html';
 import { pageFile, resultsFile } from './layout';
 
 export const REPORT_FILE = 'report.html';
-// Where each submission's files are (readable, bounded, collision-free stems): lib/batch/layout.ts.
+// Where each submission's files are (readable, bounded, collision-free stems): lib/report/layout.ts.
 export { RECORD_FILE, SUBMISSIONS_DIR, fileStem, pageFile, resultsFile } from './layout';
 
 export interface BatchEntry {

@@ -62,7 +62,7 @@ export function buildChildRuntime(): ChildRuntime {
 function build(): ChildRuntime {
   const files = closure([CHILD_ENTRY, WORKER_ENTRY, LAUNCHER_ENTRY]);
   const sources = files.map((file) => [file, fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')] as const);
-  // The parser's version too: what it refuses decides a cached transpile (lib/batch/workCache.ts).
+  // The parser's version too: what it refuses decides a cached transpile (lib/workCache.ts).
   const hash = sha256(sources.map(([file, text]) => `${file}\n${text}`).join('\0') + ts.version + parserVersion()).slice(0, 16);
   const root = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'attention-grader', hash);
   const js = (file: string) => path.join(root, file.replace(/\.ts$/, '.js'));

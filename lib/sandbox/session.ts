@@ -156,7 +156,7 @@ function wrongParts(spec: FunctionSpec, value: WireReturn, expect: readonly (num
 /** Every child started and not yet exited, of every session: what a grader that must stop kills. */
 const LIVE = new Set<ContainedProcess>();
 
-/** Kills every child still running (the batch's last guard, lib/grading/batch.ts). */
+/** Kills every child still running (the batch's last guard, lib/batch/gradeBatch.ts). */
 export function killEveryChild(): void {
   for (const child of LIVE) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }

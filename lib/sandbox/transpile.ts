@@ -39,7 +39,7 @@ export interface PreparedSubmission {
   notes: string[];
 }
 
-/** A PreparedSubmission as JSON gives it back (a cache's entry, lib/batch/workCache.ts). */
+/** A PreparedSubmission as JSON gives it back (a cache's entry, lib/workCache.ts). */
 export function isPrepared(value: unknown): value is PreparedSubmission {
   const v = value as Partial<PreparedSubmission> | null;
   const record = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);

@@ -1,5 +1,5 @@
 /**
- * The work a batch keeps for its next run (lib/batch/workCache.ts: transpiled code and type checks
+ * The work a batch keeps for its next run (lib/workCache.ts: transpiled code and type checks
  * in `<out>/.cache/`), through `npm run grade -- --submissions --force` as instructors rerun a
  * course, as root. A rerun from the cache gives the same results, type notes included; an entry
  * that is corrupt or of other files is not used; an edited submission is graded as edited. And a

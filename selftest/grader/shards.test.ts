@@ -99,7 +99,7 @@ describe('a batch graded as 3 shards and merged', () => {
         expect(untimed(merged, name), name).toEqual(untimed(whole, name));
         expect(read(merged, pageFile(name)), name).toBe(read(whole, pageFile(name)));
       }
-      // The whole run's work cache (lib/batch/workCache.ts) is for its own reruns, not a result: a merge has none.
+      // The whole run's work cache (lib/workCache.ts) is for its own reruns, not a result: a merge has none.
       expect(fs.readdirSync(merged).sort()).toEqual(fs.readdirSync(whole).filter((f) => f !== CACHE_DIR).sort());
     },
   );
