@@ -4,7 +4,8 @@
  * log-sum-exp, online and tiled softmax, pairwise and reversed sums, Q pre-scaled, weights
  * multiplied first) get full marks on every stored case, on the hidden cases drawn for many names,
  * and against the float64 oracle on calls drawn from every class of the domain: each element
- * within the contract's tolerance or the case's float32 error bound (tests/float32Error/). The
+ * within the contract's tolerance or the case's float32 error bound (reference/float32Error/, stored
+ * beside each case as bound.npy, computed for a drawn one). The
  * bound is checked to matter (without it the base-2 step loses the large-score cases) and to be
  * tight where it widens (the reformulations reach a fair share of it there).
  */
@@ -12,7 +13,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkClose, checkShape } from '../lib/compare';
 import { loadVariants } from '../reference/fixtures/variants';
-import { CONTRACT_TOLERANCE, FLOAT32_BOUNDS, GRADED_CASES, type GradedFunction } from '../tests/cases';
+import { CONTRACT_TOLERANCE, GRADED_CASES, type GradedFunction } from '../tests/cases';
+import { float32Bound } from '../reference/float32Error';
+import { BOUND_NAME } from '../lib/model/manifest';
 import { answerOf, caller } from './calls';
 import { build, PLANS, type Plan } from './domain/arbitraries';
 import { STYLES } from './float32/styles';
@@ -44,7 +47,6 @@ describe('correct float32 reformulations get full marks', () => {
   // Every domain class's calls, against the float64 oracle, under the bound the cases declare.
   const fns: GradedFunction[] = ['softmax', 'scaled_dot_product_attention', 'multihead_self_attention'];
   it.each(fns.map((fn, i) => [fn, i] as const))('every one agrees with the oracle on calls drawn from the whole domain of %s', (fn, i) => {
-    const bound = FLOAT32_BOUNDS[fn]!;
     fc.assert(
       fc.property(PLANS[fn], (plan: Plan) => {
         const data = build(fn, plan);
@@ -52,7 +54,7 @@ describe('correct float32 reformulations get full marks', () => {
         for (const { name, impl } of submissions) {
           const output = caller(impl, name)(fn, data);
           const outcome = checkShape(output, expected).passed
-            ? checkClose(output, expected, CONTRACT_TOLERANCE, { name: bound.name, bounds: () => bound.of(data.inputs, data.params, fn) })
+            ? checkClose(output, expected, CONTRACT_TOLERANCE, { name: BOUND_NAME, bounds: () => float32Bound(fn, data.inputs, data.params)! })
             : checkShape(output, expected);
           if (!outcome.passed) throw new Error(`${name}: ${outcome.message}`);
         }
@@ -67,15 +69,15 @@ describe('the bound is needed, and tight where it widens', () => {
 
   it('without it, base-2 exp with log₂e folded into the scale loses the large-score cases', async () => {
     const base2 = submissions.find((s) => s.name === 'base2_folded_scale')!;
-    const unbounded = GRADED_CASES.map(({ bound: _, ...c }) => c);
-    const lost = await failures(base2.impl, base2.name, unbounded);
+    const unbounded = (graded: (typeof GRADED_CASES)[number]) => ({ ...loadFixture(graded.fixture), bound: () => undefined });
+    const lost = (await gradeInProcess(base2.impl, base2.name, GRADED_CASES, unbounded)).filter((r) => !r.passed).map((r) => `${r.graded.name}: ${r.message.split('\n')[0]}`);
     expect(lost.map((l) => l.split(':')[0]).sort()).toEqual(largeScores.map((c) => c.name).sort());
     expect(await failures(base2.impl, base2.name, largeScores)).toEqual([]);
   });
 
   it.each(largeScores.map((c) => [c.name, c] as const))('%s: the reformulations reach a fifth of the bound at some element', (_, graded) => {
     const fixture = loadFixture(graded.fixture);
-    const bound = graded.bound!.of(fixture.inputs, fixture.params, graded.fn);
+    const bound = fixture.bound()!.data;
     let reached = 0;
     for (const { name, impl } of submissions) {
       const output = caller(impl, name)(graded.fn, fixture);

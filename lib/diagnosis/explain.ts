@@ -5,10 +5,10 @@
  * functions), or, where it names none or the assignment has none, only what the output itself
  * shows (how much of it is out of tolerance and where), never a guess at a cause.
  */
-import { toleranceOf, wideningOf, type GradedCase } from '../assignment/cases';
+import { toleranceOf, type GradedCase } from '../assignment/cases';
 import type { Tolerance, Values, Widening } from '../compare';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
-import type { LoadedFixture } from '../model/fixtures';
+import { boundWidening, type LoadedFixture } from '../model/fixtures';
 import { formatShape } from '../shape';
 import { firstDifference, type ProbeAnswer, type ProbeContext } from './probe';
 
@@ -159,5 +159,5 @@ export async function explain(
   // Likewise a wrong shape: the check's line gives the expected shape and the one returned.
   if (outcome.output.shape.join() !== expected.shape.join()) return { note: '' };
   const part = outcome.part ?? '';
-  return { note: outcome.exact ? summarise(outcome.output, expected, undefined) : summarise(outcome.output, expected, toleranceOf(graded, part), wideningOf(graded, part, fixture.inputs, fixture.params)) };
+  return { note: outcome.exact ? summarise(outcome.output, expected, undefined) : summarise(outcome.output, expected, toleranceOf(graded, part), outcome.part ? undefined : boundWidening(fixture)) };
 }

@@ -33,7 +33,7 @@ const values = new Tensor(Float32Array.from([3, 2, 5, 4]), [2, 2]);
 const indices = new Tensor(Float32Array.from([0, 2, 1, 2]), [2, 2]);
 const FIXTURE: LoadedFixture = {
   key: 'largest', params: { k: 2 }, inputs: { x }, expected: values, parts: { values, indices },
-  probabilities: () => undefined, mistakes: () => new Map(),
+  probabilities: () => undefined, mistakes: () => new Map(), bound: () => undefined,
 };
 /** With no diagnosis nothing is probed. */
 const context: ProbeContext = { probe: async () => ({ kind: 'none', why: 'not probed' }), failures: async () => [] };

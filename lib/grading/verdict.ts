@@ -24,7 +24,7 @@ import { faultOf, FAULT_STATUS, type FunctionLedger } from './faults';
 import { DIED_AT_CAP } from '../sandbox/outOfMemory';
 import { firstFramePlace } from '../text/place';
 import { failedToLoad } from '../sandbox/loadCheck';
-import type { LoadedFixture } from '../model/fixtures';
+import { boundWidening, type LoadedFixture } from '../model/fixtures';
 import { firstToSay, notRunAfterLoad } from '../model/notRun';
 import { totals, type CaseResult, type CaseStatus, type SubmissionResult } from '../model/result';
 
@@ -61,7 +61,8 @@ export function expectedParts(spec: FunctionSpec, fixture: LoadedFixture): Recor
 /** Its values checked, or, when a part's shape alone was read (returns.ts judgedByShape), that shape. */
 export function judgeValue(assignment: Pick<Assignment, 'functions' | 'nonFiniteHint'>, graded: GradedCase, returned: readonly ReturnedPart[], fixture: LoadedFixture): CaseVerdict {
   const spec = specOf(assignment.functions, graded.fn);
-  const evidence = { expected: expectedParts(spec, fixture), inputs: fixture.inputs, params: fixture.params };
+  // A bound is written for a function that returns one tensor (its expected.npy's shape).
+  const evidence = { expected: expectedParts(spec, fixture), inputs: fixture.inputs, params: fixture.params, widening: spec.returns.tuple ? undefined : boundWidening(fixture) };
   const byName = new Map(returned.map((p) => [p.name, p.value]));
   const shapeOnly = partsOf(spec).find((part) => byName.get(part.name)?.data === undefined);
   if (shapeOnly) {

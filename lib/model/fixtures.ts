@@ -8,7 +8,8 @@ import { FixtureError } from '../errors';
 import { parseNpy, type NpyArray } from '../npy';
 import { displayPath, FIXTURES_DIR, FIXTURES_FIX, IS_HANDOUT } from '../paths';
 import { Tensor } from '../tensor';
-import { EXPECTED_FILE, EXPECTED_PART, PROBABILITIES_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
+import type { Widening } from '../compare';
+import { BOUND_FILE, BOUND_NAME, EXPECTED_FILE, EXPECTED_PART, PROBABILITIES_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
 
 export interface LoadedFixture {
   key: string;
@@ -26,7 +27,17 @@ export interface LoadedFixture {
    * only: the student loop calls it when a case fails, so a passing test never reads these files.
    */
   mistakes(): ReadonlyMap<string, Tensor>;
+  /** The case's float32 error bound on its expected output (BOUND_FILE), read on the first call; undefined when it has none. */
+  bound(): Tensor | undefined;
 }
+
+/** The fixture's bound as the check widens its tolerance by it (lib/compare.ts checkClose), read only if an element needs it. */
+export function boundWidening(fixture: Pick<LoadedFixture, 'bound'>): Widening | undefined {
+  let bound: Tensor | undefined | null = null;
+  const read = () => (bound === null ? (bound = fixture.bound()) : bound);
+  return { name: BOUND_NAME, bounds: () => read()?.data ?? NO_BOUND };
+}
+const NO_BOUND: ArrayLike<number> = { length: 0 };
 
 export interface LoadOptions {
   fixturesDir?: string;
@@ -75,7 +86,7 @@ export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixtu
       parts[part] = read(name, fileEntry);
       expected ??= parts[part];
     }
-    else if (name !== PROBABILITIES_FILE) inputs[name.replace(/\.npy$/, '')] = read(name, fileEntry);
+    else if (name !== PROBABILITIES_FILE && name !== BOUND_FILE) inputs[name.replace(/\.npy$/, '')] = read(name, fileEntry);
   }
   if (!expected) throw new FixtureError(`fixtures/${key}: the manifest lists no ${EXPECTED_FILE}; ${FIXTURES_FIX}`);
   let mistakes: Map<string, Tensor> | undefined;
@@ -84,5 +95,8 @@ export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixtu
   let probabilities: Tensor | undefined;
   const probabilitiesEntry = entry.files[PROBABILITIES_FILE];
   const loadProbabilities = () => (probabilities ??= probabilitiesEntry && read(PROBABILITIES_FILE, probabilitiesEntry));
-  return { key, params: entry.params, inputs, expected, parts, probabilities: loadProbabilities, mistakes: loadMistakes };
+  let bound: Tensor | undefined;
+  const boundEntry = entry.files[BOUND_FILE];
+  const loadBound = () => (bound ??= boundEntry && read(BOUND_FILE, boundEntry));
+  return { key, params: entry.params, inputs, expected, parts, probabilities: loadProbabilities, mistakes: loadMistakes, bound: loadBound };
 }

@@ -48,6 +48,16 @@ export const expectedPartFile = (part: string): string => `expected_${part}.npy`
  */
 export const PROBABILITIES_FILE = 'probabilities.npy';
 
+/**
+ * A case's float32 error bound, element by element, in float64 and of the expected output's shape:
+ * how far a correct float32 computation in another order may land on these inputs, where that is
+ * wider than the tolerance (the assignment's reference derives it; docs/float32-error.md). Written
+ * beside the case, so the handout ships the bound and not the code that computes it. Never an input.
+ */
+export const BOUND_FILE = 'bound.npy';
+/** What a failure beyond it calls it: "beyond the float32 error bound of this case". */
+export const BOUND_NAME = 'float32 error bound';
+
 /** A mistake's output file, relative to its fixture's folder. */
 export const mistakeFile = (id: string): string => `mistakes/${id}.npy`;
 

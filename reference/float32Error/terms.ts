@@ -4,7 +4,7 @@
  * process that awards points; it reads a case's inputs and never student code.
  */
 
-/** What the model reads: a tensor's row-major values and shape (lib's Values, restated so tests/ needs no lib import). */
+/** What the model reads: a tensor's row-major values and shape (lib's Values, restated so the model reads any tensor-like value). */
 export interface Arr {
   readonly data: ArrayLike<number>;
   readonly shape: readonly number[];

@@ -1,0 +1,21 @@
+/**
+ * The float32 error model of this assignment's functions (docs/float32-error.md), one bound per
+ * output element. It lives with the reference, never in the handout: it computes attention in
+ * float64 to weigh each key's error. Fixture generation writes each case's bound beside it
+ * (fixtures/<case>/bound.npy); a case drawn per submission gets its bound from here, in the
+ * grading process, as it gets its expected values.
+ */
+import { attentionBound } from './attention';
+import { multiHeadBound } from './multiHead';
+import { softmaxBound } from './softmax';
+import type { Arr } from './terms';
+
+export { attentionBound, multiHeadBound, softmaxBound };
+
+/** Each element's bound for function `fn` on these inputs, or undefined for a function compared exactly (the causal mask). */
+export function float32Bound(fn: string, inputs: Readonly<Record<string, Arr>>, params: Readonly<Record<string, number>>): Float64Array | undefined {
+  if (fn === 'softmax') return softmaxBound(inputs.x, params.dim);
+  if (fn === 'scaled_dot_product_attention') return attentionBound(inputs);
+  if (fn === 'multihead_self_attention') return multiHeadBound(inputs, params.numHeads);
+  return undefined;
+}
