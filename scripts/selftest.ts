@@ -7,6 +7,10 @@
  * grader and the student loop under each other supported Node line (selftest/nodeLines/). Ends
  * with `N passed, M failed, K skipped`; a skipped test (no NumPy, no Chromium, no registry) is not
  * a failure, so it exits 0 when M is 0.
+ *
+ * `--quick`: the edit loop's tier, on this Node: lib's unit tests and selftest/quick.test.ts (the
+ * reference to full marks, a sample of the catalogue through both paths, a sample of the attacks
+ * in this machine's setting), no type check, no browser, no other Node line.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -104,6 +108,19 @@ function nodeLinesStep(): void {
       console.log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name} (${check.seconds?.toFixed(0)} s)${check.ok ? '' : `: ${check.detail}`}`);
     }
   }
+}
+
+const QUICK = process.argv.includes('--quick');
+const unknown = process.argv.slice(2).filter((arg) => arg !== '--quick');
+if (unknown.length) {
+  console.error(`selftest: unknown argument ${unknown[0]}; the only one is --quick (the edit loop's tier)`);
+  process.exit(2);
+}
+if (QUICK) {
+  step("the type check's snapshot", [bin('ts-node', 'dist/bin.js'), 'scripts/typecheck-snapshot.ts']);
+  vitestStep('quick tier: lib unit tests and a sample end to end (vitest)', 'vitest.quick.config.mts');
+  console.log(`\n${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
+  process.exit(tally.failed === 0 ? 0 : 1);
 }
 
 const notOnActive = onActiveLine();
