@@ -19,10 +19,17 @@ export class ReleaseError extends Error {
 interface Copied {
   path: string;
   skip?: RegExp;
+  /** Shipped when the folder has it; a README that links it without it is refused (handoutLinks). */
+  optional?: boolean;
 }
 
 /** The assignment's own, from its folder (Assignment.root): how its functions are called, its suite and case table. */
-const ASSIGNMENT_COPIED: readonly Copied[] = [{ path: 'adapters/' }, { path: 'tests/' }];
+const ASSIGNMENT_COPIED: readonly Copied[] = [
+  { path: 'adapters/' },
+  { path: 'tests/' },
+  // The student's guide the For students section links to: what does not fit in a README.
+  { path: 'docs/students.md', optional: true },
+];
 
 /** The harness's, from the project's root. */
 const HARNESS_COPIED: readonly Copied[] = [
@@ -86,7 +93,7 @@ function copiedFiles(root: string, rules: readonly Copied[], files: Map<string, 
     const matches = rule.path.endsWith('/')
       ? tree.filter((file) => file.startsWith(rule.path) && !rule.skip?.test(file))
       : tree.filter((file) => file === rule.path);
-    if (matches.length === 0) throw missing(rule.path);
+    if (matches.length === 0 && !rule.optional) throw missing(rule.path);
     for (const file of matches) files.set(file, readSource(root, file));
   }
 }
@@ -263,7 +270,30 @@ export function buildHandout(handed: Handed, harnessRoot = PROJECT_ROOT): Handou
   files.set('package-lock.json', packageLock(harnessRoot));
   files.set('README.md', readme(handed.root, handed));
   files.set('tsconfig.json', tsconfig(harnessRoot, new Set(files.keys())));
+  const dead = deadLinks(files);
+  if (dead.length > 0) {
+    throw new ReleaseError(`${dead[0]}, which the handout does not ship: add it to the allow-list in lib/release.ts or drop the link`);
+  }
   return { files, visibleFixtures: visible, hiddenFixtures: hidden };
+}
+
+/**
+ * Each relative link of the handout's Markdown files (`[text](target)`, `![alt](target)`) whose
+ * target is not among `files`, as "FILE links TARGET": a student would follow it to nothing. A link
+ * with a scheme or to an anchor of its own page is not checked; an anchor after a file is dropped.
+ */
+export function deadLinks(files: ReadonlyMap<string, Buffer>): string[] {
+  const dead: string[] = [];
+  for (const [file, contents] of files) {
+    if (!file.endsWith('.md')) continue;
+    for (const [, target] of contents.toString('utf8').matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
+      const linked = path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURI(target.split('#')[0]))).replace(/\/$/, '');
+      const folder = `${linked}/`;
+      if (!files.has(linked) && ![...files.keys()].some((shipped) => shipped.startsWith(folder))) dead.push(`${file} links ${target}`);
+    }
+  }
+  return dead;
 }
 
 /** Writes the handout into `out`, which must be new or empty; `shown` is how the user named it. */

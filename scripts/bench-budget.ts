@@ -25,7 +25,7 @@ measureBudget(ASSIGNMENT, path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs
         + '(10 s per test and a 60 s budget, both in the CPU time the child is charged; a 2 GiB memory cap), each alone; the wall time '
         + 'is the whole grading of the submission. Each function has 15 s of the budget for its tests, a call that ends its process '
         + 'fails its function\'s other tests at once, an answer larger than the promised shape is judged by its shape, and prints past '
-        + 'the 4096 kept characters are counted, not formatted (README, Time limits). A sleeping hang is charged a quarter of its wall '
+        + 'the 4096 kept characters are counted, not formatted (docs/grading.md, Time limits). A sleeping hang is charged a quarter of its wall '
         + 'time, so it ends at 40 s of wall time per function: the one row the wall clock may take past the budget, by design.',
       '',
       ...budgetTable(rows),

@@ -93,7 +93,8 @@ describe('what the handout holds', () => {
     expect(files.filter((file) => file.startsWith('scripts/'))).toEqual(['scripts/cachedTranspiler.js', 'scripts/grade.ts', 'scripts/typecheck.ts']);
     expect(files.filter((file) => file.startsWith('fixtures/hidden/') || (file.endsWith('.test.ts') && !file.startsWith('tests/'))))
       .toEqual([]);
-    expect(files.filter((file) => file.startsWith('docs/'))).toEqual(['docs/report-submission.png']);
+    // The student's guide and the page its README shows; the instructors' pages stay behind.
+    expect(files.filter((file) => file.startsWith('docs/')).sort()).toEqual(['docs/report-submission.png', 'docs/students.md']);
     for (const gone of ['reference', 'fixtures/hidden', 'selftest', '.ci', 'docs/benchmarks.md', 'lib/similarity', 'vitest.selftest.config.mts', 'lib/release.ts', 'lib/bench', 'lib/gradescope', 'lib/explore', 'lib/batch/merge.ts', 'lib/batch/fetch.ts', 'lib/batch/fetchGit.ts', 'lib/batch/fetchWrite.ts', 'lib/batch/fetchedEntries.ts', 'lib/report/githubBatch.ts', 'classroom']) {
       expect(fs.existsSync(path.join(stubs, gone)), gone).toBe(false);
     }
@@ -195,6 +196,9 @@ describe('what the handout holds', () => {
       .toEqual(['npm ci', 'npm test -- -t scaled_dot_product', 'npm run grade']);
     expect(text).toContain(section.trimEnd());
     expect(text).not.toContain('## For instructors');
+    // What the section leaves to the student's guide ships with it, as written.
+    expect(text).toContain('(docs/students.md)');
+    expect(read(stubs, 'docs/students.md')).toBe(read(PROJECT_ROOT, 'docs/students.md'));
   });
 
   it('refuses a folder that is not empty', () => {

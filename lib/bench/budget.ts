@@ -3,7 +3,7 @@
  * of thing in every graded function (answer with 200 million values, print 200,000 lines a call,
  * spin, sleep, fill the heap, exit, compute slowly), graded as `npm run grade -- --hidden` grades
  * them (10 s per test, a 60 s budget, a 2 GiB cap), with the wall time each took. What bounds each
- * is in the README (Time limits): each function's share of the budget in charged time, one process
+ * is in docs/grading.md (Time limits): each function's share of the budget in charged time, one process
  * per fault, answers no larger than a right one, prints past the cap counted, not formatted.
  */
 import fs from 'node:fs';

@@ -2,7 +2,7 @@
  * When each submission was handed in, for a late policy (policy.ts), from whichever source the
  * course has: Gradescope's `submission_metadata.json` (its `created_at`, and the due date with the
  * student's extension), the commit `npm run fetch-submissions` graded (its commit time, which the
- * student's clock sets: see the README), or a CSV the instructor exports from elsewhere
+ * student's clock sets: see docs/late-policy.md), or a CSV the instructor exports from elsewhere
  * (`--times FILE`: `submission,submitted_at`). A submission with no time gets no penalty, and its
  * row says so.
  */
