@@ -12,10 +12,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchOutcome } from '../lib/batch/gradeBatch';
-import { prepareChild } from '../lib/grading/grade';
+import { loadCaseFixtures, prepareChild } from '../lib/grading/grade';
 import type { SubmissionResult } from '../lib/model/result';
 import { PROJECT_ROOT } from '../lib/paths';
 import { containmentReport } from '../lib/sandbox/containment';
+import { ASSIGNMENT } from '../tests/assignment';
 import { GRADED_CASES } from '../tests/cases';
 import { BUDGET_MS, expectationsFor, KILLS_THE_GRADER, MEMORY_BYTES, problems, TIMEOUT_MS } from './attacks/expectations';
 import { attackFolder, runIsolated } from './attacks/folders';
@@ -41,7 +42,8 @@ const ATTACKS = ['hang_in_softmax', 'memory_bomb_heap', 'exit_at_import', 'chann
 
 describe('the reference', () => {
   it('gets full marks from the grader, hidden cases too', async () => {
-    const result = await grade(materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(root, 'reference')), 'reference');
+    const everyCase = { cases: GRADED_CASES, fixtures: loadCaseFixtures(ASSIGNMENT, GRADED_CASES) };
+    const result = await grade(materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(root, 'reference')), 'reference', everyCase);
     expect(result.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
     expect(result.cases).toHaveLength(GRADED_CASES.length);
   });
