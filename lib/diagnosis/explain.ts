@@ -75,8 +75,9 @@ const NO_CAUSE = 'No known cause shows in what your function returns';
 /**
  * How far off an output that no known mistake explains is: share out of tolerance, largest error and
  * where. `tol` undefined: the output is compared exactly (a mask, indices), and the words say so.
+ * `widening`: the case's error bound where it is wider, read as the check reads it (lib/compare.ts
+ * checkClose), so the count is the check line's.
  */
-/** `widening`: the case's error bound where it is wider, as the check reads it (lib/compare.ts checkClose): the same count as its line. */
 export function summarise(output: Values, expected: Values, tol: Tolerance | undefined, widening?: Widening): string {
   const sameShape = output.shape.length === expected.shape.length && output.shape.every((n, i) => n === expected.shape[i]);
   if (!sameShape) return `${NO_CAUSE} (shape ${formatShape(output.shape)} where ${formatShape(expected.shape)} is expected).`;

@@ -32,10 +32,9 @@ export interface LoadedFixture {
 }
 
 /** The fixture's bound as the check widens its tolerance by it (lib/compare.ts checkClose), read only if an element needs it. */
-export function boundWidening(fixture: Pick<LoadedFixture, 'bound'>): Widening | undefined {
-  let bound: Tensor | undefined | null = null;
-  const read = () => (bound === null ? (bound = fixture.bound()) : bound);
-  return { name: BOUND_NAME, bounds: () => read()?.data ?? NO_BOUND };
+export function boundWidening(fixture: Pick<LoadedFixture, 'bound'>): Widening {
+  // A case without a bound widens nothing: no element has a bound to be within.
+  return { name: BOUND_NAME, bounds: () => fixture.bound()?.data ?? NO_BOUND };
 }
 const NO_BOUND: ArrayLike<number> = { length: 0 };
 
