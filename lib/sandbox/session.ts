@@ -22,6 +22,7 @@ import type { ChildMessage, ErrorInfo, InputChange, LoadMessage, ParentMessage, 
 import { jsonBounds, MESSAGE_LIMITS, readChildMessage } from './validate';
 import { oneLine } from '../text/sanitise';
 import { nodeMs } from './nodeMs';
+import { busyTimer } from './busyClock';
 
 export interface SessionOptions {
   /** The contained command that starts a child (lib/sandbox/containment.ts). */
@@ -231,9 +232,10 @@ export class ChildSession {
     });
     ready.catch(() => {}); // awaited in start(); a child killed before then leaves it unobserved
     const running: Running = { process: child, channel, ready, pids: child.pid ? [child.pid] : [], strays: 0, drained: 0 };
-    const startTimer = setTimeout(() => {
-      failed(new GraderError(`a contained child did not start within ${START_LIMIT_MS / 1000} s (the machine is overloaded?)`));
-    }, START_LIMIT_MS);
+    // Charged as the machine's load allows (busyClock.ts): a start is the machine's work, not the student's.
+    const startTimer = busyTimer(START_LIMIT_MS, () => {
+      failed(new GraderError(`a contained child did not start within ${START_LIMIT_MS / 1000} s of its share of the machine (the machine is overloaded?)`));
+    });
     const current = () => this.running === running;
     const onOutput = (chunk: Buffer) => {
       if (!current()) return;
@@ -262,7 +264,7 @@ export class ChildSession {
         else if (isReady) this.stray(running);
         else {
           isReady = true;
-          clearTimeout(startTimer);
+          startTimer.clear();
           // The tree is fixed from here on: the child can start no process of its own.
           if (child.pid) running.pids = processTree(child.pid);
           started();
@@ -293,7 +295,7 @@ export class ChildSession {
       if (current()) this.abandon(err instanceof GraderError ? err : new GraderError(err.message));
     });
     child.on('exit', (code, signal) => {
-      clearTimeout(startTimer);
+      startTimer.clear();
       // The grader is done with this child. A process of its tree that outlived it (one killed while
       // starting can slip its parent-death signal) still holds the channel's other end: closing
       // ours gives it EOF, on which the runtime exits, and frees the grader's loop, which an open

@@ -19,6 +19,7 @@ import { CallClock } from './childClock';
 import { nodeMs } from './nodeMs';
 import type { PreparedSubmission, TranspileJob } from './transpile';
 import type { WorkerMessage } from './transpileWorker';
+import { busyTimer } from './busyClock';
 
 export type TranspileOutcome =
   | { kind: 'done'; prepared: PreparedSubmission }
@@ -75,15 +76,16 @@ function newProcess(): Promise<ChildProcess> {
     const fail = (why: string) => {
       if (failed) return;
       failed = true;
-      clearTimeout(timer);
+      timer.clear();
       started--;
       child.kill('SIGKILL');
       reject(new TranspilerStartError(`the transpiling process did not start: ${why}${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`));
     };
-    const timer = setTimeout(() => fail(`not ready within ${START_LIMIT_MS / 1000} s`), START_LIMIT_MS);
+    // A start is the machine's work: charged as its load allows (busyClock.ts).
+    const timer = busyTimer(START_LIMIT_MS, () => fail(`not ready within ${START_LIMIT_MS / 1000} s of its share of the machine`));
     const onError = (err: Error) => fail(err.message);
     child.once('message', () => {
-      clearTimeout(timer);
+      timer.clear();
       child.removeAllListeners('exit');
       child.off('error', onError);
       child.stderr?.removeAllListeners('data').resume();

@@ -14,7 +14,7 @@ import { PROJECT_ROOT } from '../paths';
 import { codeFile } from '../text/place';
 import type { Read, Unreadable } from './read';
 import type { ReadRequest } from './readerMain';
-import { nodeMs } from '../sandbox/nodeMs';
+import { busyTimer } from '../sandbox/busyClock';
 
 /**
  * Reading a submission takes milliseconds, and every step of it is linear in the text (the nesting
@@ -49,15 +49,16 @@ function startChild(): Promise<ChildProcess> {
   });
   return new Promise((resolve, reject) => {
     const fail = (why: string) => {
-      clearTimeout(timer);
+      timer.clear();
       child.kill('SIGKILL');
       reject(new Error(`the process that reads submissions did not start: ${why}`));
     };
-    const timer = setTimeout(() => fail(`not ready within ${START_LIMIT_MS / 1000} s`), START_LIMIT_MS);
+    // A start is the machine's work: charged as its load allows (lib/sandbox/busyClock.ts).
+    const timer = busyTimer(START_LIMIT_MS, () => fail(`not ready within ${START_LIMIT_MS / 1000} s of its share of the machine`));
     child.once('error', (err) => fail(err.message));
     child.once('exit', (code, signal) => fail(signal ?? `exit code ${code}`));
     child.once('message', () => {
-      clearTimeout(timer);
+      timer.clear();
       child.removeAllListeners('exit');
       child.removeAllListeners('error');
       child.on('error', () => undefined);
@@ -93,12 +94,13 @@ function ask(child: ChildProcess, id: number, job: ReadJob, limitMs: number): Pr
     let file: string | undefined;
     const where = () => (file === undefined ? '' : `${codeFile(job.label, file)}: `);
     const finish = (answer: Read | Unreadable) => {
-      clearTimeout(timer);
+      timer.clear();
       child.off('message', onMessage);
       child.off('exit', onExit);
       resolve(answer);
     };
-    const timer = setTimeout(() => finish({ problem: `${where()}reading it took longer than ${limitMs / 1000} s and was stopped`, refused: false }), nodeMs(limitMs));
+    // Charged as the machine's load allows: a busy machine stops no reading that an idle one finishes.
+    const timer = busyTimer(limitMs, () => finish({ problem: `${where()}reading it took longer than ${limitMs / 1000} s and was stopped`, refused: false }));
     const onMessage = (m: Answer) => {
       if (m?.id !== id) return;
       if ('file' in m && typeof m.file === 'string') file = m.file;
