@@ -15,9 +15,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - the scheduler: chargedTime.test.ts pins a child to a CPU and sets its weight to starve it on
  *   purpose; beside the rest of the suite the share it gives the child would be the suite's to
  *   decide.
- * Those two run last, one after the other.
+ * Those two run last, one after the other. Before them, alone, the two paths held to one verdict
+ * over the whole catalogue (verdicts.test.ts): its diagnoses depend on probes answering, and beside
+ * the attack batches a fresh-clone run once had 8 of its 115 submissions explained in one path and
+ * not the other (the cause, a probe without an answer under load, is not yet found).
  */
-const LAST = ['selftest/attacks/bare.test.ts', 'selftest/grader/chargedTime.test.ts'];
+const LAST = ['selftest/grader/verdicts.test.ts', 'selftest/attacks/bare.test.ts', 'selftest/grader/chargedTime.test.ts'];
 /**
  * The longest files, longest first (wall time of each with three files at a time, in a run of the
  * whole suite): started first, they do not keep the run going alone at its end. A file not listed
