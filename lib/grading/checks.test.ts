@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { GradedCase } from '../assignment/cases';
-import type { FunctionSpec } from '../assignment/functions';
 import { evaluateCase } from './checks';
+import { LARGEST_SPEC } from './largestSpec.testkit';
 
-/** A function returning a tuple: the largest entries of each row and where they are. */
-const SPEC: FunctionSpec = {
-  id: 'largest',
-  export: 'largest',
-  args: [{ name: 'x', input: 'x' }, { name: 'k', param: 'k' }],
-  returns: {
-    tuple: true,
-    parts: [
-      { name: 'values', kind: 'float', shape: { lead: { inputs: ['x'], keep: 1 }, dims: [{ param: 'k' }] } },
-      { name: 'indices', kind: 'index', shape: { lead: { inputs: ['x'], keep: 1 }, dims: [{ param: 'k' }] } },
-    ],
-  },
-  signature: '`largest(x, k)`',
-  summary: 'the k largest entries of each row',
-  short: 'largest',
-};
+/** A function returning a tuple (largestSpec.testkit.ts). */
+const SPEC = LARGEST_SPEC;
 
 const CASE: GradedCase = {
   name: 'test_largest', fn: 'largest', points: 1, fixture: 'largest', hidden: false,
