@@ -64,6 +64,13 @@ describe('time charged to the child', () => {
     expect((await call).kind).toBe('value');
   });
 
+  function leadsOwnAutogroup(pid: number): boolean {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+    const group = fs.existsSync(`/proc/${pid}/autogroup`) ? fs.readFileSync(`/proc/${pid}/autogroup`, 'utf8') : '';
+    return session === pid && /^\/autogroup-[1-9]/.test(group);
+  }
+
   /** Pins the session's child to CPU 0 at `nice`, beside a spinner at nice 0 pinned there too. */
   async function starved(timeoutMs: number, nice: number): Promise<ChildSession> {
     const session = await sessionOf(materialize(path.join(__dirname, 'misbehaving', 'slow_softmax.ts'), work), timeoutMs);
@@ -76,8 +83,12 @@ describe('time charged to the child', () => {
     for (const pid of children().filter((pid) => pid !== spinner.pid)) {
       execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
       for (const tid of fs.readdirSync(`/proc/${pid}/task`)) execFileSync('renice', ['-n', String(nice), '-p', tid], { stdio: 'ignore' });
-      // The child leads a session of its own, and so an autogroup, whose own nice is what the scheduler weighs.
-      if (fs.existsSync(`/proc/${pid}/autogroup`)) fs.writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+      // The contained child leads a session of its own, and so an autogroup, whose own nice is what
+      // the scheduler weighs. Only a session's leader's: a wrapper shares this test's autogroup,
+      // which is not this test's to renice, or the root one (autogroup-0, where a machine's init
+      // never began a session), whose weight cannot be set (EINVAL) and where each thread's nice
+      // is what counts.
+      if (leadsOwnAutogroup(pid)) fs.writeFileSync(`/proc/${pid}/autogroup`, String(nice));
     }
     return session;
   }
