@@ -47,3 +47,23 @@ describe('judgeValue and explain, a tuple return with no diagnosis', () => {
     expect(note).toMatch(/^No known cause shows in what your function returns; 25% of the values \(1 of 4 values\) are out of tolerance, the largest error is 1\.\d+e-5 at \[1, 1\]\.$/);
   });
 });
+
+describe("a tuple return's float32 bound, part by part", () => {
+  // Exact values (atol 0, rtol 0): only the bound can let an error through.
+  const exact = { ...CASE, partTolerance: { values: { atol: 0, rtol: 0 } } };
+  const off = new Tensor(values.data.map((v, i) => (i === 3 ? v + 1e-5 : v)), [2, 2]);
+  const boundOf = (part: string | undefined) => (part === 'values' ? new Tensor(Float64Array.from([0, 0, 0, 2e-5]), [2, 2]) : undefined);
+
+  it("widens its own part's tolerance, read from bound(part)", () => {
+    const asked: (string | undefined)[] = [];
+    const fixture = { ...FIXTURE, bound: (part?: string) => (asked.push(part), boundOf(part)) };
+    expect(judgeValue({ functions: [SPEC] }, exact, returned(off, indices), fixture).status).toBe('passed');
+    expect(asked).toEqual(['values']);
+  });
+
+  it('without it the same error fails, and a bound beyond which it fails is named', () => {
+    expect(judgeValue({ functions: [SPEC] }, exact, returned(off, indices), FIXTURE).reason).toMatch(/^values: 1 of 4 values out of tolerance \(atol 0, rtol 0\)/);
+    const tight = { ...FIXTURE, bound: (part?: string) => (part === 'values' ? new Tensor(Float64Array.from([0, 0, 0, 5e-6]), [2, 2]) : undefined) };
+    expect(judgeValue({ functions: [SPEC] }, exact, returned(off, indices), tight).reason).toMatch(/or the float32 error bound of this case where wider\); first at \[1, 1\].*beyond the float32 error bound of this case \(≤ 5e-6 here\)/);
+  });
+});

@@ -61,8 +61,9 @@ export function expectedParts(spec: FunctionSpec, fixture: LoadedFixture): Recor
 /** Its values checked, or, when a part's shape alone was read (returns.ts judgedByShape), that shape. */
 export function judgeValue(assignment: Pick<Assignment, 'functions' | 'nonFiniteHint'>, graded: GradedCase, returned: readonly ReturnedPart[], fixture: LoadedFixture): CaseVerdict {
   const spec = specOf(assignment.functions, graded.fn);
-  // A bound is written for a function that returns one tensor (its expected.npy's shape).
-  const evidence = { expected: expectedParts(spec, fixture), inputs: fixture.inputs, params: fixture.params, widening: spec.returns.tuple ? undefined : boundWidening(fixture) };
+  // A single tensor's bound is bound.npy; a tuple's, one per part (bound_<part>.npy).
+  const widening = (part: string) => boundWidening(fixture, spec.returns.tuple ? part : undefined);
+  const evidence = { expected: expectedParts(spec, fixture), inputs: fixture.inputs, params: fixture.params, widening };
   const byName = new Map(returned.map((p) => [p.name, p.value]));
   const shapeOnly = partsOf(spec).find((part) => byName.get(part.name)?.data === undefined);
   if (shapeOnly) {
