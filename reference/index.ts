@@ -20,18 +20,25 @@ export function softmax(x: Tensor, dim: number): Tensor {
 }
 
 /**
+ * softmax(Q Kᵀ / √d_k) for Q [...batch, queries, dK], K [...batch, keys, dK]: the attention
+ * probabilities [...batch, queries, keys]. mask (boolean, broadcastable to them): 0 = must not attend.
+ */
+function probabilities(Q: Tensor, K: Tensor, mask?: Tensor): Tensor {
+  const dK = Q.shape[Q.ndim - 1];
+  const scores = Q.matmul(K.transpose(-2, -1)).div(Math.sqrt(dK));
+  if (mask === undefined) return softmax(scores, -1);
+  const blocked = mask.eq(0);
+  // −∞ gives masked keys exactly 0; a row with every key masked becomes 0/0 = NaN, and the second
+  // maskedFill turns that whole row into zeros, as the contract requires.
+  return softmax(scores.maskedFill(blocked, -Infinity), -1).maskedFill(blocked, 0);
+}
+
+/**
  * softmax(Q Kᵀ / √d_k) V for Q [...batch, queries, dK], K [...batch, keys, dK], V [...batch, keys, dV].
  * mask (boolean, broadcastable to [...batch, queries, keys]): 0 = must not attend.
  */
 export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): Tensor {
-  const dK = Q.shape[Q.ndim - 1];
-  const scores = Q.matmul(K.transpose(-2, -1)).div(Math.sqrt(dK));
-  if (mask === undefined) return softmax(scores, -1).matmul(V);
-  const blocked = mask.eq(0);
-  // −∞ gives masked keys exactly 0; a row with every key masked becomes 0/0 = NaN, and the second
-  // maskedFill turns that whole row into zeros, as the contract requires.
-  const weights = softmax(scores.maskedFill(blocked, -Infinity), -1).maskedFill(blocked, 0);
-  return weights.matmul(V);
+  return probabilities(Q, K, mask).matmul(V);
 }
 
 /** Boolean [seqLen, seqLen]: query i may attend to key j when j ≤ i. */
@@ -68,4 +75,29 @@ export function multiHeadSelfAttention(
   const heads = scaledDotProductAttention(q, k, v, mask);
   const merged = heads.transpose(-3, -2).reshape(...batch, seq, dModel);
   return project(merged, weights.oProj);
+}
+
+/**
+ * The gradients part. y = softmax(x) along `dim`, dy = ∂L/∂y → ∂L/∂x = y ⊙ (dy − Σ(dy ⊙ y) along
+ * dim): the Jacobian diag(y) − y yᵀ applied to dy. The subtracted sum is why shifting x by a
+ * constant along dim moves no gradient.
+ */
+export function softmaxBackward(y: Tensor, dy: Tensor, dim: number): Tensor {
+  return y.mul(dy.sub(dy.mul(y).sum(dim, true)));
+}
+
+/**
+ * The gradients of L = Σ dOut ⊙ softmax(Q Kᵀ / √d_k) V with respect to Q, K and V (their shapes),
+ * with P the masked probabilities:
+ *   dV = Pᵀ dOut,  dP = dOut Vᵀ,  dS = softmaxBackward(P, dP, -1),  dQ = dS K / √d_k,  dK = dSᵀ Q / √d_k.
+ * A masked position has P = 0, so dS = 0 there: it passes no gradient, and a fully masked query
+ * passes none at all.
+ */
+export function scaledDotProductAttentionBackward(
+  Q: Tensor, K: Tensor, V: Tensor, dOut: Tensor, mask?: Tensor,
+): { dQ: Tensor; dK: Tensor; dV: Tensor } {
+  const root = Math.sqrt(Q.shape[Q.ndim - 1]);
+  const P = probabilities(Q, K, mask);
+  const dS = softmaxBackward(P, dOut.matmul(V.transpose(-2, -1)), -1);
+  return { dQ: dS.matmul(K).div(root), dK: dS.transpose(-2, -1).matmul(Q).div(root), dV: P.transpose(-2, -1).matmul(dOut) };
 }

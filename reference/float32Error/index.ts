@@ -6,14 +6,20 @@
  * grading process, as it gets its expected values.
  */
 import { attentionBound } from './attention';
+import { attentionBackwardBounds, softmaxBackwardBound, type AttentionGradients } from './backward';
 import { multiHeadBound } from './multiHead';
 import { softmaxBound } from './softmax';
 import type { Arr } from './terms';
 
-export { attentionBound, multiHeadBound, softmaxBound };
+export { attentionBackwardBounds, attentionBound, multiHeadBound, softmaxBackwardBound, softmaxBound };
 
-/** Each element's bound for function `fn` on these inputs, or undefined for a function compared exactly (the causal mask). */
-export function float32Bound(fn: string, inputs: Readonly<Record<string, Arr>>, params: Readonly<Record<string, number>>): Float64Array | undefined {
+/**
+ * Each element's bound for function `fn` on these inputs (on `part` of a tuple return), or
+ * undefined for a function compared exactly (the causal mask).
+ */
+export function float32Bound(fn: string, inputs: Readonly<Record<string, Arr>>, params: Readonly<Record<string, number>>, part?: string): Float64Array | undefined {
+  if (fn === 'softmax_backward') return softmaxBackwardBound(inputs.y, inputs.dy, params.dim);
+  if (fn === 'scaled_dot_product_attention_backward') return attentionBackwardBounds(inputs)[part as keyof AttentionGradients];
   if (fn === 'softmax') return softmaxBound(inputs.x, params.dim);
   if (fn === 'scaled_dot_product_attention') return attentionBound(inputs);
   if (fn === 'multihead_self_attention') return multiHeadBound(inputs, params.numHeads);
