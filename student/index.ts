@@ -87,3 +87,37 @@ export function multiHeadSelfAttention(
 ): TensorLike {
   throw new NotImplementedError('multiHeadSelfAttention');
 }
+// part: gradients
+
+/**
+ * The gradients part: the backward pass of softmax, by hand (there is no autograd here).
+ *
+ * y = softmax(x, dim) is what your softmax returned, dy = ∂L/∂y (the gradient arriving from
+ * whatever used y), both of the same shape. Return ∂L/∂x, of y's shape: work it out from the
+ * softmax's Jacobian, slice by slice along `dim` (negative counts from the end, as for softmax).
+ * Where y is exactly 0 (a masked position), no gradient may arrive.
+ */
+export function softmaxBackward(y: Tensor, dy: Tensor, dim: number): TensorLike {
+  throw new NotImplementedError('softmaxBackward');
+}
+
+/**
+ * The gradients part: the backward pass of scaledDotProductAttention.
+ *
+ * Q, K, V and mask as scaledDotProductAttention takes them (the same batch dims for Q, K and V; a
+ * boolean mask, 1 = may attend, with no more dims than the scores); dOut = ∂L/∂output
+ * [...batch, queries, dV], the gradient of some loss L with respect to attention's output.
+ * Return { dQ, dK, dV }: ∂L/∂Q, ∂L/∂K and ∂L/∂V, of Q's, K's and V's shapes (each a Tensor or
+ * { shape, data }; float32 or float64). The scores are Q Kᵀ / √d_k, so the scale is part of the
+ * chain rule. Masked positions, and queries whose keys are all masked, pass no gradient at all.
+ */
+export function scaledDotProductAttentionBackward(
+  Q: Tensor,
+  K: Tensor,
+  V: Tensor,
+  dOut: Tensor,
+  mask?: Tensor,
+): { dQ: TensorLike; dK: TensorLike; dV: TensorLike } {
+  throw new NotImplementedError('scaledDotProductAttentionBackward');
+}
+// end part

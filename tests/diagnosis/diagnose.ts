@@ -12,6 +12,8 @@ import type { Values } from '../../lib/compare';
 import type { Diagnoser, Diagnosis, Outcome } from '../../lib/diagnosis/explain';
 import type { LoadedFixture } from '../../lib/model/fixtures';
 import { diagnoseAttention } from './attention';
+import { diagnoseBackward } from './backward';
+import { BACKWARD_IDS, BACKWARD_MISTAKES } from './backwardMistakes';
 import { diagnosedByProbing, MISTAKES, mistakesOf, type Mistake } from './catalogue';
 import { diagnoseMultiHead } from './multiHead';
 import { causalCells, diagnoseSoftmax } from './outputFindings';
@@ -69,6 +71,7 @@ async function findingsOf(graded: GradedCase, fixture: LoadedFixture, outcome: O
 }
 
 export async function diagnose(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<Diagnosis | undefined> {
+  if (BACKWARD_IDS.has(graded.fn)) return diagnoseBackward(graded, fixture, outcome, context);
   if (diagnosedByProbing(graded.fn)) {
     return fromFindings(await findingsOf(graded, fixture, outcome, context));
   }
@@ -87,4 +90,4 @@ export async function diagnose(graded: GradedCase, fixture: LoadedFixture, outco
 }
 
 /** This assignment's diagnosis, as the harness is handed it (lib/diagnosis/explain.ts). */
-export const DIAGNOSIS: Diagnoser = { diagnose, causes: MISTAKES };
+export const DIAGNOSIS: Diagnoser = { diagnose, causes: [...MISTAKES, ...BACKWARD_MISTAKES] };
