@@ -92,11 +92,11 @@ describe('a submission page (scale forgotten)', () => {
 });
 
 describe('the explore page', () => {
-  it('two saturation plots of 2 × 7 points, six 8 × 8 heatmaps, quiet; screenshot', async () => {
+  it('two saturation plots of 2 × 7 points, two gradient plots of 4 × 5, six 8 × 8 heatmaps, quiet; screenshot', async () => {
     const visited = await visit(files.explore);
     const { page } = visited;
-    expect(await page.locator('svg.plot').count()).toBe(2);
-    for (const plot of await page.locator('svg.plot').all()) expect(await plot.locator('.point').count()).toBe(2 * 7);
+    const points = await Promise.all((await page.locator('svg.plot').all()).map((plot) => plot.locator('.point').count()));
+    expect(points).toEqual([2 * 7, 2 * 7, 4 * 5, 4 * 5]);
     const drawn = await heatmaps(page);
     expect(drawn.map((h) => h.shape)).toEqual(Array.from({ length: 6 }, () => [MASK_SEQ, MASK_SEQ]));
     expect(drawn.every((h) => h.complete && h.width > 0)).toBe(true);
