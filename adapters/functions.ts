@@ -2,14 +2,16 @@
  * How each graded function is called, as data the harness is handed (lib/assignment/functions.ts):
  * its export, its arguments from a case's inputs and params, what it returns and the shape that
  * must have. The grader's child receives these with the submission, npm test calls through them,
- * and the README's function table is made from them.
+ * and the README's function table is made from them: those of the parts switched on.
  */
 import type { FunctionSpec } from '../lib/assignment/functions';
+import { ofParts, PARTS_ON } from '../tests/parts';
 
 /** The promised output shape: the input's own (softmax, multi-head attention). */
 const sameAs = (input: string) => ({ lead: { inputs: [input], keep: 0 }, dims: [] });
 
-export const FUNCTIONS: readonly FunctionSpec[] = [
+/** Every function of every part (tests/parts.ts), whether the switch grades it or not. */
+export const ALL_FUNCTIONS: readonly FunctionSpec[] = [
   {
     id: 'softmax',
     export: 'softmax',
@@ -65,3 +67,6 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     short: 'multi-head',
   },
 ];
+
+/** The functions of the parts the switch grades (tests/parts.ts): what the assignment is made of. */
+export const FUNCTIONS: readonly FunctionSpec[] = ofParts(ALL_FUNCTIONS, PARTS_ON);

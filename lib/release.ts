@@ -6,9 +6,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AssignmentParts } from './grading/assignment';
 import { mistakeFile, type Manifest } from './model/manifest';
 import { PROJECT_ROOT } from './paths';
 import { withCaseTables, type Declared } from './readmeTables';
+import { hasRegions, keepRegions, RegionError } from './text/regions';
 
 /** The release cannot be built or written; the message says what to do. */
 export class ReleaseError extends Error {
@@ -118,11 +120,15 @@ function committedStudent(root: string, files: Map<string, Buffer>): void {
   for (const file of committed) files.set(file, git(root, ['show', `HEAD:./${file}`]));
 }
 
-/** The manifest without hidden entries, and exactly the files its visible entries list (inputs, expected, mistakes). */
-function visibleFixtures(root: string, files: Map<string, Buffer>): { visible: number; hidden: number } {
+/**
+ * The manifest of the visible fixtures the handed cases use (a part that is off ships none), and
+ * exactly the files those entries list (inputs, expected, mistakes).
+ */
+function visibleFixtures(root: string, handed: Handed, files: Map<string, Buffer>): { visible: number; hidden: number } {
   const manifest = JSON.parse(readSource(root, 'fixtures/manifest.json').toString('utf8')) as Manifest;
   const entries = Object.entries(manifest.fixtures);
-  const visible = entries.filter(([, entry]) => !entry.hidden);
+  const used = new Set(handed.cases.map((c) => c.fixture));
+  const visible = entries.filter(([key, entry]) => !entry.hidden && used.has(key));
   for (const [key, entry] of visible) {
     if (key.startsWith('hidden/')) {
       throw new ReleaseError(
@@ -135,7 +141,7 @@ function visibleFixtures(root: string, files: Map<string, Buffer>): { visible: n
   }
   const shipped: Manifest = { ...manifest, fixtures: Object.fromEntries(visible) };
   files.set('fixtures/manifest.json', Buffer.from(`${JSON.stringify(shipped, null, 2)}\n`));
-  return { visible: visible.length, hidden: entries.length - visible.length };
+  return { visible: visible.length, hidden: entries.filter(([key, entry]) => entry.hidden && used.has(key)).length };
 }
 
 /**
@@ -248,10 +254,43 @@ function readme(root: string, handed: Handed): Buffer {
   return Buffer.from(`${title}\n\n${commands}\n\n${section}\n`);
 }
 
-/** What the handout is made of besides files: the assignment's functions and cases (the README's tables), the commands its README opens with, and its folder. */
+/**
+ * What the handout is made of besides files: the assignment's functions and cases (the README's
+ * tables), the commands its README opens with, its folder, and its parts, when it has optional ones.
+ */
 export interface Handed extends Declared {
   studentCommands: readonly string[];
   root: string;
+  parts?: AssignmentParts;
+}
+
+/** Files whose part regions (lib/text/regions.ts) the release reads. */
+const WITH_REGIONS = /\.(ts|mts|js|md)$/;
+
+/**
+ * The assignment's own files as the handout ships them: the regions of the parts that are off
+ * dropped (a stub, a section of the student's guide), the others' kept, and the switch fixed to the
+ * parts graded, so that nothing in a student's environment changes them.
+ */
+function withParts(own: Map<string, Buffer>, parts: AssignmentParts | undefined): void {
+  for (const [file, contents] of own) {
+    if (!WITH_REGIONS.test(file)) continue;
+    const text = contents.toString('utf8');
+    if (!parts) {
+      if (hasRegions(text)) throw new ReleaseError(`${file} marks part regions, but the assignment declares no parts: drop the markers or declare its parts`);
+      continue;
+    }
+    try {
+      own.set(file, Buffer.from(keepRegions(text, parts.on, parts.declared.map((p) => p.id))));
+    } catch (err) {
+      if (err instanceof RegionError) throw new ReleaseError(`${file}, ${err.message}`);
+      throw err;
+    }
+  }
+  if (!parts) return;
+  const switched = own.get(parts.switchFile);
+  if (!switched) throw new ReleaseError(`${parts.switchFile} holds the parts switch but is not shipped: restore it, or name the right file in the assignment's parts`);
+  own.set(parts.switchFile, Buffer.from(parts.fixSwitch(switched.toString('utf8'))));
 }
 
 /**
@@ -260,15 +299,18 @@ export interface Handed extends Declared {
  * there, laid out at the handout's root beside the harness's files from `harnessRoot`.
  */
 export function buildHandout(handed: Handed, harnessRoot = PROJECT_ROOT): Handout {
+  const own = new Map<string, Buffer>();
+  copiedFiles(handed.root, ASSIGNMENT_COPIED, own);
+  committedStudent(handed.root, own);
+  own.set('README.md', readme(handed.root, handed));
+  withParts(own, handed.parts);
   const files = new Map<string, Buffer>();
-  copiedFiles(handed.root, ASSIGNMENT_COPIED, files);
   copiedFiles(harnessRoot, HARNESS_COPIED, files);
-  committedStudent(handed.root, files);
+  for (const [file, contents] of own) files.set(file, contents);
   classroomWorkflow(harnessRoot, files);
-  const { visible, hidden } = visibleFixtures(handed.root, files);
+  const { visible, hidden } = visibleFixtures(handed.root, handed, files);
   files.set('package.json', packageJson(harnessRoot));
   files.set('package-lock.json', packageLock(harnessRoot));
-  files.set('README.md', readme(handed.root, handed));
   files.set('tsconfig.json', tsconfig(harnessRoot, new Set(files.keys())));
   const dead = deadLinks(files);
   if (dead.length > 0) {

@@ -23,7 +23,7 @@ try {
   // load (a package, or its native code, missing from the install) is then an "Autograder error"
   // that says which, like any failure of ours.
   const { loadAssignment } = require('../lib/grading/loadAssignment') as typeof import('../lib/grading/loadAssignment');
-  graded = { assignment: loadAssignment(), grader: require('../lib/gradescope/autograde') as Grader };
+  graded = { assignment: loadAssignment(undefined, 'throw'), grader: require('../lib/gradescope/autograde') as Grader };
 } catch (err) {
   const details = `autograde: the grader's modules could not load: ${inspect(err, { depth: 6 })}`;
   console.log(details);

@@ -11,7 +11,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { FunctionSpec } from '../lib/assignment/functions';
 import { PROJECT_ROOT } from '../lib/paths';
-import { FUNCTIONS } from '../adapters/functions';
+import { ALL_FUNCTIONS } from '../adapters/functions';
 
 /**
  * lib's folders (and top-level files), bottom up. A module may import its own layer's and those
@@ -128,7 +128,7 @@ export function namings(text: string, names: readonly string[]): string[] {
   return found;
 }
 
-/** Every function of every assignment the project declares: this one's, and the self-tests' own (selftest/assignments/*). */
+/** Every function of every assignment the project declares: this one's (every part, on or off), and the self-tests' own (selftest/assignments/*). */
 function declaredFunctions(): FunctionSpec[] {
   const others = fs.existsSync(path.join(PROJECT_ROOT, 'selftest', 'assignments'))
     ? fs.readdirSync(path.join(PROJECT_ROOT, 'selftest', 'assignments')).flatMap((name) => {
@@ -137,7 +137,7 @@ function declaredFunctions(): FunctionSpec[] {
     })
     : [];
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return [...FUNCTIONS, ...others.flatMap((file) => (require(file) as { FUNCTIONS: FunctionSpec[] }).FUNCTIONS)];
+  return [...ALL_FUNCTIONS, ...others.flatMap((file) => (require(file) as { FUNCTIONS: FunctionSpec[] }).FUNCTIONS)];
 }
 
 const LIB = walk('lib', isProduct);

@@ -1,11 +1,11 @@
 /**
- * This assignment as the harness is handed it (lib/assignment/assignment.ts): the functions as
- * adapters/functions.ts declares them, the case table of cases.ts, and what the assignment knows
- * that the harness does not. Every entry point (npm test's suite, the scripts, the Gradescope
- * autograder) loads this and passes it to lib/.
+ * This assignment as the harness is handed it (lib/grading/assignment.ts): the functions as
+ * adapters/functions.ts declares them, the case table of cases.ts, both of the parts switched on
+ * (parts.ts), and what the assignment knows that the harness does not. Every entry point (npm
+ * test's suite, the scripts, the Gradescope autograder) loads this and passes it to lib/.
  */
 import path from 'node:path';
-import { FUNCTIONS } from '../adapters/functions';
+import { ALL_FUNCTIONS } from '../adapters/functions';
 import type { Assignment } from '../lib/grading/assignment';
 import { lazyModule } from '../lib/assignment/lazy';
 import type { Diagnoser } from '../lib/diagnosis/explain';
@@ -13,8 +13,9 @@ import type { NonFiniteHint } from '../lib/assignment/returns';
 import { broadcastOffset } from '../lib/compare';
 import { unravelIndex } from '../lib/format';
 import type { Tensor } from '../lib/tensor';
-import { GRADED_CASES } from './cases';
+import { ALL_CASES } from './cases';
 import { INPUTS_CHANGED_FIX } from './diagnosis/words';
+import { inParts, ofParts, PARTS, PARTS_ON, releasedText } from './parts';
 
 /**
  * What the mask shows about a non-finite attention output: a fully masked row (0/0). Any other
@@ -37,7 +38,8 @@ function fullyMaskedRow(mask: Tensor | undefined): NonFiniteHint | undefined {
 const heatmaps = lazyModule<typeof import('./diagnosis/heatmaps')>(__dirname, 'diagnosis/heatmaps');
 const carry = lazyModule<typeof import('./carryForward/carryForward')>(__dirname, 'carryForward/carryForward');
 
-export const ASSIGNMENT: Assignment = {
+/** The assignment with the parts `on` graded (ids of parts.ts, in its order): ASSIGNMENT is the switch's; the self-tests build others. */
+export const assignmentWith = (on: readonly string[]): Assignment => ({
   name: 'attention',
   studentCommands: [
     'npm ci                                  # set up (Node 22, 24 or 26: the LTS lines)',
@@ -58,11 +60,19 @@ export const ASSIGNMENT: Assignment = {
     },
   },
   root: path.resolve(__dirname, '..'),
-  functions: FUNCTIONS,
-  cases: GRADED_CASES,
+  functions: ofParts(ALL_FUNCTIONS, on),
+  cases: ALL_CASES.filter((c) => inParts(on, c.fn)),
+  parts: {
+    declared: PARTS,
+    on,
+    switchFile: 'tests/parts.ts',
+    fixSwitch: (text) => releasedText(text, on),
+  },
   nonFiniteHint: (fn, inputs) => (fn === 'scaled_dot_product_attention' ? fullyMaskedRow(inputs.mask) : undefined),
   inputsChangedFix: INPUTS_CHANGED_FIX,
   carryForward: async (calls, graded, fixture, output) => (await carry()).carryForward(calls, graded, fixture, output),
   heatmap: async (probe, graded, fixture, instructorView) => (await heatmaps()).attentionHeatmap(probe, graded, fixture, instructorView),
   diagnosis: async () => (await lazyModule<{ DIAGNOSIS: Diagnoser }>(__dirname, 'diagnosis/index')()).DIAGNOSIS,
-};
+});
+
+export const ASSIGNMENT: Assignment = assignmentWith(PARTS_ON);

@@ -16,6 +16,7 @@
  */
 import type { GradedCase as Case } from '../lib/assignment/cases';
 import type { Tolerance } from '../lib/compare';
+import { inParts, PARTS_ON } from './parts';
 
 export type { PropertyCheck } from '../lib/assignment/cases';
 
@@ -61,7 +62,8 @@ const withDefaults = (row: Row) => ({ tolerance: CONTRACT_TOLERANCE, checks: [],
 const visible = (row: Row): GradedCase => ({ ...withDefaults(row), hidden: false });
 const hidden = (row: Row): GradedCase => ({ ...withDefaults(row), hidden: true });
 
-export const GRADED_CASES: readonly GradedCase[] = [
+/** Every case of every part (tests/parts.ts): the fixture generator makes them all, whatever the switch grades. */
+export const ALL_CASES: readonly GradedCase[] = [
   visible({ name: 'test_softmax_last_dim', fn: 'softmax', points: 0.25, fixture: 'softmax_last_dim',
     what: 'softmax along dim -1 of a [5, 10] input' }),
   visible({ name: 'test_softmax_non_last_dim', fn: 'softmax', points: 0.125, fixture: 'softmax_middle_dim',
@@ -153,6 +155,9 @@ export const GRADED_CASES: readonly GradedCase[] = [
   hidden({ name: 'test_multihead_self_attention_one_feature_per_head_hidden', fn: 'multihead_self_attention', points: 0.125,
     fixture: 'hidden/mhsa_dhead_1_float64', what: 'float64 x [2–3, 2–3, seq, d_model] with numHeads = d_model, a mask that is not causal' }),
 ];
+
+/** The cases of the parts the switch grades: what npm test, the grader and every report read. */
+export const GRADED_CASES: readonly GradedCase[] = ALL_CASES.filter((c) => inParts(PARTS_ON, c.fn));
 
 export function visibleCases(fn?: string): GradedCase[] {
   return GRADED_CASES.filter((c) => !c.hidden && (fn === undefined || c.fn === fn));

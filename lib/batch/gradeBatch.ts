@@ -125,7 +125,7 @@ export async function gradeBatch(submissionsDir: string, outDir: string, options
   // Until this run ends the folder is not a finished batch: a merge must not take it.
   removeRecord(outDir);
   const fixtures = fixtureHashes(options.cases, readManifest(fixturesDir(options.assignment)));
-  const run = gradedWith(options, options.cases, fixtures);
+  const run = gradedWith(options, options.cases, fixtures, options.assignment.parts?.on);
   const policy = options.latePolicy;
   const { timeOf: handedIn, unmatched: timesUnmatched } = submissionTimes(everyone, options.times, fetched);
   const extended = policy?.dueMs !== undefined && options.extensions ? extendedDueTimes(options.extensions, everyone, policy.dueMs) : undefined;

@@ -1,9 +1,10 @@
 /**
  * What a batch result was graded with, so a rerun can tell a result it may keep from one it must
  * regrade, and a merge can refuse shards that were graded differently. Everything that can change
- * a grade is here: the options (every one lib/batch/options.ts lists), the case table,
- * the fixtures (by their manifest hashes, which loadCaseFixtures checked every file against) and
- * the submission's own content hash (lib/intake). How many jobs ran, or where, changes no verdict
+ * a grade is here: the options (every one lib/batch/options.ts lists), the assignment's parts
+ * switched on (their cases are in the table too; the parts are recorded to be named), the case
+ * table, the fixtures (by their manifest hashes, which loadCaseFixtures checked every file against)
+ * and the submission's own content hash (lib/intake). How many jobs ran, or where, changes no verdict
  * and is not recorded.
  */
 import { createHash } from 'node:crypto';
@@ -20,7 +21,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 export function caseTable(cases: readonly GradedCase[]): GradedCase[] {
   return cases.map((c) => ({
     name: c.name, fn: c.fn, points: c.points, fixture: c.fixture, hidden: c.hidden,
-    tolerance: { ...c.tolerance }, checks: [...c.checks], what: c.what,
+    tolerance: { ...c.tolerance }, ...(c.partTolerance && { partTolerance: { ...c.partTolerance } }), checks: [...c.checks], what: c.what,
   }));
 }
 
@@ -36,9 +37,11 @@ export function fixtureHashes(cases: readonly GradedCase[], manifest: Manifest):
   }));
 }
 
-export function gradedWith(values: OptionValues, cases: readonly GradedCase[], fixtures: Record<string, string>): GradedWith {
+/** `parts`: the ids of the assignment's parts graded, when it has optional ones (lib/grading/assignment.ts AssignmentParts). */
+export function gradedWith(values: OptionValues, cases: readonly GradedCase[], fixtures: Record<string, string>, parts?: readonly string[]): GradedWith {
   return {
     options: recordOptions(values),
+    ...(parts && { parts: [...parts] }),
     cases: sha256(JSON.stringify(caseTable(cases))),
     fixtures: sha256(JSON.stringify(Object.entries(fixtures).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))),
   };
@@ -51,6 +54,8 @@ export function gradedWith(values: OptionValues, cases: readonly GradedCase[], f
 export function difference(a: GradedWith, b: GradedWith): string | undefined {
   const options = optionsDifference(a.options, b.options);
   if (options) return options;
+  const parts = (p: GradedWith) => (p.parts ? p.parts.join(', ') : 'no parts recorded');
+  if (parts(a) !== parts(b)) return `the parts ${parts(a)} instead of ${parts(b)}`;
   if (a.cases !== b.cases) return 'another case table';
   if (a.fixtures !== b.fixtures) return 'other fixtures';
   return undefined;

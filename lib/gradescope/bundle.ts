@@ -12,6 +12,7 @@ import path from 'node:path';
 import { mistakeFile, sha256, type Manifest } from '../model/manifest';
 import { PROJECT_ROOT } from '../paths';
 import type { Assignment } from '../grading/assignment';
+import type { GradedCase } from '../assignment/cases';
 import { AUTOGRADER_OPTIONS } from './autograde';
 import { autograderErrorResults, DETAILS_LIMIT } from './errorResults';
 import { NATIVE_PACKAGES } from './nativePackages';
@@ -56,12 +57,18 @@ function readFile(root: string, file: string): Buffer {
   }
 }
 
-/** Every fixture file, hidden ones included, each checked against the manifest now rather than at each submission. */
-function allFixtures(root: string, files: Map<string, Buffer>): void {
-  const manifestBytes = readFile(root, 'fixtures/manifest.json');
-  const manifest = JSON.parse(manifestBytes.toString('utf8')) as Manifest;
-  files.set('fixtures/manifest.json', manifestBytes);
-  for (const [key, entry] of Object.entries(manifest.fixtures)) {
+/**
+ * Every fixture file of the assignment's cases, hidden ones included (a part that is off brings
+ * none), each checked against the manifest now rather than at each submission, and the manifest of
+ * those fixtures.
+ */
+function allFixtures(root: string, cases: readonly GradedCase[], files: Map<string, Buffer>): void {
+  const manifest = JSON.parse(readFile(root, 'fixtures/manifest.json').toString('utf8')) as Manifest;
+  const used = new Set(cases.map((c) => c.fixture));
+  const kept = Object.entries(manifest.fixtures).filter(([key]) => used.has(key));
+  // In the generator's layout (reference/fixtures/generate.ts), as the handout's own manifest is written.
+  files.set('fixtures/manifest.json', Buffer.from(`${JSON.stringify({ ...manifest, fixtures: Object.fromEntries(kept) }, null, 2)}\n`));
+  for (const [key, entry] of kept) {
     // The known mistakes' outputs too: the grader names a failing case's mistake from them.
     const listed = [
       ...Object.entries(entry.files),
@@ -96,7 +103,7 @@ export function buildBundle({ handout, nodeVersion, latePolicy, assignment }: Bu
     throw new BundleError(`Node ${nodeVersion} is not a release of a supported LTS line (${NODE_LTS_LINES.join(', ')}), such as ${ACTIVE_LTS_RELEASE}`);
   }
   const files = new Map([...handout].filter(([file]) => !DROPPED.some((re) => re.test(file))));
-  allFixtures(assignment.root, files);
+  allFixtures(assignment.root, assignment.cases, files);
   for (const file of AUTOGRADER_FILES) files.set(file, readFile(PROJECT_ROOT, file));
   if (latePolicy) files.set(AUTOGRADER_OPTIONS, Buffer.from(`${JSON.stringify({ late_policy: formatLatePolicy(latePolicy) }, null, 2)}\n`));
   nativePackagesListed(files);

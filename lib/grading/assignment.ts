@@ -29,6 +29,29 @@ export interface FreshCalls {
   kill(): void;
 }
 
+/** A group of an assignment's functions, graded or left out together (its parts' switch). */
+export interface AssignmentPart {
+  id: string;
+  title: string;
+  /** Its functions' ids. */
+  functions: readonly string[];
+}
+
+/**
+ * The parts an assignment is made of and which of them are graded: `functions` and `cases` hold
+ * those of the parts on only. The handout ships the switch fixed (lib/release.ts), and the stubs and
+ * fixtures of the parts on only; a batch records the parts it graded (lib/batch/provenance.ts).
+ */
+export interface AssignmentParts {
+  declared: readonly AssignmentPart[];
+  /** The ids of the parts graded, in `declared`'s order. */
+  on: readonly string[];
+  /** The file that holds the switch, relative to the assignment's folder. */
+  switchFile: string;
+  /** That file's text with the switch fixed to `on`, which nothing in a student's environment overrides: what a handout ships. */
+  fixSwitch(text: string): string;
+}
+
 export interface Assignment {
   /** A short name for people (a bundle's title, a report's heading). */
   name: string;
@@ -41,6 +64,8 @@ export interface Assignment {
   functions: readonly FunctionSpec[];
   /** The one table of graded cases, in the order both paths run them. */
   cases: readonly GradedCase[];
+  /** Its parts, when it has optional ones; absent, every function and case is graded. */
+  parts?: AssignmentParts;
   /**
    * What a non-finite value of a function's output shows, from the call's inputs ("this query's
    * keys are all masked"); undefined for none. Said where the verdict is made.

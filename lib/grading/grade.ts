@@ -152,7 +152,7 @@ function intake(dir: string, name: string, cases: readonly GradedCase[], taken?:
 export async function gradeSubmission(dir: string, name: string, options: GradeOptions): Promise<SubmissionResult> {
   const graded = await gradeContained(dir, name, options);
   // However many notes the submission caused, a result keeps a bounded few of each kind.
-  const result = { ...graded, feedback: boundFeedback(graded.feedback) };
+  const result = { ...graded, feedback: boundFeedback(graded.feedback), ...(options.assignment.parts && { parts: [...options.assignment.parts.on] }) };
   // Said of every result whose code ran: the same code is contained differently on another machine.
   return result.cases.some((c) => c.status !== 'refused') ? { ...result, containment: containmentReport(options.child) } : result;
 }

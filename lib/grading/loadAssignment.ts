@@ -17,12 +17,26 @@ export function assignmentRoot(): string {
   return named ? path.resolve(named) : PROJECT_ROOT;
 }
 
-/** Loads the declaration of the assignment in `root`; one line says what is missing when it is not one. */
-export function loadAssignment(root = assignmentRoot()): Assignment {
+/**
+ * Loads the declaration of the assignment in `root`; one line says what is missing when it is not
+ * one. A declaration that refuses the settings it was loaded with (a parts switch naming no part)
+ * says why in one line and the process exits 2, as for a wrong command; `refused: 'throw'` throws
+ * its error instead, for a caller that must still write a result (the Gradescope autograder).
+ */
+export function loadAssignment(root = assignmentRoot(), refused: 'exit' | 'throw' = 'exit'): Assignment {
   const file = path.join(root, DECLARATION);
   if (!fs.existsSync(file)) throw new Error(`${root}: no ${DECLARATION.split(path.sep).join('/')} declares an assignment there (GRADER_ASSIGNMENT names the folder)`);
   // Required, not imported: the entry points run under ts-node, which compiles it (CommonJS).
-  const declared = (require(file) as { ASSIGNMENT?: Assignment }).ASSIGNMENT;
+  let declared: Assignment | undefined;
+  try {
+    declared = (require(file) as { ASSIGNMENT?: Assignment }).ASSIGNMENT;
+  } catch (err) {
+    if (refused === 'exit' && err instanceof Error && err.name === 'DeclarationError') {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
   if (!declared) throw new Error(`${file}: exports no ASSIGNMENT`);
   return declared;
 }

@@ -9,6 +9,8 @@ export type RecordedOptions = Record<string, unknown>;
 /** The part every result of one run shares; stored in each `<stem>.json` and in `batch.json`. */
 export interface GradedWith {
   options: RecordedOptions;
+  /** The ids of the assignment's parts graded (lib/grading/assignment.ts AssignmentParts); absent for an assignment without optional parts. */
+  parts?: string[];
   /** sha256 of the case table (caseTable). */
   cases: string;
   /** sha256 of the fixtures' hashes (fixtureHashes). */

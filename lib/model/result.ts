@@ -71,6 +71,8 @@ export interface SubmissionResult {
   containment?: ContainmentReport;
   /** What a late policy took (lib/late/policy.ts); `score` is then what is left, `late.before` the points the tests earned. */
   late?: LateOutcome;
+  /** The ids of the assignment's parts graded, when it has optional ones (lib/grading/assignment.ts AssignmentParts). */
+  parts?: string[];
 }
 
 export function totals(cases: readonly CaseResult[]): { score: number; maxScore: number } {

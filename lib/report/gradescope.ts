@@ -56,6 +56,8 @@ export interface GradescopeExtraData {
   carried?: string[];
   /** What a late policy took: `score` is the tests' points (`late.before`) less `late.penalty`. */
   late?: LateOutcome;
+  /** The ids of the assignment's parts graded, when it has optional ones. */
+  parts?: string[];
 }
 
 export interface GradescopeResults {
@@ -115,6 +117,7 @@ export function toGradescope(result: SubmissionResult): GradescopeResults {
       ...(result.cases.some((c) => c.carried) ? { carried: result.cases.filter((c) => c.carried).map((c) => c.name) } : {}),
       ...(result.containment ? { containment: result.containment } : {}),
       ...(result.late ? { late: result.late } : {}),
+      ...(result.parts ? { parts: result.parts } : {}),
     },
   };
 }
