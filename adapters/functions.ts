@@ -6,6 +6,7 @@
  */
 import type { FunctionSpec } from '../lib/assignment/functions';
 import { ofParts, PARTS_ON } from '../tests/parts';
+import { GRADIENT_FUNCTIONS } from './gradients';
 
 /** The promised output shape: the input's own (softmax, multi-head attention). */
 const sameAs = (input: string) => ({ lead: { inputs: [input], keep: 0 }, dims: [] });
@@ -66,6 +67,8 @@ export const ALL_FUNCTIONS: readonly FunctionSpec[] = [
     summary: 'projections, heads, attention, output projection',
     short: 'multi-head',
   },
+  // The gradients part (adapters/gradients.ts).
+  ...GRADIENT_FUNCTIONS,
 ];
 
 /** The functions of the parts the switch grades (tests/parts.ts): what the assignment is made of. */

@@ -13,7 +13,7 @@ import { classesOf } from './domain/classify';
 import { DOMAIN, REPEATED } from './domain/domain';
 import { CONTRACT_TOLERANCE, type GradedFunction } from '../tests/cases';
 import { CORRECT } from './catalogue';
-import { build, PLANS, type Plan } from './domain/arbitraries';
+import { build, PLANS, type DrawnFunction, type Plan } from './domain/arbitraries';
 import { answerOf, caller } from './calls';
 import * as oracle from './oracle';
 
@@ -47,7 +47,7 @@ const classes = DOMAIN.filter((c) => c.about !== REPEATED && !c.id.endsWith(': r
 
 describe('every correct solution agrees with the oracle on every class, called twice', () => {
   it.each(classes.map((c, i) => [c.id, c, i] as const))('%s', (_, domainClass, i) => {
-    const fn = domainClass.fn as GradedFunction;
+    const fn = domainClass.fn as DrawnFunction;
     const reaching = PLANS[fn].filter((plan) => classesOf(fn, build(fn, plan)).includes(domainClass.id));
     fc.assert(
       fc.property(reaching, (plan: Plan) => {

@@ -16,12 +16,13 @@
  */
 import type { GradedCase as Case } from '../lib/assignment/cases';
 import type { Tolerance } from '../lib/compare';
+import { gradientCases, type GradientFunction } from './gradientCases';
 import { inParts, PARTS_ON } from './parts';
 
 export type { PropertyCheck } from '../lib/assignment/cases';
 
 /** This assignment's graded functions, by id (adapters/functions.ts declares how each is called). */
-export type GradedFunction = 'softmax' | 'scaled_dot_product_attention' | 'causal_mask' | 'multihead_self_attention';
+export type GradedFunction = 'softmax' | 'scaled_dot_product_attention' | 'causal_mask' | 'multihead_self_attention' | GradientFunction;
 
 /** A case of this assignment: one of its functions'. */
 export type GradedCase = Case & { fn: GradedFunction };
@@ -154,6 +155,9 @@ export const ALL_CASES: readonly GradedCase[] = [
     fixture: 'hidden/mhsa_2d_one_head', what: 'x [seq, d_model] (no batch dims), 1 head, no mask' }),
   hidden({ name: 'test_multihead_self_attention_one_feature_per_head_hidden', fn: 'multihead_self_attention', points: 0.125,
     fixture: 'hidden/mhsa_dhead_1_float64', what: 'float64 x [2–3, 2–3, seq, d_model] with numHeads = d_model, a mask that is not causal' }),
+
+  // The gradients part (tests/gradientCases.ts).
+  ...gradientCases(CONTRACT_TOLERANCE),
 ];
 
 /** The cases of the parts the switch grades: what npm test, the grader and every report read. */

@@ -5,20 +5,24 @@
  * bound_<part>.npy beside each case): a gradient that is 0 in exact arithmetic comes out of correct
  * float32 code as a few 10⁻⁶ where the terms that cancel are large, and the bound carries that term.
  *
- * Points: softmax backward 1, attention backward 4; hidden 0.25 and 0.5 on top.
+ * Points: softmax backward 1, attention backward 4; hidden 0.25 and 0.5625 on top.
  */
 import type { GradedCase } from '../lib/assignment/cases';
 import type { Tolerance } from '../lib/compare';
 
-type Row = Omit<GradedCase, 'hidden' | 'tolerance' | 'checks'>;
+/** The part's function ids (adapters/gradients.ts). */
+export type GradientFunction = 'softmax_backward' | 'scaled_dot_product_attention_backward';
+
+type Case = GradedCase & { fn: GradientFunction };
+type Row = Omit<Case, 'hidden' | 'tolerance' | 'checks'>;
 
 const SOFTMAX = 'softmax_backward';
 const ATTENTION = 'scaled_dot_product_attention_backward';
 
 /** The part's cases, each compared within `tolerance` (cases.ts hands in the contract's) or its bound. */
-export function gradientCases(tolerance: Tolerance): GradedCase[] {
-  const visible = (row: Row): GradedCase => ({ tolerance, checks: [], ...row, hidden: false });
-  const hidden = (row: Row): GradedCase => ({ tolerance, checks: [], ...row, hidden: true });
+export function gradientCases(tolerance: Tolerance): Case[] {
+  const visible = (row: Row): Case => ({ tolerance, checks: [], ...row, hidden: false });
+  const hidden = (row: Row): Case => ({ tolerance, checks: [], ...row, hidden: true });
   return [
     visible({ name: 'test_softmax_backward_last_dim', fn: SOFTMAX, points: 0.25, fixture: 'softmax_backward_last_dim',
       what: 'the gradient of softmax along dim -1 of a [5, 10] input: y ⊙ (dy − Σ(dy ⊙ y)), the sum along dim' }),
@@ -62,12 +66,14 @@ export function gradientCases(tolerance: Tolerance): GradedCase[] {
       fixture: 'hidden/sdpa_backward_mask_fewer_batch_dims', what: 'Q [B, H, n_q, d] with a mask [H, n_q, n_k]' }),
     hidden({ name: 'test_scaled_dot_product_attention_backward_mask_batch_dims_1_hidden', fn: ATTENTION, points: 1 / 16,
       fixture: 'hidden/sdpa_backward_mask_batch_dims_1', what: 'Q [B, H, n_q, d] with a mask [1, 1, n_q, n_k]' }),
+    hidden({ name: 'test_scaled_dot_product_attention_backward_mask_first_batch_dim_1_hidden', fn: ATTENTION, points: 1 / 16,
+      fixture: 'hidden/sdpa_backward_mask_first_batch_dim_1', what: 'Q [B, H, n_q, d] with a mask [1, H, n_q, n_k]' }),
     hidden({ name: 'test_scaled_dot_product_attention_backward_padding_mask_float64_hidden', fn: ATTENTION, points: 1 / 16,
       fixture: 'hidden/sdpa_backward_padding_mask_float64', what: 'float64 inputs [B, H, …] with a padding mask [B, 1, 1, n_k]' }),
     hidden({ name: 'test_scaled_dot_product_attention_backward_mask_key_dim_1_hidden', fn: ATTENTION, points: 1 / 16,
       fixture: 'hidden/sdpa_backward_mask_key_dim_1', what: 'a mask [n_q, 1]: a query whose one mask entry is 0 has every key masked' }),
-    hidden({ name: 'test_scaled_dot_product_attention_backward_2d_1d_mask_hidden', fn: ATTENTION, points: 1 / 16,
-      fixture: 'hidden/sdpa_backward_2d_1d_mask', what: 'Q [n_q, d] with no batch dims and a 1-D mask [n_k]' }),
+    hidden({ name: 'test_scaled_dot_product_attention_backward_2d_1d_mask_small_hidden', fn: ATTENTION, points: 1 / 16,
+      fixture: 'hidden/sdpa_backward_2d_1d_mask_small', what: 'Q [n_q, d] with no batch dims, a 1-D mask [n_k], scores within ±0.01' }),
     hidden({ name: 'test_scaled_dot_product_attention_backward_rows_apart_hidden', fn: ATTENTION, points: 1 / 16,
       fixture: 'hidden/sdpa_backward_rows_apart', what: 'queries whose scores sit thousands apart, with a mask' }),
   ];

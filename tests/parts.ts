@@ -47,7 +47,7 @@ export const PARTS: readonly Part[] = [
     id: 'gradients',
     title: 'the backward passes of softmax and of scaled dot-product attention',
     default: false,
-    functions: [],
+    functions: ['softmax_backward', 'scaled_dot_product_attention_backward'],
   },
 ];
 

@@ -10,6 +10,10 @@ import type { CaseData } from '../../reference/fixtures/caseBuild';
 import { gaussian } from '../../lib/random';
 import { Tensor } from '../../lib/tensor';
 import type { GradedFunction } from '../../tests/cases';
+import type { GradientFunction } from '../../tests/gradientCases';
+
+/** The functions whose domain is drawn here: the gradients part's calls are the forward pass's, dOut added (selftest/gradients/). */
+export type DrawnFunction = Exclude<GradedFunction, GradientFunction>;
 import * as oracle from '../oracle';
 
 /** Magnitudes float32 code written any reasonable way meets the tolerance at: every value and score below 2048. */
@@ -70,7 +74,7 @@ const multiHeadPlan: fc.Arbitrary<MultiHeadPlan> = fc.record({
   seed,
 });
 
-export const PLANS: Record<GradedFunction, fc.Arbitrary<Plan>> = {
+export const PLANS: Record<DrawnFunction, fc.Arbitrary<Plan>> = {
   softmax: softmaxPlan,
   scaled_dot_product_attention: attentionPlan,
   causal_mask: fc.record({ seqLen: fc.integer({ min: 1, max: 40 }) }),
@@ -136,7 +140,7 @@ function multiHeadData(p: MultiHeadPlan, at: number): CaseData {
 }
 
 /** The call a plan describes; `again` > 0 gives the same shapes with new values (a repeated call). */
-export function build(fn: GradedFunction, plan: Plan, again = 0): CaseData {
+export function build(fn: DrawnFunction, plan: Plan, again = 0): CaseData {
   switch (fn) {
     case 'softmax': return softmaxData(plan as SoftmaxPlan, (plan as SoftmaxPlan).seed + 101 * again);
     case 'scaled_dot_product_attention': return attentionData(plan as AttentionPlan, (plan as AttentionPlan).seed + 101 * again);

@@ -4,8 +4,7 @@
  * suite's own session, read and judged by the verdict, a failure explained by the assignment's
  * diagnosis probing an instance of its own).
  */
-import { FUNCTIONS } from '../../adapters/functions';
-import { GRADIENT_FUNCTIONS } from '../../adapters/gradients';
+import { GRADIENT_IDS } from '../../adapters/gradients';
 import type { GradedCase } from '../../lib/assignment/cases';
 import { explain, type Diagnosis } from '../../lib/diagnosis/explain';
 import type { Assignment } from '../../lib/grading/assignment';
@@ -13,15 +12,13 @@ import { InProcessSession, inProcessContext } from '../../lib/grading/inProcess'
 import { judgeValue } from '../../lib/grading/verdict';
 import { loadFixture, type LoadedFixture } from '../../lib/model/fixtures';
 import { probeOf } from '../../lib/suite/submission';
-import { ASSIGNMENT } from '../../tests/assignment';
-import { CONTRACT_TOLERANCE, GRADED_CASES } from '../../tests/cases';
-import { gradientCases } from '../../tests/gradientCases';
+import { assignmentWith } from '../../tests/assignment';
 
-/** The gradients part's cases. */
-export const GRADIENT_CASES = gradientCases(CONTRACT_TOLERANCE);
+/** The assignment with the gradients part switched on beside the core (tests/parts.ts), whatever the switch says. */
+export const WITH_GRADIENTS: Assignment = assignmentWith(['core', 'gradients']);
 
-/** The assignment with the gradients part switched on. */
-export const WITH_GRADIENTS: Assignment = { ...ASSIGNMENT, functions: [...FUNCTIONS, ...GRADIENT_FUNCTIONS], cases: [...GRADED_CASES, ...GRADIENT_CASES] };
+/** The gradients part's cases, in the table's order. */
+export const GRADIENT_CASES = WITH_GRADIENTS.cases.filter((c) => GRADIENT_IDS.has(c.fn));
 
 export interface GradedResult {
   graded: GradedCase;

@@ -39,6 +39,4 @@ export const BACKWARD_MISTAKES: readonly BackwardMistake[] = [
     message: 'Some of your gradients are wrong and others right: the right ones share what they are computed from (P, and for dQ and dK the score gradient dS), so look first at what only the wrong ones do.' },
 ];
 
-export const BACKWARD_IDS: ReadonlySet<string> = new Set([SOFTMAX, ATTENTION]);
-
 export const backwardMessageOf = (id: string): string => BACKWARD_MISTAKES.find((m) => m.id === id)!.message;

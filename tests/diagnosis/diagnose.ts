@@ -13,7 +13,8 @@ import type { Diagnoser, Diagnosis, Outcome } from '../../lib/diagnosis/explain'
 import type { LoadedFixture } from '../../lib/model/fixtures';
 import { diagnoseAttention } from './attention';
 import { diagnoseBackward } from './backward';
-import { BACKWARD_IDS, BACKWARD_MISTAKES } from './backwardMistakes';
+import { BACKWARD_MISTAKES } from './backwardMistakes';
+import { GRADIENT_IDS } from '../../adapters/gradients';
 import { diagnosedByProbing, MISTAKES, mistakesOf, type Mistake } from './catalogue';
 import { diagnoseMultiHead } from './multiHead';
 import { causalCells, diagnoseSoftmax } from './outputFindings';
@@ -71,7 +72,7 @@ async function findingsOf(graded: GradedCase, fixture: LoadedFixture, outcome: O
 }
 
 export async function diagnose(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<Diagnosis | undefined> {
-  if (BACKWARD_IDS.has(graded.fn)) return diagnoseBackward(graded, fixture, outcome, context);
+  if (GRADIENT_IDS.has(graded.fn)) return diagnoseBackward(graded, fixture, outcome, context);
   if (diagnosedByProbing(graded.fn)) {
     return fromFindings(await findingsOf(graded, fixture, outcome, context));
   }
