@@ -38,6 +38,7 @@ const LONGEST = [
   'selftest/grader/cli.test.ts',
   'selftest/grader/carryForward.test.ts',
   'selftest/courseWorkflow.test.ts',
+  'selftest/gradients/grader.test.ts',
   'selftest/grader/faults.test.ts',
 ];
 
