@@ -25,4 +25,7 @@ export interface Submission {
   scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): unknown;
   causalMask(seqLen: number): unknown;
   multiHeadSelfAttention(x: Tensor, weights: AttentionWeights, numHeads: number, mask?: Tensor): unknown;
+  /** The gradients part's (adapters/gradients.ts): exported when the part is handed out. */
+  softmaxBackward?(y: Tensor, dy: Tensor, dim: number): unknown;
+  scaledDotProductAttentionBackward?(Q: Tensor, K: Tensor, V: Tensor, dOut: Tensor, mask?: Tensor): unknown;
 }
