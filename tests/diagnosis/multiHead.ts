@@ -6,7 +6,6 @@
  * last a split without the transpose, simulated with the student's own attention function.
  */
 import type { Values } from '../../lib/compare';
-import { formatNumber } from '../../lib/format';
 import type { LoadedFixture } from '../../lib/model/fixtures';
 import { Tensor } from '../../lib/tensor';
 import type { GradedCase } from '../../lib/assignment/cases';
@@ -54,17 +53,6 @@ function reverseHeadColumns(w: Tensor, numHeads: number): Tensor {
     }
   }
   return new Tensor(data, w.shape);
-}
-
-/** The one factor that makes `out` the expected output, when one does (not 1, not 0); undefined otherwise. */
-function constantFactor(out: Values, expected: Values, tol: GradedCase['tolerance']): number | undefined {
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < expected.data.length; i++) [sxy, sxx] = [sxy + out.data[i] * expected.data[i], sxx + expected.data[i] ** 2];
-  const factor = sxx > 0 ? sxy / sxx : NaN;
-  if (!Number.isFinite(factor) || Math.abs(factor) < 1e-6 || Math.abs(factor - 1) < 1e-6) return undefined;
-  const scaled = { data: Float64Array.from(expected.data, (e) => e * factor), shape: expected.shape };
-  return withinTolerance(out, scaled, tol) ? factor : undefined;
 }
 
 /** Weights under which each mistake computes exactly the expected output. */
@@ -146,13 +134,11 @@ export async function diagnoseMultiHead(
   const out = outcome.kind === 'output' ? outcome.output : await call(context, inputs, numHeads);
   if (!out) return [];
   if (out.shape.join() === expected.shape.join()) {
-    // Measured on the output itself: x plus the expected output, or the expected output times one constant.
+    // Measured on the output itself: x plus the expected output.
     const minusX = { data: Float64Array.from(out.data, (v, i) => v - inputs.x.data[i]), shape: out.shape };
     if (inputs.x.shape.join() === out.shape.join() && withinTolerance(minusX, expected, graded.tolerance)) {
       return [{ id: 'mhsa_residual', evidence: 'Your output minus x is the expected output.' }];
     }
-    const factor = constantFactor(out, expected, graded.tolerance);
-    if (factor !== undefined) return [{ id: 'mhsa_scaled', evidence: `Your output is the expected output times ${formatNumber(factor)}.` }];
   }
   const ignored = await ignoredInputs(inputs, numHeads, out, graded, context, (changed, heads) => call(context, changed, heads));
   if (ignored.length) return ignored;
