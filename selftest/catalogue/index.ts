@@ -130,7 +130,8 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('mhsa_mask_ignored', 'multihead_self_attention'),
   bug('mhsa_no_head_split', 'multihead_self_attention', 'heads_not_split'),
   bug('mhsa_batch_dims_3d_only', 'multihead_self_attention', 'mhsa_batch_dims'),
-  bug('heads_reshaped', 'multihead_self_attention'),
+  // With one feature per head, heads split by a reshape are taken apart head by head: what they show is said.
+  bug('heads_reshaped', 'multihead_self_attention', 'heads_reshaped', { mayAlsoSay: ['heads_wrong'] }),
   bug('projection_not_transposed_loop', 'multihead_self_attention', 'projection_not_transposed'),
   bug('heads_interleaved_loop', 'multihead_self_attention', 'heads_interleaved'),
   // Issue 19's catalogue: styles the first one did not use (hand strides, helper files,
@@ -196,7 +197,8 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('scale_cached_once', REPLAY_DIFFERS),
   bug('mask_inverted_in_place', 'scaled_dot_product_attention', 'inputs_changed', { breaksMultiHead: true, multiHeadMistake: 'attention_changes_inputs' }),
   // Issue 43: classes once said to be something else (results written at a counter, operands
-  // exchanged, a denominator summed over unshifted exps).
+  // exchanged, a denominator summed over unshifted exps), and multi-head attention taken apart by
+  // designed weights, one part wrong in each.
   sdpa('rows_written_at_counter_loop', ROWS_PERMUTED.id),
   sdpa('entries_written_at_counter', 'batch_dims'),
   sdpa('scores_k_q', 'qk_swapped'),
@@ -204,4 +206,17 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('scores_k_q_loop', 'scaled_dot_product_attention', 'qk_swapped', { mayAlsoSay: ['nan_before_softmax', 'nan_observed', 'rows_carry_over'] }),
   bug('softmax_denominator_unshifted', 'softmax', ROWS_SCALED.id, { mayAlsoSay: ['softmax_sums', 'softmax_out_of_range', ROWS_ZERO.id, OUTPUT_SCALED.id] }),
   bug('denominator_unshifted_loop', 'scaled_dot_product_attention', ROWS_SCALED.id, { mayAlsoSay: ['output_zeros'] }),
+  bug('heads_merge_interleaved_loop', 'multihead_self_attention', 'heads_merged_wrong'),
+  bug('heads_merged_no_transpose', 'multihead_self_attention', 'heads_merged_wrong'),
+  bug('heads_split_wrong_axis', 'multihead_self_attention', 'heads_wrong'),
+  bug('mhsa_head_dropped_loop', 'multihead_self_attention', 'head_dropped'),
+  bug('mhsa_scale_by_dmodel', 'multihead_self_attention', 'heads_scale'),
+  bug('mhsa_mask_first_head_only', 'multihead_self_attention', 'heads_ignore_mask'),
+  bug('mhsa_mask_ignored_loop', 'multihead_self_attention', 'mhsa_mask_ignored'),
+  bug('output_projection_missing_loop', 'multihead_self_attention', 'output_projection_missing'),
+  bug('output_projection_transposed_loop', 'multihead_self_attention', 'projection_not_transposed'),
+  bug('output_projection_per_head', 'multihead_self_attention', 'output_projection_wrong'),
+  bug('v_proj_not_transposed', 'multihead_self_attention', 'projection_wrong'),
+  bug('mhsa_v_from_k', 'multihead_self_attention', 'projection_unused'),
+  bug('projections_swapped_class', 'multihead_self_attention', 'projections_swapped'),
 ];

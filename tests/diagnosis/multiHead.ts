@@ -2,14 +2,16 @@
  * Diagnoses a failing multiHeadSelfAttention case by calling the student's functions again: first
  * whether their own scaledDotProductAttention fails its tests (multi-head attention is built on
  * it), then inputs under which a known mistake would give the expected output (weights transposed,
- * features reordered, one batch dim), then what the output ignores (numHeads, the mask, oProj), and
- * last a split without the transpose, simulated with the student's own attention function.
+ * features reordered, qProj rescaled, one batch dim), then what the output ignores (numHeads, the
+ * mask, oProj), a split without the transpose, simulated with the student's own attention
+ * function, and last the parts taken apart by designed weights (multiHeadDesign.ts).
  */
 import type { Values } from '../../lib/compare';
 import type { LoadedFixture } from '../../lib/model/fixtures';
 import { Tensor } from '../../lib/tensor';
 import type { GradedCase } from '../../lib/assignment/cases';
 import { ignoredInputs } from './multiHeadIgnored';
+import { byDesign } from './multiHeadDesign';
 import { callPremises, CALLS, changedWords, Premises } from './premises';
 import { probeOutput, withinTolerance, type Finding, type ProbeContext } from '../../lib/diagnosis/probe';
 import type { Failure } from '../../lib/diagnosis/explain';
@@ -55,9 +57,15 @@ function reverseHeadColumns(w: Tensor, numHeads: number): Tensor {
   return new Tensor(data, w.shape);
 }
 
-/** Weights under which each mistake computes exactly the expected output. */
+/**
+ * Weights under which each mistake computes exactly the expected output. A head's scores scaled by
+ * 1/√s instead of 1/√dHead are right given qProj times √(s / dHead).
+ */
 function fixingInputs(inputs: Inputs, numHeads: number): [string, Inputs, string?][] {
   const { q_proj, k_proj, v_proj, o_proj } = inputs;
+  const dModel = inputs.x.shape[inputs.x.ndim - 1];
+  const dHead = dModel / numHeads;
+  const scaled = (by: number, evidence: string): [string, Inputs, string] => ['heads_scale', { ...inputs, q_proj: q_proj.mul(by) }, evidence];
   const interleaved = {
     q_proj: interleaveRows(q_proj, numHeads), k_proj: interleaveRows(k_proj, numHeads), v_proj: interleaveRows(v_proj, numHeads),
     o_proj: transposed(interleaveRows(transposed(o_proj), numHeads)),
@@ -72,6 +80,11 @@ function fixingInputs(inputs: Inputs, numHeads: number): [string, Inputs, string
       'With qProj, kProj and vProj transposed, your output is right: oProj is used as it should be.'],
     ['projection_not_transposed', { ...inputs, o_proj: transposed(o_proj) }, 'With only oProj transposed, your output is right.'],
     ['heads_interleaved', { ...inputs, ...interleaved }],
+    ...(numHeads > 1 ? [scaled(Math.sqrt(numHeads), `With qProj times √numHeads = √${numHeads}, your output is right: each head's scores are divided by √d_model = √${dModel}, not by √d_head = √${dHead}.`)] : []),
+    ...(dHead > 1 ? [
+      scaled(1 / Math.sqrt(dHead), `With qProj divided by √d_head = √${dHead}, your output is right: the heads' scores are not divided by √d_head.`),
+      scaled(Math.sqrt(dHead), `With qProj times √d_head = √${dHead}, your output is right: each head's scores are divided by d_head = ${dHead}, not by √d_head.`),
+    ] : []),
   ];
 }
 
@@ -143,8 +156,11 @@ export async function diagnoseMultiHead(
   const ignored = await ignoredInputs(inputs, numHeads, out, graded, context, (changed, heads) => call(context, changed, heads));
   if (ignored.length) return ignored;
   const same = (probe: Tensor | undefined) => withinTolerance(probe, out, graded.tolerance);
-  for (const transposeBack of [false, true]) {
+  // With one feature per head, a plain reshape to [..., numHeads, seq, 1] is also what a projection read transposed gives.
+  const dHead = inputs.x.shape[inputs.x.ndim - 1] / numHeads;
+  for (const transposeBack of dHead > 1 ? [false, true] : []) {
     if (same(await reshapedHeads(inputs, numHeads, context, transposeBack))) return [{ id: 'heads_reshaped' }];
   }
-  return [];
+  const designed = await byDesign(inputs, numHeads, graded, fixture, context, (changed, heads) => call(context, changed, heads));
+  return designed ? [designed] : [];
 }
