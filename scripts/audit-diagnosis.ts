@@ -1,5 +1,5 @@
 /**
- * npm run audit:diagnosis [-- --workers N] [--sample N] [--solution NAME] [--json FILE] [--docs] [--write-sample]:
+ * npm run audit:diagnosis [-- --workers N] [--sample N] [--solution NAME] [--operators A,B] [--json FILE] [--docs] [--write-sample]:
  * the diagnosis measured on generated mistakes (selftest/audit/audit.ts). A benchmark, not a unit
  * test: it prints its figures and the claims that do not fit; --docs writes them to
  * docs/benchmarks.md (its own section, the others kept); --json keeps every mutant's record;
@@ -16,10 +16,12 @@ import { drawSample, type SampleEntry } from '../selftest/audit/sample';
 import { PROJECT_ROOT } from '../lib/paths';
 import { AUDITED } from '../selftest/catalogue';
 
-const USAGE = 'npm run audit:diagnosis -- [--workers N] [--sample N] [--solution NAME] [--json FILE] [--docs] [--write-sample]';
+const USAGE = 'npm run audit:diagnosis -- [--workers N] [--sample N] [--solution NAME] [--operators A,B] [--json FILE] [--docs] [--write-sample]';
 const flags = parseFlags(process.argv.slice(2), {
-  workers: 'number', sample: 'number', solution: 'string', json: 'string', docs: 'boolean', 'write-sample': 'boolean',
+  workers: 'number', sample: 'number', solution: 'string', operators: 'string', json: 'string', docs: 'boolean', 'write-sample': 'boolean',
 }, USAGE);
+/** --operators: only the mutants of these operators (a figure per operator without the whole run). */
+const only = flags.operators?.split(',').map((name) => name.trim()).filter(Boolean);
 const SAMPLE = path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'auditSample.json');
 const workers = flags.workers ?? 2;
 const limitMs = 1500;
@@ -32,8 +34,11 @@ async function main(): Promise<void> {
   const loadStart = os.loadavg()[0];
   const { records, cpuMs } = await audit(solutions, {
     workers, limitMs, watchdogMs: 120_000,
-    // Every k-th mutant: the same sample each run.
-    pick: flags.sample ? (all) => all.filter((_, i) => i % Math.max(1, Math.floor(all.length / flags.sample!)) === 0).slice(0, flags.sample) : undefined,
+    pick: (all) => {
+      const chosen = only ? all.filter((m) => only.includes(m.operator)) : all;
+      // Every k-th mutant: the same sample each run.
+      return flags.sample ? chosen.filter((_, i) => i % Math.max(1, Math.floor(chosen.length / flags.sample!)) === 0).slice(0, flags.sample) : chosen;
+    },
     progress: (done, all) => {
       if (done === all || done - shown >= 100) {
         shown = done;

@@ -28,7 +28,7 @@ import { BUGS, CORRECT, ownMistake, type CatalogueEntry } from './catalogue';
 import { gradeInProcess, type CaseResult } from './gradeInProcess';
 import { grade } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
-import { ANSWER_CHANGES } from '../lib/diagnosis/explain';
+import { HARNESS_CAUSES } from '../lib/diagnosis/explain';
 
 const load = async (file: string) => (await import(file)) as Partial<Submission>;
 const work = tempDir('diagnosis');
@@ -79,13 +79,14 @@ describe('the catalogue of mistakes', () => {
   it('every bug names a known mistake, and every known mistake has a bug that shows it', () => {
     const ids = MISTAKES.map((m) => m.id);
     expect(new Set(ids).size).toBe(ids.length);
-    // The harness's own cause (a replay of the graded call that answers otherwise) is no assignment's mistake.
-    expect(BUGS.filter((b) => !b.undiagnosed).map((b) => b.mistake).filter((id) => !ids.includes(id!) && id !== ANSWER_CHANGES.id)).toEqual([]);
+    // The harness's own causes (a replay of the graded call that answers otherwise, an output's facts) are no assignment's mistakes.
+    const harness = (id: string | undefined) => HARNESS_CAUSES.some((c) => c.id === id);
+    expect(BUGS.filter((b) => !b.undiagnosed).map((b) => b.mistake).filter((id) => !ids.includes(id!) && !harness(id))).toEqual([]);
     // A bug names its mistake, or says why no probe confirms one yet: never both, never neither.
     expect(BUGS.filter((b) => (b.mistake === undefined) === (b.undiagnosed === undefined)).map((b) => b.name)).toEqual([]);
     const shown = (id: string) => BUGS.some((b) => b.mistake === id || (b.breaksMultiHead && (b.multiHeadMistake ?? 'attention_broken') === id));
     expect(MISTAKES.filter((m) => !m.generic && !shown(m.id)).map((m) => m.id)).toEqual([]);
-    expect(BUGS.filter((b) => !b.undiagnosed && b.mistake !== ANSWER_CHANGES.id && MISTAKES.find((m) => m.id === b.mistake)?.fn !== b.breaks).map((b) => b.name)).toEqual([]);
+    expect(BUGS.filter((b) => !b.undiagnosed && !harness(b.mistake) && MISTAKES.find((m) => m.id === b.mistake)?.fn !== b.breaks).map((b) => b.name)).toEqual([]);
   });
 });
 
@@ -109,7 +110,7 @@ describe('each bug is diagnosed as its own mistake, and says nothing else', () =
 
 describe('a bug no probe confirms yet is named as no other bug', () => {
   // What a probe measured (an observation, a generic finding such as a constant factor) may be said.
-  const specific = (id: string) => id.split(/[|+]/).some((part) => !MISTAKES.find((m) => m.id === part)?.generic);
+  const specific = (id: string) => id.split(/[|+]/).some((part) => !MISTAKES.find((m) => m.id === part)?.generic && !HARNESS_CAUSES.find((c) => c.id === part)?.observation);
   it.each(BUGS.filter((e) => e.undiagnosed).map((e) => [e.name, e] as const))('%s', async (_, entry) => {
     const results = await gradedInProcess(entry);
     expect(results.filter((r) => !r.passed).length, `${entry.name} passes every test`).toBeGreaterThan(0);

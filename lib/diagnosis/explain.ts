@@ -10,6 +10,7 @@ import type { Tolerance, Values, Widening } from '../compare';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
 import { boundWidening, type LoadedFixture } from '../model/fixtures';
 import { formatShape } from '../shape';
+import { OUTPUT_FACTS, outputFacts } from './outputFacts';
 import { firstDifference, type ProbeAnswer, type ProbeContext } from './probe';
 
 export interface Diagnosis {
@@ -142,12 +143,32 @@ function afterOutput(graded: Extract<Outcome, { kind: 'output' }>, answer: Exclu
   return `first at ${formatIndex(unravelIndex(at, shape))}: ${formatNumber(graded.output.data[at])} in the test, ${formatNumber(again.data[at])} when called again`;
 }
 
+/** The harness's own causes, beside an assignment's: the replay that answers otherwise, and the facts of an output (outputFacts.ts). */
+export const HARNESS_CAUSES: readonly Cause[] = [ANSWER_CHANGES, ...OUTPUT_FACTS];
+
+/** Whether a diagnosis ('a|b', 'a+b') names observations only: what probes saw, no cause. */
+const observationsOnly = (mistake: string, causes: readonly Cause[]) =>
+  mistake.split(/[|+]/).every((id) => causes.find((c) => c.id === id)?.observation === true);
+
+/**
+ * What the graded output itself shows against the expected one (outputFacts.ts), said where the
+ * assignment's diagnosis names no cause: a fact of the graded call comes before what probes on
+ * other inputs saw.
+ */
+function factOfOutput(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome): Diagnosis | undefined {
+  if (outcome.kind !== 'output') return undefined;
+  const expected = (outcome.part && fixture.parts[outcome.part]) || fixture.expected;
+  if (outcome.exact) return outputFacts(outcome.output, expected, undefined);
+  return outputFacts(outcome.output, expected, toleranceOf(graded, outcome.part ?? ''), outcome.part ? undefined : boundWidening(fixture));
+}
+
 /** The diagnosis of a failing case with its line for the student (see Explanation); `diagnoser`: the assignment's, if it has one. */
 export async function explain(
   diagnoser: Diagnoser | undefined, graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext,
 ): Promise<Explanation> {
   // The premise of every probe first, on the graded call itself (replayDiffers, below): when it fails, it is the diagnosis.
-  const diagnosis = (await replayDiffers(graded, fixture, outcome, context)) ?? (await diagnoser?.diagnose(graded, fixture, outcome, context));
+  let diagnosis = (await replayDiffers(graded, fixture, outcome, context)) ?? (await diagnoser?.diagnose(graded, fixture, outcome, context));
+  if (!diagnosis || observationsOnly(diagnosis.mistake, diagnoser?.causes ?? [])) diagnosis = factOfOutput(graded, fixture, outcome) ?? diagnosis;
   if (diagnosis) return { diagnosis, note: `Diagnosis: ${diagnosis.message}` };
   if (outcome.kind === 'unreadable') {
     // A result that could not be read already says what to return instead: nothing to add.

@@ -11,7 +11,7 @@
  * a test with nothing else counts as "no known cause".
  */
 import type { FunctionSpec } from '../assignment/functions';
-import { ANSWER_CHANGES, type Cause } from '../diagnosis/explain';
+import { HARNESS_CAUSES, type Cause } from '../diagnosis/explain';
 import { saidBy } from '../model/notRun';
 import type { GradescopeResults } from './gradescope';
 
@@ -110,8 +110,8 @@ export class CauseBook {
   private readonly byId: ReadonlyMap<string, Cause>;
 
   constructor(causes: readonly Cause[] = []) {
-    // The harness's own causes (a replay that answers otherwise) beside the assignment's.
-    this.byId = new Map([ANSWER_CHANGES, ...causes].map((c) => [c.id, c]));
+    // The harness's own causes (a replay that answers otherwise, an output's facts) beside the assignment's.
+    this.byId = new Map([...HARNESS_CAUSES, ...causes].map((c) => [c.id, c]));
   }
 
   /** What a cause says: the diagnosis's words, or a status's. */

@@ -32,7 +32,8 @@ export interface Misfit {
 
 export interface AuditFigures {
   solutions: { name: string; mutants: number; killed: number }[];
-  operators: { name: string; mutants: number; killed: number }[];
+  /** Per operator, also the claims said of its kept mutants and how many of them do not fit. */
+  operators: { name: string; mutants: number; killed: number; claims: number; misfit: number }[];
   mutants: number;
   killed: number;
   survived: number;
@@ -79,8 +80,10 @@ export function figures(records: readonly MutantRecord[], seconds: number, cpuSe
     }
     return [...table.values()];
   };
+  const operators = count((r) => r.operator).sort((a, b) => b.mutants - a.mutants).map((row) => ({ ...row, claims: 0, misfit: 0 }));
+  const operatorRow = new Map(operators.map((row) => [row.name, row]));
   const out: AuditFigures = {
-    solutions: count((r) => r.solution), operators: count((r) => r.operator).sort((a, b) => b.mutants - a.mutants),
+    solutions: count((r) => r.solution), operators,
     mutants: records.length, killed: 0, survived: 0, loadErrors: 0, gaveUp: 0,
     failedTests: 0, open: 0, claims: 0, misfits: [], silent: 0, byClaim: {}, onlyTimedOut: 0, seconds, cpuSeconds,
   };
@@ -101,9 +104,12 @@ export function figures(records: readonly MutantRecord[], seconds: number, cpuSe
       }
       out.claims++;
       const row = (out.byClaim[c.mistake] ??= { said: 0, misfit: 0 });
+      const byOperator = operatorRow.get(r.operator)!;
       row.said++;
+      byOperator.claims++;
       if (!fits(c.mistake, truthOf(r))) {
         row.misfit++;
+        byOperator.misfit++;
         out.misfits.push({ mutant: r, test: c.name, mistake: c.mistake });
       }
     }

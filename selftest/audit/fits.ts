@@ -28,8 +28,12 @@ const UNMASKED: Part[] = ['shape', 'batch', 'scores', 'scale', 'max', 'exp', 'su
 /** The multi-head function's own parts. */
 const MULTI_HEAD: Part[] = ['mhsa_shape', 'projection', 'split', 'heads', 'merge', 'oproj'];
 /** Operators that keep something between calls, or change what the caller passed. */
-const STATE = by('KeptState');
+const STATE = by('KeptState', 'KeyedCache');
 const INPUTS = by('InputsInPlace');
+/** Operators that put results computed right in the wrong place, or read one index for another. */
+const PLACES = by('WrittenElsewhere', 'SwappedIndex', 'WrongIndex', 'SwappedOperands', 'SwappedHeadDims', 'DroppedTranspose');
+/** Mutants that compute the same thing in another order: nothing is wrong with them, so no claim fits. */
+export const CORRECT_OPERATORS: readonly string[] = ['FloatReorder'];
 
 export const FITS: Readonly<Record<string, Fit>> = {
   // softmax: its stored mistakes (the dim, the whole tensor, the max).
@@ -49,7 +53,23 @@ export const FITS: Readonly<Record<string, Fit>> = {
   causal_upper: within('causal'),
   causal_cells: within('causal'),
 
+  // The harness's own: a replay of the graded call that answers otherwise is state.
+  answer_changes_when_called_again: STATE,
+  // The facts of an output against the expected one (lib/diagnosis/outputFacts.ts), each where such
+  // an output comes from: values moved (an index, an offset, a dim of the heads), a factor per row
+  // or for all (what divides or multiplies after the scores: the softmax's sum, the output), zeros.
+  output_scaled: within('max', 'exp', 'sum', 'normalise', 'empty', 'values', 'output', 'axis', ...MULTI_HEAD),
+  output_transposed: either(within('output', 'values', 'shape', 'merge', 'mhsa_shape'), PLACES),
+  // A value kept from another row or entry (state) is also what holds what another should.
+  entries_permuted: either(within(...OFFSETS, 'split', 'merge', 'heads', 'mhsa_shape'), PLACES, STATE),
+  rows_permuted: either(within(...OFFSETS, 'split', 'merge', 'heads', 'mhsa_shape', 'axis'), PLACES, STATE),
+  columns_permuted: either(within('values', 'output', 'merge', 'split', 'oproj', 'projection', 'axis'), PLACES),
+  rows_scaled: within('max', 'exp', 'sum', 'normalise', 'empty', 'mask', 'values', 'output', 'axis', 'batch', 'shape', ...MULTI_HEAD),
+  rows_zero: within(...UNMASKED, 'mask', 'axis', ...MULTI_HEAD),
+
   // Attention, causes confirmed by undoing them: the part they name.
+  // Q and K exchanged, where the scores are made or where the two are handed on (a call's arguments).
+  qk_swapped: either(within('scores'), by('SwappedOperands')),
   k_not_transposed: within('scores'),
   k_reshaped: within('scores'),
   v_reshaped: within('values'),
@@ -81,13 +101,14 @@ export const FITS: Readonly<Record<string, Fit>> = {
   mask_after_softmax: within('mask', 'empty'),
   mask_minus_100: within('mask'),
   fully_masked_uniform: within('mask', 'empty'),
-  fully_masked_nan: within('empty', 'mask'),
+  // A fully masked row's NaN is its max (−∞ − −∞) as much as its handling: either part.
+  fully_masked_nan: within('empty', 'mask', 'max'),
 
   // Attention, the softmax.
   softmax_over_queries: within('axis', 'max', 'exp', 'sum', 'normalise'),
   // "The weights of V's rows do not sum to 1: divide by the row's sum, scale nothing after": W is what multiplies V.
   rows_not_normalised: within('exp', 'sum', 'normalise', 'values', 'output'),
-  unstable_softmax: within('max'),
+  unstable_softmax: either(within('max'), by('ShiftRemoved')),
   softmax_underflow: within('max'),
   attention_global_max: within('max'),
   // "NaN even when every score is 0 (no mask): a number NaN or undefined, or a softmax dividing 0 by 0".
@@ -120,12 +141,22 @@ export const FITS: Readonly<Record<string, Fit>> = {
   heads_order: within('split', 'merge'),
   projection_not_transposed: within('projection', 'oproj'),
   output_projection_missing: within('oproj'),
-  projections_swapped: within('projection'),
+  projections_swapped: either(within('projection'), by('SwappedOperands', 'SwappedWeight')),
   mhsa_residual: within('oproj', 'merge'),
-  // "Times a constant": any of its own parts, or attention's output scaled.
-  mhsa_scaled: within(...MULTI_HEAD, 'values', 'output'),
+  // "Each head's scores divided by the wrong number": confirmed with qProj rescaled.
+  heads_scale: within('mhsa_shape', 'split', 'heads', 'projection'),
+  // By design (multiHeadDesign.ts): one head live at a time, oProj or the projections the identity.
+  head_dropped: either(within('mhsa_shape', 'split', 'heads', 'merge'), by('LoopBound')),
+  heads_merged_wrong: within('merge', 'mhsa_shape', 'split'),
+  heads_ignore_mask: within('heads', 'mask'),
+  // The oProj step, or a projection helper it shares with the others.
+  output_projection_wrong: within('oproj', 'merge', 'projection'),
+  projection_wrong: within('projection', 'split'),
+  heads_wrong: within(...MULTI_HEAD),
+  heads_together_wrong: either(within(...MULTI_HEAD), STATE),
   // "Does not change with a weight: its projection never reaches the output (project, then split those)".
-  projection_unused: within('projection', 'split', 'heads'),
+  // Or a buffer kept and shared, so that one projection overwrites another (state).
+  projection_unused: either(within('projection', 'split', 'heads'), STATE),
   mhsa_mask_ignored: within('heads', 'mask'),
 };
 
@@ -134,5 +165,6 @@ export const FITS: Readonly<Record<string, Fit>> = {
  * (both show) when each does.
  */
 export function fits(mistake: string, truth: Truth): boolean {
+  if (CORRECT_OPERATORS.includes(truth.operator)) return false;
   return mistake.split('+').every((alternatives) => alternatives.split('|').some((id) => FITS[id]?.(truth) ?? false));
 }

@@ -1,6 +1,7 @@
 /** The audit's figures as docs/benchmarks.md's section, and the misfits as a list to read. */
 import { describeMachine, type Machine } from '../../lib/bench/measure';
 import type { AuditFigures, Misfit } from './audit';
+import { CORRECT_OPERATORS } from './fits';
 
 export const SECTION = '## The diagnosis on generated mistakes';
 
@@ -40,9 +41,11 @@ export function auditMarkdown(
     '| --- | ---: | ---: |',
     ...f.solutions.map((s) => `| ${s.name} | ${s.mutants} | ${s.killed} |`),
     '',
-    '| operator | mutants | kept |',
-    '| --- | ---: | ---: |',
-    ...f.operators.map((o) => `| ${o.name} | ${o.mutants} | ${o.killed} |`),
+    `Per operator: the claims said of its kept mutants and those that do not fit (goal under 1 % on each). ${CORRECT_OPERATORS.join(', ')} computes the same in another order: its mutants must fail no test ("kept" counts those that do) and have nothing said of them.`,
+    '',
+    '| operator | mutants | kept | claims | do not fit |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...f.operators.map((o) => `| ${o.name} | ${o.mutants} | ${o.killed} | ${o.claims} | ${o.misfit} (${pct(o.misfit, o.claims)}) |`),
     '',
     '| claim | said | does not fit |',
     '| --- | ---: | ---: |',

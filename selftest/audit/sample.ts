@@ -25,7 +25,11 @@ export function drawSample(records: readonly MutantRecord[], previous: readonly 
   const entry = (r: MutantRecord, why: string): SampleEntry => ({ solution: r.solution, id: r.id, operator: r.operator, file: r.file, line: r.line, code: r.code.slice(0, 120), why });
   const byId = new Map(records.map((r) => [r.id, r]));
   const sample = new Map<string, SampleEntry>();
-  for (const old of previous) if (byId.get(old.id)?.status === 'killed') sample.set(old.id, { ...entry(byId.get(old.id)!, old.why) });
+  // A run of a sample or of some operators keeps what it did not grade: it cannot say they are gone.
+  for (const old of previous) {
+    if (!byId.has(old.id)) sample.set(old.id, old);
+    else if (byId.get(old.id)!.status === 'killed') sample.set(old.id, { ...entry(byId.get(old.id)!, old.why) });
+  }
   for (const r of records) {
     if (r.status !== 'killed') continue;
     const truth = { operator: r.operator, parts: r.parts as never, attentionFails: r.failed!.some((c) => c.fn === 'scaled_dot_product_attention') };

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { GradedFunction } from '../../tests/cases';
 import { ANSWER_CHANGES } from '../../lib/diagnosis/explain';
+import { OUTPUT_SCALED, ROWS_PERMUTED, ROWS_SCALED, ROWS_ZERO } from '../../lib/diagnosis/outputFacts';
 
 export interface CatalogueEntry {
   name: string;
@@ -81,14 +82,14 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('softmax_unstable', 'softmax', 'softmax_unstable', { mayAlsoSay: ['softmax_out_of_range'] }),
   bug('softmax_ignores_dim', 'softmax', 'softmax_wrong_dim'),
   // On a softmax along dim 0 of a 3-D tensor the whole-tensor sum is also what its slices fail to sum to.
-  bug('softmax_whole_tensor', 'softmax', 'softmax_whole_tensor', { mayAlsoSay: ['softmax_sums'] }),
+  bug('softmax_whole_tensor', 'softmax', 'softmax_whole_tensor', { mayAlsoSay: ['softmax_sums', OUTPUT_SCALED.id] }),
   bug('softmax_global_max', 'softmax', 'softmax_global_max', { mayAlsoSay: ['softmax_out_of_range'] }),
   bug('scale_missing', 'scaled_dot_product_attention'),
   bug('scale_by_dk', 'scaled_dot_product_attention'),
   bug('scale_by_sqrt_dv', 'scaled_dot_product_attention'),
   // Each changes the weights that V = identity reads back: where scores are too small to read a
   // cause from (the small hidden cases), that they differ is what may be said.
-  bug('scale_after_softmax', 'scaled_dot_product_attention', 'scale_after_softmax', { mayAlsoSay: ['probabilities_wrong'] }),
+  bug('scale_after_softmax', 'scaled_dot_product_attention', 'scale_after_softmax', { mayAlsoSay: ['probabilities_wrong', OUTPUT_SCALED.id] }),
   bug('mask_inverted', 'scaled_dot_product_attention', 'mask_inverted', { mayAlsoSay: ['probabilities_wrong'] }),
   bug('mask_ignored', 'scaled_dot_product_attention', 'mask_ignored', { mayAlsoSay: ['probabilities_wrong'] }),
   bug('mask_minus_100', 'scaled_dot_product_attention'),
@@ -105,7 +106,8 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('k_reshaped'),
   sdpa('shape_negative_index', 'nan_before_softmax'),
   sdpa('returns_probabilities'),
-  bug('mask_after_softmax', 'scaled_dot_product_attention', 'mask_after_softmax', { mayAlsoSay: ['probabilities_wrong'] }),
+  // A 1-D mask hides the same keys from every query: each row loses the same share.
+  bug('mask_after_softmax', 'scaled_dot_product_attention', 'mask_after_softmax', { mayAlsoSay: ['probabilities_wrong', OUTPUT_SCALED.id] }),
   sdpa('scale_hardcoded', 'scale_wrong'),
   sdpa('output_zeros_loop', 'output_zeros'),
   sdpa('k_reshaped_loop', 'k_reshaped'),
@@ -128,7 +130,8 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('mhsa_mask_ignored', 'multihead_self_attention'),
   bug('mhsa_no_head_split', 'multihead_self_attention', 'heads_not_split'),
   bug('mhsa_batch_dims_3d_only', 'multihead_self_attention', 'mhsa_batch_dims'),
-  bug('heads_reshaped', 'multihead_self_attention'),
+  // With one feature per head, heads split by a reshape are taken apart head by head: what they show is said.
+  bug('heads_reshaped', 'multihead_self_attention', 'heads_reshaped', { mayAlsoSay: ['heads_wrong'] }),
   bug('projection_not_transposed_loop', 'multihead_self_attention', 'projection_not_transposed'),
   bug('heads_interleaved_loop', 'multihead_self_attention', 'heads_interleaved'),
   // Issue 19's catalogue: styles the first one did not use (hand strides, helper files,
@@ -147,13 +150,13 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('value_offset_loop', 'batch_mixed'),
   sdpa('query_offset_loop', 'batch_mixed'),
   sdpa('scale_missing_helper', 'scale_missing'),
-  bug('scale_on_output', 'scaled_dot_product_attention', 'scale_after_softmax', { mayAlsoSay: ['probabilities_wrong'] }),
+  bug('scale_on_output', 'scaled_dot_product_attention', 'scale_after_softmax', { mayAlsoSay: ['probabilities_wrong', OUTPUT_SCALED.id] }),
   sdpa('unstable_softmax_helper', 'unstable_softmax'),
-  bug('denominator_plus_one', 'scaled_dot_product_attention', 'rows_not_normalised', { mayAlsoSay: ['probabilities_wrong'] }),
+  bug('denominator_plus_one', 'scaled_dot_product_attention', ROWS_SCALED.id, { mayAlsoSay: ['rows_not_normalised', 'probabilities_wrong', OUTPUT_SCALED.id] }),
   sdpa('online_softmax_no_rescale', 'probabilities_wrong'),
   sdpa('output_relu', 'output_not_pv'),
   bug('softmax_last_dim_loop', 'softmax', 'softmax_wrong_dim'),
-  bug('softmax_whole_tensor_loop', 'softmax', 'softmax_whole_tensor', { mayAlsoSay: ['softmax_sums'] }),
+  bug('softmax_whole_tensor_loop', 'softmax', 'softmax_whole_tensor', { mayAlsoSay: ['softmax_sums', OUTPUT_SCALED.id] }),
   bug('softmax_unstable_loop', 'softmax', 'softmax_unstable'),
   bug('softmax_global_max_loop', 'softmax', 'softmax_global_max'),
   bug('softmax_unstable_helper', 'softmax', 'softmax_unstable', { mayAlsoSay: ['softmax_out_of_range'] }),
@@ -165,7 +168,7 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('heads_order_reversed', 'multihead_self_attention', 'heads_order'),
   bug('mhsa_residual', 'multihead_self_attention'),
   bug('mhsa_residual_loop', 'multihead_self_attention', 'mhsa_residual'),
-  bug('mhsa_divided_by_heads', 'multihead_self_attention', 'mhsa_scaled'),
+  bug('mhsa_divided_by_heads', 'multihead_self_attention', OUTPUT_SCALED.id),
   bug('v_proj_unused', 'multihead_self_attention', 'projection_unused'),
   bug('output_projection_not_transposed', 'multihead_self_attention', 'projection_not_transposed'),
   // Issue 29: four mistakes no case reached (full marks until then), each in two styles.
@@ -181,10 +184,10 @@ export const BUGS: readonly CatalogueEntry[] = [
   // Issue 30: mistakes that broke a premise of the probes (state kept, inputs changed, rows or V
   // read in a way the probes' own inputs could not tell apart), each once said something false.
   sdpa('v_reshaped_loop', 'v_reshaped'),
-  sdpa('denominator_not_reset', 'rows_carry_over'),
+  bug('denominator_not_reset', 'scaled_dot_product_attention', ROWS_SCALED.id, { mayAlsoSay: ['rows_carry_over', OUTPUT_SCALED.id] }),
   sdpa('running_max_from_zero', 'softmax_underflow'),
   // A 1-D mask that masks key 0 masks it for every query: every row, so all the output, is zeros.
-  bug('zero_row_key0_masked', 'scaled_dot_product_attention', 'probabilities_wrong', { mayAlsoSay: ['output_zeros'] }),
+  bug('zero_row_key0_masked', 'scaled_dot_product_attention', ROWS_ZERO.id, { mayAlsoSay: ['output_zeros', 'probabilities_wrong'] }),
   // Verdicts that depend on the calls made before (state kept) or on whether a call gets its own
   // copy of the inputs (inputs changed in place): both paths make the same calls in the same
   // order, each on its own copies, so both say the same of them.
@@ -193,4 +196,27 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('mask_cached_by_shape', REPLAY_DIFFERS),
   sdpa('scale_cached_once', REPLAY_DIFFERS),
   bug('mask_inverted_in_place', 'scaled_dot_product_attention', 'inputs_changed', { breaksMultiHead: true, multiHeadMistake: 'attention_changes_inputs' }),
+  // Issue 43: classes once said to be something else (results written at a counter, operands
+  // exchanged, a denominator summed over unshifted exps), and multi-head attention taken apart by
+  // designed weights, one part wrong in each.
+  sdpa('rows_written_at_counter_loop', ROWS_PERMUTED.id),
+  sdpa('entries_written_at_counter', 'batch_dims'),
+  sdpa('scores_k_q', 'qk_swapped'),
+  // Where n_q ≠ n_k its loops read past a row's end: NaN everywhere, even with every score 0.
+  bug('scores_k_q_loop', 'scaled_dot_product_attention', 'qk_swapped', { mayAlsoSay: ['nan_before_softmax', 'nan_observed', 'rows_carry_over'] }),
+  bug('softmax_denominator_unshifted', 'softmax', ROWS_SCALED.id, { mayAlsoSay: ['softmax_sums', 'softmax_out_of_range', ROWS_ZERO.id, OUTPUT_SCALED.id] }),
+  bug('denominator_unshifted_loop', 'scaled_dot_product_attention', ROWS_SCALED.id, { mayAlsoSay: ['output_zeros'] }),
+  bug('heads_merge_interleaved_loop', 'multihead_self_attention', 'heads_merged_wrong'),
+  bug('heads_merged_no_transpose', 'multihead_self_attention', 'heads_merged_wrong'),
+  bug('heads_split_wrong_axis', 'multihead_self_attention', 'heads_wrong'),
+  bug('mhsa_head_dropped_loop', 'multihead_self_attention', 'head_dropped'),
+  bug('mhsa_scale_by_dmodel', 'multihead_self_attention', 'heads_scale'),
+  bug('mhsa_mask_first_head_only', 'multihead_self_attention', 'heads_ignore_mask'),
+  bug('mhsa_mask_ignored_loop', 'multihead_self_attention', 'mhsa_mask_ignored'),
+  bug('output_projection_missing_loop', 'multihead_self_attention', 'output_projection_missing'),
+  bug('output_projection_transposed_loop', 'multihead_self_attention', 'projection_not_transposed'),
+  bug('output_projection_per_head', 'multihead_self_attention', 'output_projection_wrong'),
+  bug('v_proj_not_transposed', 'multihead_self_attention', 'projection_wrong'),
+  bug('mhsa_v_from_k', 'multihead_self_attention', 'projection_unused'),
+  bug('projections_swapped_class', 'multihead_self_attention', 'projections_swapped'),
 ];

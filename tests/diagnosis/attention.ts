@@ -1,8 +1,8 @@
 /**
  * Diagnoses a failing scaledDotProductAttention case by calling the student's function again on
  * inputs derived from the case. First the premises every probe relies on (attentionPremises.ts);
- * then causes confirmed by undoing them (Kᵀ or V laid out transposed, K and V swapped, the mask
- * broadcast, one batch dim); then where a NaN or a zero row comes from (softmaxRange.ts); last what
+ * then causes confirmed by undoing them (Kᵀ or V laid out transposed, K and V or Q and K swapped,
+ * the mask broadcast, one batch dim); then where a NaN or a zero row comes from (softmaxRange.ts); last what
  * the weights (V = identity) show (probabilityFindings.ts). Each probe declares its premises in
  * RELIES_ON and speaks only when they hold; a broken premise is the finding instead.
  */
@@ -84,6 +84,10 @@ async function undone(c: AttentionCase, fixture: LoadedFixture, graded: GradedCa
   }
   if (await right({ q: c.q, k: c.v, v: c.k, ...mask })) {
     return { id: 'kv_swapped', evidence: 'Given V in place of K and K in place of V, your function returns the right output.' };
+  }
+  // K Qᵀ where Q Kᵀ belongs: given K as the queries and Q as the keys, it computes Q Kᵀ.
+  if (await right({ q: c.k, k: c.q, v: c.v, ...mask })) {
+    return { id: 'qk_swapped', evidence: 'Given K in place of Q and Q in place of K, your function returns the right output.' };
   }
   return undefined;
 }

@@ -2,15 +2,16 @@
  * Diagnoses a failing multiHeadSelfAttention case by calling the student's functions again: first
  * whether their own scaledDotProductAttention fails its tests (multi-head attention is built on
  * it), then inputs under which a known mistake would give the expected output (weights transposed,
- * features reordered, one batch dim), then what the output ignores (numHeads, the mask, oProj), and
- * last a split without the transpose, simulated with the student's own attention function.
+ * features reordered, qProj rescaled, one batch dim), then what the output ignores (numHeads, the
+ * mask, oProj), a split without the transpose, simulated with the student's own attention
+ * function, and last the parts taken apart by designed weights (multiHeadDesign.ts).
  */
 import type { Values } from '../../lib/compare';
-import { formatNumber } from '../../lib/format';
 import type { LoadedFixture } from '../../lib/model/fixtures';
 import { Tensor } from '../../lib/tensor';
 import type { GradedCase } from '../../lib/assignment/cases';
 import { ignoredInputs } from './multiHeadIgnored';
+import { byDesign } from './multiHeadDesign';
 import { callPremises, CALLS, changedWords, Premises } from './premises';
 import { probeOutput, withinTolerance, type Finding, type ProbeContext } from '../../lib/diagnosis/probe';
 import type { Failure } from '../../lib/diagnosis/explain';
@@ -56,20 +57,15 @@ function reverseHeadColumns(w: Tensor, numHeads: number): Tensor {
   return new Tensor(data, w.shape);
 }
 
-/** The one factor that makes `out` the expected output, when one does (not 1, not 0); undefined otherwise. */
-function constantFactor(out: Values, expected: Values, tol: GradedCase['tolerance']): number | undefined {
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < expected.data.length; i++) [sxy, sxx] = [sxy + out.data[i] * expected.data[i], sxx + expected.data[i] ** 2];
-  const factor = sxx > 0 ? sxy / sxx : NaN;
-  if (!Number.isFinite(factor) || Math.abs(factor) < 1e-6 || Math.abs(factor - 1) < 1e-6) return undefined;
-  const scaled = { data: Float64Array.from(expected.data, (e) => e * factor), shape: expected.shape };
-  return withinTolerance(out, scaled, tol) ? factor : undefined;
-}
-
-/** Weights under which each mistake computes exactly the expected output. */
+/**
+ * Weights under which each mistake computes exactly the expected output. A head's scores scaled by
+ * 1/√s instead of 1/√dHead are right given qProj times √(s / dHead).
+ */
 function fixingInputs(inputs: Inputs, numHeads: number): [string, Inputs, string?][] {
   const { q_proj, k_proj, v_proj, o_proj } = inputs;
+  const dModel = inputs.x.shape[inputs.x.ndim - 1];
+  const dHead = dModel / numHeads;
+  const scaled = (by: number, evidence: string): [string, Inputs, string] => ['heads_scale', { ...inputs, q_proj: q_proj.mul(by) }, evidence];
   const interleaved = {
     q_proj: interleaveRows(q_proj, numHeads), k_proj: interleaveRows(k_proj, numHeads), v_proj: interleaveRows(v_proj, numHeads),
     o_proj: transposed(interleaveRows(transposed(o_proj), numHeads)),
@@ -84,6 +80,11 @@ function fixingInputs(inputs: Inputs, numHeads: number): [string, Inputs, string
       'With qProj, kProj and vProj transposed, your output is right: oProj is used as it should be.'],
     ['projection_not_transposed', { ...inputs, o_proj: transposed(o_proj) }, 'With only oProj transposed, your output is right.'],
     ['heads_interleaved', { ...inputs, ...interleaved }],
+    ...(numHeads > 1 ? [scaled(Math.sqrt(numHeads), `With qProj times √numHeads = √${numHeads}, your output is right: each head's scores are divided by √d_model = √${dModel}, not by √d_head = √${dHead}.`)] : []),
+    ...(dHead > 1 ? [
+      scaled(1 / Math.sqrt(dHead), `With qProj divided by √d_head = √${dHead}, your output is right: the heads' scores are not divided by √d_head.`),
+      scaled(Math.sqrt(dHead), `With qProj times √d_head = √${dHead}, your output is right: each head's scores are divided by d_head = ${dHead}, not by √d_head.`),
+    ] : []),
   ];
 }
 
@@ -146,19 +147,20 @@ export async function diagnoseMultiHead(
   const out = outcome.kind === 'output' ? outcome.output : await call(context, inputs, numHeads);
   if (!out) return [];
   if (out.shape.join() === expected.shape.join()) {
-    // Measured on the output itself: x plus the expected output, or the expected output times one constant.
+    // Measured on the output itself: x plus the expected output.
     const minusX = { data: Float64Array.from(out.data, (v, i) => v - inputs.x.data[i]), shape: out.shape };
     if (inputs.x.shape.join() === out.shape.join() && withinTolerance(minusX, expected, graded.tolerance)) {
       return [{ id: 'mhsa_residual', evidence: 'Your output minus x is the expected output.' }];
     }
-    const factor = constantFactor(out, expected, graded.tolerance);
-    if (factor !== undefined) return [{ id: 'mhsa_scaled', evidence: `Your output is the expected output times ${formatNumber(factor)}.` }];
   }
   const ignored = await ignoredInputs(inputs, numHeads, out, graded, context, (changed, heads) => call(context, changed, heads));
   if (ignored.length) return ignored;
   const same = (probe: Tensor | undefined) => withinTolerance(probe, out, graded.tolerance);
-  for (const transposeBack of [false, true]) {
+  // With one feature per head, a plain reshape to [..., numHeads, seq, 1] is also what a projection read transposed gives.
+  const dHead = inputs.x.shape[inputs.x.ndim - 1] / numHeads;
+  for (const transposeBack of dHead > 1 ? [false, true] : []) {
     if (same(await reshapedHeads(inputs, numHeads, context, transposeBack))) return [{ id: 'heads_reshaped' }];
   }
-  return [];
+  const designed = await byDesign(inputs, numHeads, graded, fixture, context, (changed, heads) => call(context, changed, heads));
+  return designed ? [designed] : [];
 }

@@ -20,6 +20,8 @@ export type PremiseId =
   | 'no_carry_over'
   /** A call leaves its inputs as they were given. */
   | 'inputs_unchanged'
+  /** A call with other inputs gives another answer: it answers from its arguments, not from what an earlier call left. */
+  | 'answers_from_inputs'
   /**
    * The queries in another order give the same output rows in that order (attention): no query's
    * output depends on where it stands, or on what the rows before it left behind.
@@ -31,7 +33,7 @@ export type PremiseId =
   | 'linear_in_v';
 
 /** The premises of every probe: it calls the function again and reads the answer as this code's. */
-export const CALLS: readonly PremiseId[] = ['inputs_unchanged', 'repeatable', 'no_carry_over'];
+export const CALLS: readonly PremiseId[] = ['inputs_unchanged', 'repeatable', 'no_carry_over', 'answers_from_inputs'];
 
 export type PremiseCheck = () => Promise<Finding | undefined>;
 
@@ -55,6 +57,18 @@ export class Premises {
     }
     return undefined;
   }
+}
+
+/** Two values, finite and not zero, that differ: an output that NaN, zeros or one value throughout cannot make. */
+function hasInformativeValue({ data }: { data: ArrayLike<number> }): boolean {
+  let first: number | undefined;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    if (!Number.isFinite(v) || v === 0) continue;
+    if (first === undefined) first = v;
+    else if (v !== first) return true;
+  }
+  return false;
 }
 
 /** How an answer reads in a sentence: its value at an index, or the error it threw. */
@@ -106,6 +120,14 @@ export function callPremises(
       const [first, second] = await answers();
       if (sameAnswer(first, second) !== false) return undefined;
       return { id: ids.stateKept, evidence: `Called twice in a row with the same inputs, it gave different outputs, ${difference(first, second)}.` };
+    },
+    // A value kept under a key that leaves the values out (a cache by shape) answers B with A's
+    // output: every later call meets it, so A, A, B, A agree. Correct code answers other values
+    // otherwise, unless its output is made of NaN, zeros or one value throughout, which B may give too.
+    answers_from_inputs: async () => {
+      const [first, , other] = await answers();
+      if (first.kind !== 'value' || other.kind !== 'value' || sameAnswer(first, other) !== true || !hasInformativeValue(first.output)) return undefined;
+      return { id: ids.stateKept, evidence: 'Called with other inputs of the same shapes, it gave the same output to the bit.' };
     },
     no_carry_over: async () => {
       const [, second, , fourth] = await answers();

@@ -82,14 +82,20 @@ async function maskedAfterSoftmax(c: AttentionCase, p: ArrayLike<number>, allowe
   return true;
 }
 
-/** The fitted scale against 1/√d_k, named when it is a known wrong one. */
-function scaleFinding(scale: number, c: AttentionCase): Finding | undefined {
+/**
+ * The fitted scale against 1/√d_k, named when the function is right given Q divided by what the
+ * scale is off by (so that its scores come out as Q Kᵀ/√d_k): what the weights fit is then the
+ * whole of what is wrong. The fit alone also fits code that scales right and errs elsewhere.
+ */
+async function scaleFinding(scale: number, c: AttentionCase, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
   // A degenerate fit (a scale of 0, ∞ or below zero: probabilities with no spread, or clamped
   // scores) confirms nothing about the scale.
   if (!Number.isFinite(scale) || !(scale > 1e-9) || !Number.isFinite(1 / scale)) return undefined;
   const near = (x: number) => Math.abs(scale / x - 1) < 1e-3;
   if (near(1 / Math.sqrt(c.dK))) return undefined;
-  const evidence = `Your scores are scaled by 1/${(1 / scale).toFixed(2)}; expected 1/√${c.dK} = 1/${Math.sqrt(c.dK).toFixed(2)}.`;
+  const undo = 1 / (scale * Math.sqrt(c.dK));
+  if (!withinTolerance(await callAttention(context, { q: c.q.mul(undo), k: c.k, v: c.v, ...(c.mask && { mask: c.mask }) }), fixture.expected, graded.tolerance)) return undefined;
+  const evidence = `Your scores are scaled by 1/${(1 / scale).toFixed(2)}; expected 1/√${c.dK} = 1/${Math.sqrt(c.dK).toFixed(2)}. Given Q times ${formatNumber(undo)}, your function is right.`;
   if (near(1)) return { id: 'scale_missing', evidence };
   if (near(1 / c.dK)) return { id: 'scale_by_dk', evidence };
   if (c.dV !== c.dK && near(1 / Math.sqrt(c.dV))) return { id: 'scale_by_sqrt_dv', evidence };
@@ -108,7 +114,6 @@ export async function probabilityFindings(c: AttentionCase, w: Tensor, out: Tens
   if (scores.every((s) => Math.abs(s / Math.sqrt(c.dK)) <= 1e-2)) return undefined;
   const fit = fitScale(p, scores, allowed, c.grid, 'keys');
   if (fit.misfit > FITS) {
-    if (fitScale(p, rawScores(c.q.data, c.k.data, c.grid, c.dK, false), allowed, c.grid, 'keys').misfit <= FITS) return [{ id: 'k_reshaped' }];
     if (columnsSumToOne(p, allowed, c.grid) && fitScale(p, scores, allowed, c.grid, 'queries').misfit <= FITS) return [{ id: 'softmax_over_queries' }];
     const mask = readMask(p, scores, allowed, c.grid, fit);
     const found = mask.inverted ? await maskFinding(c, { ...mask, ignored: false }, p, out, fixture, graded, context) : undefined;
@@ -130,7 +135,13 @@ export async function probabilityFindings(c: AttentionCase, w: Tensor, out: Tens
   else if (c.mask && mask.leaks > 0) findings.push({ id: 'mask_leaks', evidence: `Masked keys get probability in ${leaking()}.` });
   const sumsTo = (target: number, list: number[]) => list.length > 0 && list.every((s) => Math.abs(s - target) <= 1e-5 * Math.max(1, target));
   if (!sumsTo(1, sums) && sumsTo(sums[0], sums)) {
-    if (Math.abs(sums[0] - 1 / Math.sqrt(c.dK)) < 1e-5 && Math.abs(fit.scale - 1) < 1e-3) return [...findings, { id: 'scale_after_softmax' }];
+    // Weights of unscaled scores, all divided by √d_k: confirmed when Q divided by √d_k (the scale
+    // the scores lack) and V times √d_k (the one the weights carry) undo it.
+    const root = Math.sqrt(c.dK);
+    if (Math.abs(sums[0] - 1 / root) < 1e-5 && Math.abs(fit.scale - 1) < 1e-3
+      && withinTolerance(await callAttention(context, { q: c.q.mul(1 / root), k: c.k, v: c.v.mul(root), ...(c.mask && { mask: c.mask }) }), fixture.expected, graded.tolerance)) {
+      return [...findings, { id: 'scale_after_softmax', evidence: `Given Q divided by √${c.dK} and V times √${c.dK}, your function is right.` }];
+    }
     return [...findings, { id: 'rows_not_normalised', evidence: `Every query's weights (V = identity) sum to ${formatNumber(sums[0])}, not 1.` }];
   }
   if ((mask.fullSums.length === 0 || sumsTo(1, mask.fullSums)) && mask.partialSums.some((s) => s < 1 - 1e-5) && mask.leaks === 0
@@ -138,7 +149,7 @@ export async function probabilityFindings(c: AttentionCase, w: Tensor, out: Tens
     findings.push({ id: 'mask_after_softmax', evidence: 'Without the mask, your function gives the allowed keys the same probabilities.' });
   }
   if (masking?.id !== 'mask_ignored' && masking?.id !== 'mask_inverted') {
-    const scale = scaleFinding(fit.scale, c);
+    const scale = await scaleFinding(fit.scale, c, fixture, graded, context);
     if (scale) findings.push(scale);
   }
   // Nothing named, yet the rows do not sum to 1 (and not to one same wrong total): say so.

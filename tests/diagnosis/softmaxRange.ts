@@ -6,9 +6,12 @@
  * - the rows that came out NaN, infinite or zero (with keys to attend to) are exactly the rows
  *   one of these predicts from the case's scores, an exp beyond the range: NaN or Infinity seen
  *   for an overflow, an exact 0 row for an underflow;
- * - with every query's scores shifted so that its largest is 0, the function is right. The shift
- *   is K plus one vector u per batch entry, solved so that q_i·u moves row i's largest raw score
- *   to 0: attention cannot see it (softmax ignores a constant added to a row), these mistakes can.
+ * - with every query's scores shifted so that its largest is 0, and again so that it is 30, the
+ *   function is right. The shift is K plus one vector u per batch entry, solved so that q_i·u
+ *   moves row i's largest raw score there: attention cannot see it (softmax ignores a constant
+ *   added to a row), these mistakes can. The second shift tells them from code that is right only
+ *   where a row's largest score is 0: a denominator summed over the unshifted exps is each row's
+ *   right one times e^max, wrong by e^30 there, where none of these mistakes reaches exp's edge.
  */
 import { formatNumber } from '../../lib/format';
 import type { LoadedFixture } from '../../lib/model/fixtures';
@@ -126,13 +129,16 @@ function solveShift(q: ArrayLike<number>, targets: number[], queries: number, dK
   return u;
 }
 
-/** K plus, in each batch entry, the vector that moves each query's largest raw score to 0. */
-function shiftedKeys(c: AttentionCase, rows: (Row | undefined)[]): Tensor | undefined {
+/** The largest scaled scores the shifts move each query's to: exp of neither overflows, nor of the scores below it underflow sooner. */
+const SHIFTED_TO = [0, 30];
+
+/** K plus, in each batch entry, the vector that moves each query's largest scaled score to `to`. */
+function shiftedKeys(c: AttentionCase, rows: (Row | undefined)[], to: number): Tensor | undefined {
   const { batches, queries, keys } = c.grid;
   if (c.k.size !== batches * keys * c.dK) return undefined;
   const k = Float64Array.from(c.k.data);
   for (let b = 0; b < batches; b++) {
-    const targets = rows.slice(b * queries, (b + 1) * queries).map((row) => (row ? -row.max * Math.sqrt(c.dK) : 0));
+    const targets = rows.slice(b * queries, (b + 1) * queries).map((row) => (row ? (to - row.max) * Math.sqrt(c.dK) : 0));
     const u = solveShift(entry(c.q, b, queries * c.dK), targets, queries, c.dK);
     if (!u) return undefined;
     for (let j = 0; j < keys; j++) for (let d = 0; d < c.dK; d++) k[(b * keys + j) * c.dK + d] += u[d];
@@ -146,7 +152,7 @@ const CONDITION: Record<Hypothesis, string> = {
   attention_global_max: 'whose largest score is far below the largest of all, so that exp of each minus that underflows',
 };
 
-/** A finding when the broken rows are an exp range's and the shift makes the function right. */
+/** A finding when the broken rows are an exp range's and both shifts make the function right. */
 export async function softmaxRange(c: AttentionCase, out: Tensor, fixture: LoadedFixture, graded: GradedCase, context: ProbeContext): Promise<Finding | undefined> {
   if (out.shape.join() !== fixture.expected.shape.join()) return undefined;
   const rows = rowsOf(c);
@@ -155,8 +161,10 @@ export async function softmaxRange(c: AttentionCase, out: Tensor, fixture: Loade
   if (first < 0) return undefined;
   const fits = fitting(c, rows, observed);
   if (fits.length === 0) return undefined;
-  const k = shiftedKeys(c, rows);
-  if (!k || !withinTolerance(await callAttention(context, { q: c.q, k, v: c.v, ...(c.mask && { mask: c.mask }) }), fixture.expected, graded.tolerance)) return undefined;
+  for (const to of SHIFTED_TO) {
+    const k = shiftedKeys(c, rows, to);
+    if (!k || !withinTolerance(await callAttention(context, { q: c.q, k, v: c.v, ...(c.mask && { mask: c.mask }) }), fixture.expected, graded.tolerance)) return undefined;
+  }
   const values = Array.from(entry(out, first, c.dV));
   const got = values.some(Number.isNaN) ? 'NaN' : values.some((x) => !Number.isFinite(x)) ? 'Infinity' : 'zeros';
   const count = observed.filter(Boolean).length;
@@ -164,6 +172,6 @@ export async function softmaxRange(c: AttentionCase, out: Tensor, fixture: Loade
     id: fits[0],
     ...(fits.length > 1 && { sameAs: fits.slice(1) }),
     evidence: `${count} ${count === 1 ? 'query gets' : 'queries get'} ${got}, exactly those ${CONDITION[fits[0]]} (the first: ${whereRow(c, first)}, ` +
-      `largest score ${formatNumber(rows[first]!.max)}); with each query's scores shifted so that its largest is 0 (K plus one vector, which changes no probability), your function is right.`,
+      `largest score ${formatNumber(rows[first]!.max)}); with each query's scores shifted so that its largest is 0, and again 30 (K plus one vector, which changes no probability), your function is right.`,
   };
 }

@@ -82,6 +82,16 @@ export interface HeadKnobs {
   feature?: (h: number, i: number, dHead: number, numHeads: number) => number;
   /** K and V of x, computed by `compute` (every call). */
   keysAndValues?: (x: Tensor, compute: () => [Float64Array, Float64Array]) => [Float64Array, Float64Array];
+  /** The feature of the concatenation that head h's output feature i goes to (where the split took it from). */
+  mergeFeature?: (h: number, i: number, dHead: number, numHeads: number) => number;
+  /** How many heads are attended (all). */
+  headsAttended?: (numHeads: number) => number;
+  /** The mask head h attends with (the one given). */
+  maskOf?: (h: number, mask: Tensor | undefined) => Tensor | undefined;
+  /** The offset in oProj of output o, input c (weightOffset's). */
+  outputOffset?: (o: number, c: number, d: number) => number;
+  /** Returns the concatenated heads without oProj (no). */
+  noOutputProjection?: boolean;
 }
 
 /** x [...batch, seq, d] Wᵀ for a [d, d] weight. */
@@ -104,6 +114,7 @@ export function loopMultiHead(
 ): { shape: number[]; data: Float64Array } {
   const { weightOffset = (o: number, c: number, d: number) => o * d + c, feature = (h: number, i: number, dHead: number) => h * dHead + i } = knobs;
   const { keysAndValues = (_x: Tensor, compute: () => [Float64Array, Float64Array]) => compute() } = knobs;
+  const { mergeFeature = feature, headsAttended = (n: number) => n, maskOf = (_h: number, m: Tensor | undefined) => m, outputOffset = weightOffset } = knobs;
   const [seq, d] = x.shape.slice(-2);
   const dHead = d / numHeads;
   const entries = x.size / (seq * d);
@@ -111,15 +122,16 @@ export function loopMultiHead(
   const [k, v] = keysAndValues(x, () => [project(x, w.kProj, weightOffset), project(x, w.vProj, weightOffset)]);
   const concat = new Float64Array(x.size);
   for (let b = 0; b < entries; b++) {
-    for (let h = 0; h < numHeads; h++) {
+    for (let h = 0; h < headsAttended(numHeads); h++) {
       const head = (src: Float64Array) => {
         const data = new Float64Array(seq * dHead);
         for (let s = 0; s < seq; s++) for (let i = 0; i < dHead; i++) data[s * dHead + i] = src[(b * seq + s) * d + feature(h, i, dHead, numHeads)];
         return new Tensor(data, [seq, dHead]);
       };
-      const out = loopAttention(head(q), head(k), head(v), mask);
-      for (let s = 0; s < seq; s++) for (let i = 0; i < dHead; i++) concat[(b * seq + s) * d + feature(h, i, dHead, numHeads)] = out.data[s * dHead + i];
+      const out = loopAttention(head(q), head(k), head(v), maskOf(h, mask));
+      for (let s = 0; s < seq; s++) for (let i = 0; i < dHead; i++) concat[(b * seq + s) * d + mergeFeature(h, i, dHead, numHeads)] = out.data[s * dHead + i];
     }
   }
-  return { shape: [...x.shape], data: project(new Tensor(concat, x.shape), w.oProj, weightOffset) };
+  if (knobs.noOutputProjection) return { shape: [...x.shape], data: concat };
+  return { shape: [...x.shape], data: project(new Tensor(concat, x.shape), w.oProj, outputOffset) };
 }

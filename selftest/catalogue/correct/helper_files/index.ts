@@ -47,7 +47,7 @@ export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?
       const [mRows, mCols] = mask.ndim < 2 ? [1, mask.shape[0]] : mask.shape.slice(-2); // [n_k]: one row for every query
       for (let i = 0; i < nQ; i++) for (let j = 0; j < nK; j++) if (!mask.data[base + (mRows === 1 ? 0 : i) * mCols + (mCols === 1 ? 0 : j)]) scores[i * nK + j] = -Infinity;
     }
-    const p = softmaxRows(scores, nQ, nK);
+    const p = softmaxRows(scores, nQ, nK); // audit: max, exp, sum, normalise
     out.set(times(p, v, nQ, nK, dV), b * nQ * dV); // audit: values, output
   }
   // audit: output
