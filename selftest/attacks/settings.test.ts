@@ -7,10 +7,12 @@
  * - the same user where user namespaces are refused (an `unshare` that refuses comes first on PATH,
  *   as Ubuntu's AppArmor restriction or a container's seccomp profile refuses it).
  * In each: the reference gets full marks from `npm run grade` and the result names the setting;
- * one batch of every attack, every folder layout, correct and buggy submissions ends with a row for
- * each, the correct ones at full marks, each bug losing points on its own function only, and each
- * attack held as attacks/expectations.ts says for that setting (or listed there as uncontained,
- * and in docs/security.md).
+ * one batch of the attacks the setting can change (attacks/bySetting.ts: those that reach past their
+ * answers, those a limit holds, those some setting cannot contain), every folder layout and a
+ * correct submission ends with a row for each, the correct one at full marks, each attack held as
+ * attacks/expectations.ts says for that setting (or listed there as uncontained, and in
+ * docs/security.md). What no setting changes (the other attacks, the verdicts of correct and buggy
+ * code) is graded once, in this machine's setting (attacks.test.ts, the catalogue's files).
  */
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,8 +24,9 @@ import { readManifest, sha256 } from '../../lib/model/manifest';
 import type { SubmissionResult } from '../../lib/model/result';
 import { FIXTURES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { containmentReport } from '../../lib/sandbox/containment';
-import { visibleCases, type GradedFunction } from '../../tests/cases';
+import { visibleCases } from '../../tests/cases';
 import { BUGS } from '../catalogue';
+import { attacksTheSettingMayChange } from './bySetting';
 import { materialize, tempDir } from '../grader/materialize';
 import {
   BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, problems, TIMEOUT_MS, uncontained, type Expectation, type Setting,
@@ -36,9 +39,12 @@ import { LAYOUTS, makeOutside } from './layouts';
 import { AS_USER, openTo, WITHOUT_SYS_ADMIN } from '../simulatedSettings';
 
 const FULL_MARKS = visibleCases().reduce((sum, c) => sum + c.points, 0);
-/** Buggy submissions in the batch: one per graded function, in tensor methods and in loops. */
-const BUGGY = ['scale_missing', 'mask_inverted_loop', 'causal_off_by_one', 'heads_interleaved', 'softmax_unstable'];
-/** The three settings grade at once, each a batch of ~55 submissions: generous, for a loaded CI runner. */
+/**
+ * The honest mistake graded with --carry-forward beside the carry attacks the setting may change:
+ * its points carried show that carrying works in this setting, so that "carries nothing" says something.
+ */
+const CARRIED_CONTROL = CARRIED_BUGS[0];
+/** The three settings grade at once, each a batch of ~40 submissions: generous, for a loaded CI runner. */
 const GRADING_LIMIT_MS = 900_000;
 
 interface Simulated {
@@ -119,8 +125,6 @@ async function gradeAs(simulated: Simulated, work: string, attacks: readonly str
   const context = makeOutside(work);
   for (const name of Object.keys(LAYOUTS)) layoutFolder(name, submissions, context);
   materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good');
-  materialize(path.join(__dirname, '..', 'catalogue', 'correct', 'plain_loops.ts'), submissions, 'good_loops');
-  for (const name of BUGGY) materialize(BUGS.find((b) => b.name === name)!.file, submissions, `bug_${name}`);
   for (const entry of fs.readdirSync(submissions, { recursive: true, withFileTypes: true })) {
     if (entry.isDirectory()) fs.chmodSync(path.join(entry.parentPath, entry.name), 0o755);
   }
@@ -141,7 +145,7 @@ async function gradeAs(simulated: Simulated, work: string, attacks: readonly str
   );
   const carried = path.join(work, 'carried');
   for (const name of attacks.filter((a) => expectationsFor(simulated.setting)[a].carryForward)) attackFolder(name, carried, probes.get(simulated.setting)!.addresses);
-  for (const name of CARRIED_BUGS) ownMultiHead(BUGS.find((b) => b.name === name)!.file, carried, `honest_${name}`);
+  ownMultiHead(BUGS.find((b) => b.name === CARRIED_CONTROL)!.file, carried, `honest_${CARRIED_CONTROL}`);
   openTo(work, path.join(out, 'carry'));
   for (const entry of fs.readdirSync(carried, { recursive: true, withFileTypes: true })) {
     if (entry.isDirectory()) fs.chmodSync(path.join(entry.parentPath, entry.name), 0o755);
@@ -162,7 +166,8 @@ const starts: (() => void)[] = [];
 for (const simulated of settings) describe(`the grader as ${simulated.title}`, () => {
   const work = tempDir(`setting-${simulated.setting}`);
   const why = simulated.unavailable?.();
-  const attacks = Object.keys(expectationsFor(simulated.setting)).filter((name) => !(KILLS_THE_GRADER()[simulated.setting] ?? []).includes(name));
+  const attacks = attacksTheSettingMayChange(Object.keys(expectationsFor(simulated.setting)))
+    .filter((name) => !(KILLS_THE_GRADER()[simulated.setting] ?? []).includes(name));
   const layouts = Object.keys(LAYOUTS);
   let batch: Graded['batch'] = {};
   let carry: Graded['carry'] = {};
@@ -184,9 +189,9 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
 
   const result = (name: string): SubmissionResult | undefined => batch.value?.graded.find((r) => r.name === name);
 
-  it.skipIf(why)('a batch of attacks, layouts, correct and buggy submissions: every row, each as it should be', () => {
+  it.skipIf(why)('a batch of the attacks the setting may change, the layouts and a correct submission: every row, each as it should be', () => {
     expect(batch.failure ?? '').toBe('');
-    const names = [...attacks, ...layouts, 'good', 'good_loops', ...BUGGY.map((b) => `bug_${b}`)].sort();
+    const names = [...attacks, ...layouts, 'good'].sort();
     expect(batch.value!.graded.map((r) => r.name).sort()).toEqual(names);
     const found: Record<string, string[]> = {};
     const expectations = expectationsFor(simulated.setting);
@@ -194,22 +199,11 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
     const inBatch = (e: Expectation): Expectation => (e.alone ? { ...e, statuses: [...e.statuses, 'timeout'], reason: undefined } : e);
     for (const name of attacks) found[name] = problems(result(name)!, inBatch(expectations[name]));
     for (const name of layouts) found[name] = layoutProblems(result(name)!, LAYOUTS[name]);
-    for (const name of ['good', 'good_loops']) {
-      found[name] = result(name)!.score === FULL_MARKS ? [] : [`score ${result(name)!.score}, expected ${FULL_MARKS}`];
-    }
-    for (const name of BUGGY) {
-      const { breaks } = BUGS.find((b) => b.name === name)!;
-      const failed = result(`bug_${name}`)!.cases.filter((c) => c.status !== 'passed');
-      const others = failed.filter((c) => c.fn !== (breaks as GradedFunction));
-      found[`bug_${name}`] = [
-        ...(failed.length === 0 ? ['passed everything'] : []),
-        ...others.map((c) => `${c.name} failed (${c.status}: ${c.reason.slice(0, 200)}) though ${name} breaks ${breaks}`),
-      ];
-    }
+    found.good = result('good')!.score === FULL_MARKS ? [] : [`score ${result('good')!.score}, expected ${FULL_MARKS}`];
     expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({});
   });
 
-  it.skipIf(why)('--carry-forward: its attacks carry nothing, honest mistakes under a multi-head attention that calls them carry every multi-head case', () => {
+  it.skipIf(why)(`--carry-forward: its attacks the setting may change carry nothing; an honest ${CARRIED_CONTROL} under a multi-head attention that calls it carries every multi-head case`, () => {
     expect(carry.failure ?? '').toBe('');
     const expectations = expectationsFor(simulated.setting);
     const found: Record<string, string[]> = {};
@@ -223,7 +217,7 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
       } else found[graded.name] = problems(graded, expectations[graded.name]);
     }
     expect(Object.fromEntries(Object.entries(found).filter(([, list]) => list.length > 0))).toEqual({});
-    expect(Object.keys(found).length).toBeGreaterThan(CARRIED_BUGS.length);
+    expect(Object.keys(found).sort()).toEqual([...attacks.filter((a) => expectations[a].carryForward), `honest_${CARRIED_CONTROL}`].sort());
   });
 
   it.skipIf(why)('every result of code that ran says this setting; no fixture changed; no socket reached unless listed as uncontained; nothing left on the machine', () => {
