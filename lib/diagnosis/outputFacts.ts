@@ -96,24 +96,19 @@ function transposed(out: Values, expected: Values, close: Close): boolean {
 }
 
 /**
- * For each wrong row, another expected row it equals, or undefined when one has none. A constant
- * expected row (zeros: a fully masked query's) matches too much to say where a row came from; it
- * counts only while the output has no more rows equal to it than the expected output has.
+ * For each wrong row, another expected row it equals, or undefined when one has none. A
+ * permutation: each source row is itself a wrong row (its own value went elsewhere) and serves one
+ * row only; so an output whose rows all repeat one expected row, or that has more rows of zeros
+ * (a fully masked query's) than the expected output, is none.
  */
 function rowSources(out: Values, expected: Values, close: Close, wrong: number[], { rows, cols }: Layout): Map<number, number> | undefined {
   if (rows > MOST || cols < 2) return undefined;
-  const informative = Array.from({ length: rows }, (_, s) => !isConstant(expected.data, s * cols, cols));
-  const kept = (s: number) => {
-    const copies = (matches: (r: number) => boolean) => Array.from({ length: rows }, (_, r) => r).filter(matches).length;
-    const same = (r: number) => !informative[r] && expected.data[r * cols] === expected.data[s * cols];
-    return copies((r) => rowMatches(out, close, r, s, cols)) <= copies(same);
-  };
+  const movable = new Set(wrong);
   const sources = new Map<number, number>();
   for (const r of wrong) {
-    let found = -1;
-    for (let s = 0; s < rows && found < 0; s++) if (s !== r && informative[s] && rowMatches(out, close, r, s, cols)) found = s;
-    for (let s = 0; s < rows && found < 0; s++) if (s !== r && !informative[s] && rowMatches(out, close, r, s, cols) && kept(s)) found = s;
-    if (found < 0) return undefined;
+    const found = wrong.find((s) => s !== r && movable.has(s) && rowMatches(out, close, r, s, cols));
+    if (found === undefined) return undefined;
+    movable.delete(found);
     sources.set(r, found);
   }
   return sources;
@@ -134,19 +129,20 @@ function entryMoves(sources: Map<number, number>, layout: Layout, wrong: number[
   return [...entryOf.entries()];
 }
 
-/** Each wrong column's source column, over every row, or undefined when one has none. */
-function columnSources(out: Values, close: Close, expected: Values, { rows, cols }: Layout): [number, number][] | undefined {
+/** Each wrong column's source column over every row, itself a wrong column serving this one only; undefined when one has none. */
+function columnSources(out: Values, close: Close, { rows, cols }: Layout): [number, number][] | undefined {
   if (cols > MOST || cols < 2 || rows < 2) return undefined;
   const columnMatches = (a: number, b: number) => {
     for (let r = 0; r < rows; r++) if (!close(out.data[r * cols + a], r * cols + b)) return false;
     return true;
   };
+  const wrong = Array.from({ length: cols }, (_, c) => c).filter((c) => !columnMatches(c, c));
+  const movable = new Set(wrong);
   const found: [number, number][] = [];
-  for (let c = 0; c < cols; c++) {
-    if (columnMatches(c, c)) continue;
-    let source = -1;
-    for (let s = 0; s < cols && source < 0; s++) if (s !== c && !isConstant(expected.data, s, rows, cols) && columnMatches(c, s)) source = s;
-    if (source < 0) return undefined;
+  for (const c of wrong) {
+    const source = wrong.find((s) => s !== c && movable.has(s) && columnMatches(c, s));
+    if (source === undefined) return undefined;
+    movable.delete(source);
     found.push([c, source]);
   }
   return found.length ? found : undefined;
@@ -192,7 +188,7 @@ export function outputFacts(out: Values, expected: Values, tol: Tolerance | unde
     if (entries) return say(ENTRIES_PERMUTED, moves(entries.map(([e, from]) => [entryName(e), entryName(from)])));
     return say(ROWS_PERMUTED, moves(wrong.map((r) => [rowName(r), rowName(sources.get(r)!)])));
   }
-  const columns = columnSources(out, close, expected, layout);
+  const columns = columnSources(out, close, layout);
   if (columns) {
     const columnName = (c: number) => `[..., ${c}]`;
     return say(COLUMNS_PERMUTED, moves(columns.map(([c, from]) => [columnName(c), columnName(from)])));

@@ -176,7 +176,7 @@ async function oneHeadAtATime(d: Design, graded: GradedCase, fixture: LoadedFixt
     return { id: 'heads_together_wrong', evidence: `${how}, every head's output is right; with them all at work, it is not.` };
   }
   const zero = of('zero');
-  if (zero.length > 0 && zero.length + of('right').length === numHeads) {
+  if (zero.length > 0 && of('right').length > 0 && zero.length + of('right').length === numHeads) {
     // Confirmed on the case itself: with those heads' weights zero, the graded output stays as it was.
     const out = await d.call(inputs, numHeads);
     let without: MultiHeadInputs = inputs;
