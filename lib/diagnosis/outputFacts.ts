@@ -9,9 +9,21 @@
  */
 import type { Tolerance, Values, Widening } from '../compare';
 import { formatNumber, plural, unravelIndex } from '../format';
-import type { Cause, Diagnosis } from './explain';
 
-const fact = (id: string, message: string): Cause => ({ id, message, observation: true });
+/** A fact's id and words: an observation (explain.ts Cause), no cause named. */
+export interface OutputFact {
+  id: string;
+  message: string;
+  observation: true;
+}
+
+/** What is said of an output: the fact's id and its words with where it shows (explain.ts Diagnosis). */
+export interface FactSeen {
+  mistake: string;
+  message: string;
+}
+
+const fact = (id: string, message: string): OutputFact => ({ id, message, observation: true });
 
 export const OUTPUT_SCALED = fact('output_scaled', 'Your output is the expected output times one factor, every value of it within tolerance');
 export const OUTPUT_TRANSPOSED = fact('output_transposed', 'Your output is the expected output with its last two dims exchanged (each [..., i, j] holds what [..., j, i] should)');
@@ -22,7 +34,7 @@ export const ROWS_SCALED = fact('rows_scaled', 'Each wrong row of your output (a
 export const ROWS_ZERO = fact('rows_zero', 'Some rows of your output (slices along the last dim) are all zeros where the expected ones are not; the other rows are right');
 
 /** The harness's facts about an output, for reports (lib/report/causes.ts) as for the words. */
-export const OUTPUT_FACTS: readonly Cause[] = [OUTPUT_SCALED, OUTPUT_TRANSPOSED, ENTRIES_PERMUTED, ROWS_PERMUTED, COLUMNS_PERMUTED, ROWS_SCALED, ROWS_ZERO];
+export const OUTPUT_FACTS: readonly OutputFact[] = [OUTPUT_SCALED, OUTPUT_TRANSPOSED, ENTRIES_PERMUTED, ROWS_PERMUTED, COLUMNS_PERMUTED, ROWS_SCALED, ROWS_ZERO];
 
 /** Past this many rows or columns, matching each wrong one against every other costs more than the fact is worth. */
 const MOST = 4096;
@@ -168,14 +180,14 @@ function rowFactors(out: Values, expected: Values, close: Close, wrong: number[]
  * The fact a wrong output shows against the expected one, or undefined when it shows none of them.
  * `tol` undefined: compared exactly. `widening`: the case's error bound, as the check reads it.
  */
-export function outputFacts(out: Values, expected: Values, tol: Tolerance | undefined, widening?: Widening): Diagnosis | undefined {
+export function outputFacts(out: Values, expected: Values, tol: Tolerance | undefined, widening?: Widening): FactSeen | undefined {
   if (out.shape.join() !== expected.shape.join() || expected.data.length === 0) return undefined;
   const close = closeness(expected, tol, widening);
   const layout = layoutOf(expected.shape);
   const wrong: number[] = [];
   for (let r = 0; r < layout.rows; r++) if (!rowMatches(out, close, r, r, layout.cols)) wrong.push(r);
   if (wrong.length === 0) return undefined;
-  const say = (cause: Cause, seen: string) => ({ mistake: cause.id, message: `${cause.message}: ${seen}.` });
+  const say = (f: OutputFact, seen: string): FactSeen => ({ mistake: f.id, message: `${f.message}: ${seen}.` });
   const rowName = (r: number) => place(unravelIndex(r, expected.shape.slice(0, -1)), 1);
 
   const factor = tol && uniformFactor(out, expected, close);
