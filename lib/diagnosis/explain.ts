@@ -2,8 +2,9 @@
  * What a failing case's student reads beyond the verdict, the same in both paths: the
  * harness's own check that the failing call answers the same when made again (replayDiffers, below), then the
  * assignment's diagnosis (its Diagnoser: a named cause, from probes of the student's own
- * functions), or, where it names none or the assignment has none, only what the output itself
- * shows (how much of it is out of tolerance and where), never a guess at a cause.
+ * functions), or, where it names none (or only what its probes saw) or the assignment has none,
+ * what the output itself shows: its facts against the expected output (outputFacts.ts), else how
+ * much of it is out of tolerance and where; never a guess at a cause.
  */
 import { toleranceOf, type GradedCase } from '../assignment/cases';
 import type { Tolerance, Values, Widening } from '../compare';

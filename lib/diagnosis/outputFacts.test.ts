@@ -76,6 +76,11 @@ describe('outputFacts: what a wrong output shows against the expected one', () =
     }
   });
 
+  it('rows that all repeat one expected row are no permutation', () => {
+    const { expected } = draw('repeat', [2, 4, 3]);
+    expect(outputFacts(moveRows(expected, (r) => r - (r % 4)), expected, TOL)).toBeUndefined();
+  });
+
   it('a row of zeros where the expected output has zero rows is no permutation unless it has as many', () => {
     // Rows 1 and 3 of the expected output are zeros (fully masked queries): an output whose row 0
     // is zeros too holds more zero rows than the expected one, which no reordering gives.

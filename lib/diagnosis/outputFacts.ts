@@ -9,9 +9,21 @@
  */
 import type { Tolerance, Values, Widening } from '../compare';
 import { formatNumber, plural, unravelIndex } from '../format';
-import type { Cause, Diagnosis } from './explain';
 
-const fact = (id: string, message: string): Cause => ({ id, message, observation: true });
+/** A fact's id and words: an observation (explain.ts Cause), no cause named. */
+export interface OutputFact {
+  id: string;
+  message: string;
+  observation: true;
+}
+
+/** What is said of an output: the fact's id and its words with where it shows (explain.ts Diagnosis). */
+export interface FactSeen {
+  mistake: string;
+  message: string;
+}
+
+const fact = (id: string, message: string): OutputFact => ({ id, message, observation: true });
 
 export const OUTPUT_SCALED = fact('output_scaled', 'Your output is the expected output times one factor, every value of it within tolerance');
 export const OUTPUT_TRANSPOSED = fact('output_transposed', 'Your output is the expected output with its last two dims exchanged (each [..., i, j] holds what [..., j, i] should)');
@@ -22,7 +34,7 @@ export const ROWS_SCALED = fact('rows_scaled', 'Each wrong row of your output (a
 export const ROWS_ZERO = fact('rows_zero', 'Some rows of your output (slices along the last dim) are all zeros where the expected ones are not; the other rows are right');
 
 /** The harness's facts about an output, for reports (lib/report/causes.ts) as for the words. */
-export const OUTPUT_FACTS: readonly Cause[] = [OUTPUT_SCALED, OUTPUT_TRANSPOSED, ENTRIES_PERMUTED, ROWS_PERMUTED, COLUMNS_PERMUTED, ROWS_SCALED, ROWS_ZERO];
+export const OUTPUT_FACTS: readonly OutputFact[] = [OUTPUT_SCALED, OUTPUT_TRANSPOSED, ENTRIES_PERMUTED, ROWS_PERMUTED, COLUMNS_PERMUTED, ROWS_SCALED, ROWS_ZERO];
 
 /** Past this many rows or columns, matching each wrong one against every other costs more than the fact is worth. */
 const MOST = 4096;
@@ -96,24 +108,19 @@ function transposed(out: Values, expected: Values, close: Close): boolean {
 }
 
 /**
- * For each wrong row, another expected row it equals, or undefined when one has none. A constant
- * expected row (zeros: a fully masked query's) matches too much to say where a row came from; it
- * counts only while the output has no more rows equal to it than the expected output has.
+ * For each wrong row, another expected row it equals, or undefined when one has none. A
+ * permutation: each source row is itself a wrong row (its own value went elsewhere) and serves one
+ * row only; so an output whose rows all repeat one expected row, or that has more rows of zeros
+ * (a fully masked query's) than the expected output, is none.
  */
 function rowSources(out: Values, expected: Values, close: Close, wrong: number[], { rows, cols }: Layout): Map<number, number> | undefined {
   if (rows > MOST || cols < 2) return undefined;
-  const informative = Array.from({ length: rows }, (_, s) => !isConstant(expected.data, s * cols, cols));
-  const kept = (s: number) => {
-    const copies = (matches: (r: number) => boolean) => Array.from({ length: rows }, (_, r) => r).filter(matches).length;
-    const same = (r: number) => !informative[r] && expected.data[r * cols] === expected.data[s * cols];
-    return copies((r) => rowMatches(out, close, r, s, cols)) <= copies(same);
-  };
+  const movable = new Set(wrong);
   const sources = new Map<number, number>();
   for (const r of wrong) {
-    let found = -1;
-    for (let s = 0; s < rows && found < 0; s++) if (s !== r && informative[s] && rowMatches(out, close, r, s, cols)) found = s;
-    for (let s = 0; s < rows && found < 0; s++) if (s !== r && !informative[s] && rowMatches(out, close, r, s, cols) && kept(s)) found = s;
-    if (found < 0) return undefined;
+    const found = wrong.find((s) => s !== r && movable.has(s) && rowMatches(out, close, r, s, cols));
+    if (found === undefined) return undefined;
+    movable.delete(found);
     sources.set(r, found);
   }
   return sources;
@@ -134,19 +141,20 @@ function entryMoves(sources: Map<number, number>, layout: Layout, wrong: number[
   return [...entryOf.entries()];
 }
 
-/** Each wrong column's source column, over every row, or undefined when one has none. */
-function columnSources(out: Values, close: Close, expected: Values, { rows, cols }: Layout): [number, number][] | undefined {
+/** Each wrong column's source column over every row, itself a wrong column serving this one only; undefined when one has none. */
+function columnSources(out: Values, close: Close, { rows, cols }: Layout): [number, number][] | undefined {
   if (cols > MOST || cols < 2 || rows < 2) return undefined;
   const columnMatches = (a: number, b: number) => {
     for (let r = 0; r < rows; r++) if (!close(out.data[r * cols + a], r * cols + b)) return false;
     return true;
   };
+  const wrong = Array.from({ length: cols }, (_, c) => c).filter((c) => !columnMatches(c, c));
+  const movable = new Set(wrong);
   const found: [number, number][] = [];
-  for (let c = 0; c < cols; c++) {
-    if (columnMatches(c, c)) continue;
-    let source = -1;
-    for (let s = 0; s < cols && source < 0; s++) if (s !== c && !isConstant(expected.data, s, rows, cols) && columnMatches(c, s)) source = s;
-    if (source < 0) return undefined;
+  for (const c of wrong) {
+    const source = wrong.find((s) => s !== c && movable.has(s) && columnMatches(c, s));
+    if (source === undefined) return undefined;
+    movable.delete(source);
     found.push([c, source]);
   }
   return found.length ? found : undefined;
@@ -172,14 +180,14 @@ function rowFactors(out: Values, expected: Values, close: Close, wrong: number[]
  * The fact a wrong output shows against the expected one, or undefined when it shows none of them.
  * `tol` undefined: compared exactly. `widening`: the case's error bound, as the check reads it.
  */
-export function outputFacts(out: Values, expected: Values, tol: Tolerance | undefined, widening?: Widening): Diagnosis | undefined {
+export function outputFacts(out: Values, expected: Values, tol: Tolerance | undefined, widening?: Widening): FactSeen | undefined {
   if (out.shape.join() !== expected.shape.join() || expected.data.length === 0) return undefined;
   const close = closeness(expected, tol, widening);
   const layout = layoutOf(expected.shape);
   const wrong: number[] = [];
   for (let r = 0; r < layout.rows; r++) if (!rowMatches(out, close, r, r, layout.cols)) wrong.push(r);
   if (wrong.length === 0) return undefined;
-  const say = (cause: Cause, seen: string) => ({ mistake: cause.id, message: `${cause.message}: ${seen}.` });
+  const say = (f: OutputFact, seen: string): FactSeen => ({ mistake: f.id, message: `${f.message}: ${seen}.` });
   const rowName = (r: number) => place(unravelIndex(r, expected.shape.slice(0, -1)), 1);
 
   const factor = tol && uniformFactor(out, expected, close);
@@ -192,7 +200,7 @@ export function outputFacts(out: Values, expected: Values, tol: Tolerance | unde
     if (entries) return say(ENTRIES_PERMUTED, moves(entries.map(([e, from]) => [entryName(e), entryName(from)])));
     return say(ROWS_PERMUTED, moves(wrong.map((r) => [rowName(r), rowName(sources.get(r)!)])));
   }
-  const columns = columnSources(out, close, expected, layout);
+  const columns = columnSources(out, close, layout);
   if (columns) {
     const columnName = (c: number) => `[..., ${c}]`;
     return say(COLUMNS_PERMUTED, moves(columns.map(([c, from]) => [columnName(c), columnName(from)])));

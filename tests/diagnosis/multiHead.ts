@@ -159,7 +159,10 @@ export async function diagnoseMultiHead(
   // With one feature per head, a plain reshape to [..., numHeads, seq, 1] is also what a projection read transposed gives.
   const dHead = inputs.x.shape[inputs.x.ndim - 1] / numHeads;
   for (const transposeBack of dHead > 1 ? [false, true] : []) {
-    if (same(await reshapedHeads(inputs, numHeads, context, transposeBack))) return [{ id: 'heads_reshaped' }];
+    if (same(await reshapedHeads(inputs, numHeads, context, transposeBack))) {
+      const merged = transposeBack ? 'merged back through [..., seq, numHeads, dHead]' : 'merged back by a plain reshape';
+      return [{ id: 'heads_reshaped', evidence: `Multi-head attention around your own scaledDotProductAttention, with heads split by a plain reshape to [..., numHeads, seq, dHead] and ${merged}, gives your output.` }];
+    }
   }
   const designed = await byDesign(inputs, numHeads, graded, fixture, context, (changed, heads) => call(context, changed, heads));
   return designed ? [designed] : [];

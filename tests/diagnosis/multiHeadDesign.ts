@@ -157,8 +157,11 @@ function lastDimReversed(a: Values, b: Values): boolean {
   return true;
 }
 
-/** One head live at a time: what each head's probe shows. */
-async function oneHeadAtATime(d: Design, graded: GradedCase, fixture: LoadedFixture): Promise<Finding | undefined> {
+/**
+ * One head live at a time: what each head's probe shows. `plumbingRight`: with every weight the
+ * identity the output was right, so the heads together are not what is wrong.
+ */
+async function oneHeadAtATime(d: Design, graded: GradedCase, fixture: LoadedFixture, plumbingRight: boolean): Promise<Finding | undefined> {
   const { inputs, numHeads } = d;
   const dModel = inputs.x.shape[inputs.x.ndim - 1];
   const dHead = dModel / numHeads;
@@ -173,10 +176,10 @@ async function oneHeadAtATime(d: Design, graded: GradedCase, fixture: LoadedFixt
   const of = (kind: HeadReading['kind']) => range(0, numHeads).filter((h) => readings[h].kind === kind);
   const how = `With one head live at a time (its block of the identity in qProj, kProj and vProj, the other heads' rows zero, oProj = identity)`;
   if (of('right').length === numHeads) {
-    return { id: 'heads_together_wrong', evidence: `${how}, every head's output is right; with them all at work, it is not.` };
+    return plumbingRight ? undefined : { id: 'heads_together_wrong', evidence: `${how}, every head's output is right; with them all at work (every weight the identity), it is not.` };
   }
   const zero = of('zero');
-  if (zero.length > 0 && zero.length + of('right').length === numHeads) {
+  if (zero.length > 0 && of('right').length > 0 && zero.length + of('right').length === numHeads) {
     // Confirmed on the case itself: with those heads' weights zero, the graded output stays as it was.
     const out = await d.call(inputs, numHeads);
     let without: MultiHeadInputs = inputs;
@@ -190,8 +193,8 @@ async function oneHeadAtATime(d: Design, graded: GradedCase, fixture: LoadedFixt
     const moved = of('moved');
     const first = firstMove(readings[moved[0]] as Extract<HeadReading, { kind: 'moved' }>);
     if (order) {
-      const graded_ = await d.call({ ...inputs, o_proj: reorderColumns(inputs.o_proj, order) }, numHeads);
-      if (withinTolerance(graded_, fixture.expected, graded.tolerance)) {
+      const reordered = await d.call({ ...inputs, o_proj: reorderColumns(inputs.o_proj, order) }, numHeads);
+      if (withinTolerance(reordered, fixture.expected, graded.tolerance)) {
         const id = wholeHeads(order, dHead) ? 'heads_order' : 'heads_merged_wrong';
         return { id, evidence: `${how}, the values of ${heads(moved)} are right but in other columns (head ${moved[0]}'s ${first}); with oProj's columns in that order, your output is right.` };
       }
@@ -232,7 +235,8 @@ export async function byDesign(
     return { id: 'output_projection_wrong', evidence: 'With oProj = identity your output is right (the heads concatenated, as attention gives them); with the case\'s oProj it is not.' };
   }
   const identities: MultiHeadInputs = { ...inputs, q_proj: eye, k_proj: eye, v_proj: eye, o_proj: eye };
-  if (agree(await both(d, identities))) {
+  const plumbingRight = agree(await both(d, identities));
+  if (plumbingRight) {
     const wrong: string[] = [];
     for (const [weight, name] of [['q_proj', 'qProj'], ['k_proj', 'kProj'], ['v_proj', 'vProj']] as const) {
       if (!agree(await both(d, { ...identities, [weight]: inputs[weight] }))) wrong.push(name);
@@ -242,5 +246,5 @@ export async function byDesign(
       return { id: 'projection_wrong', evidence: `With every weight the identity your output is right; with the case's ${names} in place of the identity (one at a time, the others identity), it is not.` };
     }
   }
-  return oneHeadAtATime(d, graded, fixture);
+  return oneHeadAtATime(d, graded, fixture, plumbingRight);
 }
