@@ -70,15 +70,22 @@ export const QUICK_ONLY = ['selftest/quick.test.ts'];
  * their suites are theirs to run against a submission, and their `lib` links to the project's.
  */
 const NOT_SELF_TESTS = ['**/node_modules/**', 'selftest/assignments/**', ...QUICK_ONLY];
-const group = (name: string, order: number, include: string[], exclude: string[], maxWorkers: number) => ({
-  test: { ...shared, name, include, exclude: [...NOT_SELF_TESTS, ...exclude], maxWorkers, sequence: { groupOrder: order } },
+const group = (name: string, order: number, include: string[], exclude: string[], maxWorkers: number, isolate = true) => ({
+  test: { ...shared, name, include, exclude: [...NOT_SELF_TESTS, ...exclude], maxWorkers, isolate, sequence: { groupOrder: order } },
 });
+/**
+ * lib's unit tests share their workers (vitest's isolate off): a worker of its own per file cost
+ * each of them a process and its modules again, about half a second of CPU a file; they keep no
+ * state past their own file (each makes its own folders, restores what it changes).
+ */
+const UNITS = ['lib/**/*.test.ts'];
 
 export default defineConfig({
   test: {
     sequence: { sequencer: LongestFirst },
     projects: [
-      group('parallel', 0, ['lib/**/*.test.ts', 'selftest/**/*.test.ts'], LAST, 3),
+      group('units', 0, UNITS, LAST, 3, false),
+      group('parallel', 0, ['selftest/**/*.test.ts'], LAST, 3),
       group('last', 1, LAST, [], 1),
     ],
   },

@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ShapeError } from './errors';
 import { gaussian } from './random';
@@ -34,6 +35,38 @@ function naiveMatmul(a: Tensor, b: Tensor): { shape: number[]; values: number[] 
     }
   }
   return { shape: [...batch, n, m], values };
+}
+
+/**
+ * Two shapes that broadcast together: up to `dims` trailing dims of a drawn shape, each dim of
+ * each operand the drawn one or 1, and either operand may lack leading dims.
+ */
+const broadcastPair = (dims: number, maxSize: number) =>
+  fc.array(fc.integer({ min: 0, max: maxSize }), { maxLength: dims }).chain((full) =>
+    fc.tuple(
+      fc.array(fc.boolean(), { minLength: full.length, maxLength: full.length }),
+      fc.array(fc.boolean(), { minLength: full.length, maxLength: full.length }),
+      fc.nat({ max: full.length }),
+      fc.nat({ max: full.length }),
+    ).map(([oneA, oneB, dropA, dropB]) => ({
+      full,
+      a: full.map((d, i) => (oneA[i] ? 1 : d)).slice(dropA),
+      b: full.map((d, i) => (oneB[i] && !oneA[i] ? 1 : d)).slice(dropB),
+    })));
+
+/** The shape two broadcastable shapes make, by the rule itself: dims paired from the right, a missing or size-1 dim taking the other's. */
+function broadcastOf(a: readonly number[], b: readonly number[]): number[] {
+  const length = Math.max(a.length, b.length);
+  const at = (shape: readonly number[], d: number) => shape[d - (length - shape.length)] ?? 1;
+  return Array.from({ length }, (_, d) => (at(a, d) === 1 ? at(b, d) : at(a, d)));
+}
+
+/** The element of `t` that broadcasts onto `index` of a result of `ndim` dims. */
+const broadcastGet = (t: Tensor, index: number[]): number => t.get(...index.slice(index.length - t.ndim).map((v, d) => (t.shape[d] === 1 ? 0 : v)));
+
+/** Every index of a shape, in row-major order. */
+function* indices(shape: readonly number[]): Generator<number[]> {
+  for (let flat = 0; flat < shapeSize(shape); flat++) yield shape.map((_, d) => Math.floor(flat / shapeSize(shape.slice(d + 1))) % shape[d]);
 }
 
 describe('shape helpers', () => {
@@ -255,14 +288,17 @@ describe('broadcasting elementwise ops', () => {
     expect(Tensor.full([], 10).div(t).toArray()).toEqual([[10, 5], [10 / 3, 2.5]].map((r) => r.map(Math.fround)));
   });
 
-  it('middle-dim broadcasting ([2,1,3] with [4,1]) matches an explicit loop', () => {
-    const a = Tensor.randn([2, 1, 3], 'a', 'float64');
-    const b = Tensor.randn([4, 1], 'b', 'float64');
-    const c = a.sub(b);
-    expect(c.shape).toEqual([2, 4, 3]);
-    for (let i = 0; i < 2; i++) for (let j = 0; j < 4; j++) for (let k = 0; k < 3; k++) {
-      expect(c.get(i, j, k)).toBe(a.get(i, 0, k) - b.get(j, 0));
-    }
+  it('drawn shapes that broadcast, size 0 and missing leading dims too: each op matches a loop over the broadcast index', () => {
+    const ops = ['add', 'sub', 'mul', 'div'] as const;
+    const apply = { add: (x: number, y: number) => x + y, sub: (x: number, y: number) => x - y, mul: (x: number, y: number) => x * y, div: (x: number, y: number) => x / y };
+    fc.assert(fc.property(broadcastPair(4, 3), fc.constantFrom(...ops), fc.nat(), ({ a: aShape, b: bShape }, op, seed) => {
+      const a = Tensor.randn(aShape, `a${seed}`, 'float64');
+      const b = Tensor.randn(bShape, `b${seed}`, 'float64');
+      const c = a[op](b);
+      const shape = broadcastOf(aShape, bShape);
+      expect(c.shape).toEqual(shape);
+      for (const index of indices(shape)) expect(c.get(...index)).toBe(apply[op](broadcastGet(a, index), broadcastGet(b, index)));
+    }), { seed: 45, numRuns: 200 });
   });
 
   it('size-0 dims broadcast against 1 and give empty results', () => {
@@ -397,28 +433,20 @@ describe('reductions', () => {
 });
 
 describe('matmul', () => {
-  const cases: [number[], number[], number[]][] = [
-    [[3, 4], [4, 5], [3, 5]],
-    [[7, 5], [5, 9], [7, 9]],
-    [[2, 1, 3, 4], [5, 4, 6], [2, 5, 3, 6]],
-    [[4, 12, 6], [6, 6], [4, 12, 6]],
-    [[3, 5], [2, 5, 7], [2, 3, 7]],
-    [[2, 3, 1, 4], [1, 3, 4, 2], [2, 3, 1, 2]],
-    [[5, 8, 8], [5, 8, 8], [5, 8, 8]],
-  ];
-  for (const [aShape, bShape, outShape] of cases) {
-    it(`${formatShape(aShape)} @ ${formatShape(bShape)} → ${formatShape(outShape)} matches a naive loop`, () => {
-      const a = Tensor.randn(aShape, `a${aShape}`);
-      const b = Tensor.randn(bShape, `b${bShape}`);
+  it('drawn shapes, batch dims that broadcast (0 to 3, missing ones too): matches a naive loop, in float32 rounded once', () => {
+    const shapes = fc.tuple(broadcastPair(3, 3), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 6 }));
+    fc.assert(fc.property(shapes, fc.nat(), ([{ a: aBatch, b: bBatch }, n, k, m], seed) => {
+      const a = Tensor.randn([...aBatch, n, k], `a${seed}`);
+      const b = Tensor.randn([...bBatch, k, m], `b${seed}`);
       const c = a.matmul(b);
       const ref = naiveMatmul(a, b);
-      expect(c.shape).toEqual(outShape);
-      expect(ref.shape).toEqual(outShape);
+      expect(c.shape).toEqual([...broadcastOf(aBatch, bBatch), n, m]);
+      expect(ref.shape).toEqual(c.shape);
       expect(c.dtype).toBe('float32');
       // Same float64 accumulation order as the reference, then one rounding to float32.
       expect([...c.data]).toEqual(ref.values.map(Math.fround));
-    });
-  }
+    }), { seed: 45, numRuns: 150 });
+  });
 
   it('[4,12,64] @ [64,64] broadcasts the matrix over the batch', () => {
     const c = Tensor.randn([4, 12, 64], 'x').matmul(Tensor.randn([64, 64], 'w'));

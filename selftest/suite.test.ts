@@ -1,7 +1,7 @@
 /**
  * The real student command, `vitest run` on tests/, against the reference (everything passes) and
  * against the stubs (everything fails, as not implemented), plus the `-t scaled_dot_product`
- * filter students use.
+ * filter students use, on a known mistake whose failures show its diagnosis.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +14,8 @@ import { stoppedWords } from '../lib/suite/loadWatchdog';
 import { grade } from './grader/harness';
 import { sayer } from './grader/sayer';
 import { visibleCases } from '../tests/cases';
+import { MISTAKES } from '../tests/diagnosis/catalogue';
+import { BUGS } from './catalogue';
 import { materialize } from './grader/materialize';
 
 interface JsonReport {
@@ -91,11 +93,14 @@ describe('the graded suite (npm test)', () => {
     }
   });
 
-  it('-t scaled_dot_product runs exactly the attention cases', () => {
-    const report = runSuite('reference', ['-t', 'scaled_dot_product']);
-    const ran = assertions(report).filter((a) => a.status === 'passed').map((a) => a.title);
-    expect(ran.sort()).toEqual(visibleCases('scaled_dot_product_attention').map((c) => c.name).sort());
+  it('-t scaled_dot_product runs exactly the attention cases, and a failure shows its diagnosis (scale_missing)', () => {
+    const entry = BUGS.find((b) => b.name === 'scale_missing')!;
+    const dir = materialize(entry.file, fs.mkdtempSync(path.join(os.tmpdir(), 'suite-')));
+    const ran = assertions(runSuite(dir, ['-t', 'scaled_dot_product'])).filter((a) => a.status !== 'skipped');
+    expect(ran.map((a) => a.title).sort()).toEqual(visibleCases('scaled_dot_product_attention').map((c) => c.name).sort());
     expect(ran.length).toBeGreaterThanOrEqual(6);
+    const messages = ran.flatMap((a) => a.failureMessages);
+    expect(messages.some((m) => m.includes(`Diagnosis: ${MISTAKES.find((m) => m.id === entry.mistake)!.message}`)), messages.join('\n')).toBe(true);
   });
 });
 

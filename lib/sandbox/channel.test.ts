@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../paths';
 import { encodeFrame, FrameDecoder, ProtocolError } from './frames';
@@ -34,23 +35,25 @@ function decode(bytes: Buffer, chunk = bytes.length): unknown[] | 'refused' {
 }
 
 describe('frames', () => {
-  it('round-trips messages with typed arrays, whole or a byte at a time', () => {
-    const message = { type: 'result', id: 3, output: 'hi', ok: true, value: { shape: [2, 2], data: new Float32Array([1, 2, 3, 4]) } };
-    const bytes = Buffer.concat([encodeFrame(message), encodeFrame({ type: 'ready' })]);
-    for (const chunk of [bytes.length, 1, 3]) {
-      const [first, second] = decode(bytes, chunk) as [typeof message, unknown];
-      expect(first.value.data).toEqual(new Float32Array([1, 2, 3, 4]));
-      expect(second).toEqual({ type: 'ready' });
-    }
+  /** Messages as the channel carries them: JSON values with typed arrays (f32, f64, u8, any values) among them. */
+  const typed = fc.oneof(fc.float32Array({ maxLength: 20 }), fc.float64Array({ maxLength: 20 }), fc.uint8Array({ maxLength: 20 }));
+  const messages = fc.record({ type: fc.string(), id: fc.nat(), payload: fc.jsonValue({ maxDepth: 3 }), arrays: fc.array(typed, { maxLength: 4 }), value: fc.record({ data: typed }) });
+
+  it('round-trips drawn messages with typed arrays, however the bytes arrive in chunks', () => {
+    fc.assert(fc.property(fc.array(messages, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 64 }), (sent, chunk) => {
+      const bytes = Buffer.concat(sent.map((message) => encodeFrame(message)));
+      expect(decode(bytes, chunk)).toEqual(sent);
+    }), { seed: 45, numRuns: 200 });
   });
 
   it('random bytes, Node IPC lines and truncated frames are refused or incomplete, never thrown otherwise', () => {
-    let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    for (let n = 0; n < 300; n++) {
-      const bytes = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 200) }, () => Math.floor(random() * 256)));
-      expect(() => decode(bytes, 1 + Math.floor(random() * 16))).not.toThrow();
-    }
+    fc.assert(fc.property(fc.uint8Array({ minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 16 }), (bytes, chunk) => {
+      expect(() => decode(Buffer.from(bytes), chunk)).not.toThrow();
+    }), { seed: 45, numRuns: 300 });
+    fc.assert(fc.property(messages, fc.integer({ min: 1, max: 64 }), (message, chunk) => {
+      const whole = encodeFrame(message);
+      expect(() => decode(whole.subarray(0, whole.length - 1), chunk)).not.toThrow();
+    }), { seed: 45, numRuns: 100 });
     expect(decode(Buffer.from('{"cmd":"NODE_HANDLE_ACK"}\n'))).toBe('refused');
   });
 

@@ -25,10 +25,18 @@ const grade = (args: string[], env: NodeJS.ProcessEnv = {}) =>
     env: { ...process.env, GITHUB_ACTIONS: '', ...env },
   });
 
+/**
+ * The reference graded once, in GitHub Actions (its environment as a workflow sets it), with
+ * --json: its table, results.json, job summary and notice are each read by a test below.
+ */
+const summary = path.join(work, 'summary.md');
+let referenceRun: ReturnType<typeof grade> | undefined;
+const gradedReference = () => (referenceRun ??= grade(['--reference', '--json', path.join(work, 'r.json')], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }));
+
 describe('npm run grade', () => {
   it('--reference --json gives full marks in a results.json that follows the spec', () => {
     const file = path.join(work, 'r.json');
-    const run = grade(['--reference', '--json', file]);
+    const run = gradedReference();
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Total: 12\/12/);
     // The reference's own files only: its instructor tooling (mistakes.ts, fixtures/) is not the submission.
@@ -57,8 +65,7 @@ describe('npm run grade', () => {
   });
 
   it('in GitHub Actions, writes the job summary and a Points notice', () => {
-    const summary = path.join(work, 'summary.md');
-    const run = grade(['--reference'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    const run = gradedReference();
     expect(run.stdout).toMatch(/^::notice title=Points::Points 12\/12$/m);
     expect(fs.readFileSync(summary, 'utf8')).toMatch(/12\/12 points[\s\S]*test\\_scaled\\_dot\\_product\\_attention/);
   });

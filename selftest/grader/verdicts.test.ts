@@ -1,15 +1,23 @@
 /**
- * The grader and the vitest suite must reach the same verdict on every visible case, for the
- * reference, the stubs and every submission of the mistake catalogue, and name the same
- * diagnosis in the same words: one definition of what is graded, two ways to run it.
+ * The mistake catalogue graded once through each path: the grader and the vitest suite (npm test)
+ * on the visible cases, for the reference, the stubs and every submission of the catalogue. Both
+ * must reach the same verdict on every visible case and name the same diagnosis in the same words:
+ * one definition of what is graded, two ways to run it. The hidden cases, which npm test never
+ * runs, are graded once too, in process with the suite's own pieces; what the catalogue's bugs must
+ * show on every case (their own function only, their own mistake and nothing else) is checked on
+ * these same gradings (catalogueClaims.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Submission } from '../../adapters';
 import { PROJECT_ROOT } from '../../lib/paths';
-import { BUGS, CORRECT } from '../catalogue';
+import { GRADED_CASES } from '../../tests/cases';
+import { BUGS, CORRECT, type CatalogueEntry } from '../catalogue';
+import { gradeInProcess } from '../gradeInProcess';
 import { runSuiteOn, type SuiteReport } from '../suiteRuns';
 import type { SubmissionResult } from '../../lib/model/result';
+import { describeCatalogueClaims, type Claim, type Ending } from './catalogueClaims';
 import { grade } from './harness';
 import { sayer } from './sayer';
 import { materialize, tempDir } from './materialize';
@@ -36,9 +44,6 @@ const folders: Record<string, string> = {
 /** One `vitest run` of the graded suite over every folder (a project each), shared by the tests below, started by the first to ask. */
 let reports: Promise<Record<string, SuiteReport>> | undefined;
 const reportOf = async (name: string): Promise<SuiteReport> => (await (reports ??= runSuiteOn(folders, work, 'verdicts')))[name];
-
-/** What a test ended with: passed, and the diagnosis a failure names (its message), if any. */
-type Ending = { passed: boolean; diagnosis?: string };
 
 /** Each test's ending in the graded suite's run on `name`'s folder. */
 async function vitestVerdicts(name: string): Promise<Record<string, Ending>> {
@@ -78,6 +83,16 @@ function gradedOf(name: string): Promise<SubmissionResult> {
   return graded.get(name)!;
 }
 
+const load = async (file: string) => (await import(file)) as Partial<Submission>;
+const HIDDEN = GRADED_CASES.filter((c) => c.hidden);
+/** Each entry's hidden cases graded in process once: a module may keep state between calls, so a second grading would not be the first. */
+const hidden = new Map<string, Promise<Claim[]>>();
+function hiddenOf(entry: CatalogueEntry): Promise<Claim[]> {
+  // The probes get an instance of their own (a query makes the module a new one), as in npm test and the grader.
+  if (!hidden.has(entry.name)) hidden.set(entry.name, Promise.all([load(entry.file), load(`${entry.file}?probe`)]).then(([impl, probed]) => gradeInProcess(impl, entry.name, HIDDEN, undefined, probed)));
+  return hidden.get(entry.name)!;
+}
+
 const submissions = Object.keys(folders).filter((name) => name !== 'syntax_error');
 /** A test waits for the shared run and the grading of every folder: as long as the whole file may take on a loaded machine. */
 const SHARED_RUN_LIMIT_MS = 900_000;
@@ -102,3 +117,5 @@ describe('a file that does not parse', () => {
     expect(sayer(graded.cases).reason).toMatch(/^the submission failed to load: syntax error at syntax_error\/index\.ts:\d+:\d+: /);
   }, SHARED_RUN_LIMIT_MS);
 });
+
+describeCatalogueClaims({ graded: gradedOf, tested: vitestVerdicts, hidden: hiddenOf }, SHARED_RUN_LIMIT_MS);
