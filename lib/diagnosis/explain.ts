@@ -160,5 +160,5 @@ export async function explain(
   // Likewise a wrong shape: the check's line gives the expected shape and the one returned.
   if (outcome.output.shape.join() !== expected.shape.join()) return { note: '' };
   const part = outcome.part ?? '';
-  return { note: outcome.exact ? summarise(outcome.output, expected, undefined) : summarise(outcome.output, expected, toleranceOf(graded, part), outcome.part ? undefined : boundWidening(fixture)) };
+  return { note: outcome.exact ? summarise(outcome.output, expected, undefined) : summarise(outcome.output, expected, toleranceOf(graded, part), boundWidening(fixture, outcome.part)) };
 }

@@ -9,7 +9,7 @@ import { parseNpy, type NpyArray } from '../npy';
 import { displayPath, FIXTURES_DIR, FIXTURES_FIX, IS_HANDOUT } from '../paths';
 import { Tensor } from '../tensor';
 import type { Widening } from '../compare';
-import { BOUND_FILE, BOUND_NAME, EXPECTED_FILE, EXPECTED_PART, PROBABILITIES_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
+import { BOUND_FILE, BOUND_NAME, BOUND_PART, boundPartFile, EXPECTED_FILE, EXPECTED_PART, PROBABILITIES_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
 
 export interface LoadedFixture {
   key: string;
@@ -27,14 +27,20 @@ export interface LoadedFixture {
    * only: the student loop calls it when a case fails, so a passing test never reads these files.
    */
   mistakes(): ReadonlyMap<string, Tensor>;
-  /** The case's float32 error bound on its expected output (BOUND_FILE), read on the first call; undefined when it has none. */
-  bound(): Tensor | undefined;
+  /**
+   * The case's float32 error bound on its expected output (BOUND_FILE), or on a tuple return's
+   * `part` (BOUND_PART), read on the first call; undefined when it has none.
+   */
+  bound(part?: string): Tensor | undefined;
 }
 
-/** The fixture's bound as the check widens its tolerance by it (lib/compare.ts checkClose), read only if an element needs it. */
-export function boundWidening(fixture: Pick<LoadedFixture, 'bound'>): Widening {
+/**
+ * The fixture's bound as the check widens its tolerance by it (lib/compare.ts checkClose), read only
+ * if an element needs it: of its one output, or of a tuple return's `part`.
+ */
+export function boundWidening(fixture: Pick<LoadedFixture, 'bound'>, part?: string): Widening {
   // A case without a bound widens nothing: no element has a bound to be within.
-  return { name: BOUND_NAME, bounds: () => fixture.bound()?.data ?? NO_BOUND };
+  return { name: BOUND_NAME, bounds: () => fixture.bound(part)?.data ?? NO_BOUND };
 }
 const NO_BOUND: ArrayLike<number> = { length: 0 };
 
@@ -85,7 +91,7 @@ export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixtu
       parts[part] = read(name, fileEntry);
       expected ??= parts[part];
     }
-    else if (name !== PROBABILITIES_FILE && name !== BOUND_FILE) inputs[name.replace(/\.npy$/, '')] = read(name, fileEntry);
+    else if (name !== PROBABILITIES_FILE && name !== BOUND_FILE && !BOUND_PART.test(name)) inputs[name.replace(/\.npy$/, '')] = read(name, fileEntry);
   }
   if (!expected) throw new FixtureError(`fixtures/${key}: the manifest lists no ${EXPECTED_FILE}; ${FIXTURES_FIX}`);
   let mistakes: Map<string, Tensor> | undefined;
@@ -94,8 +100,11 @@ export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixtu
   let probabilities: Tensor | undefined;
   const probabilitiesEntry = entry.files[PROBABILITIES_FILE];
   const loadProbabilities = () => (probabilities ??= probabilitiesEntry && read(PROBABILITIES_FILE, probabilitiesEntry));
-  let bound: Tensor | undefined;
-  const boundEntry = entry.files[BOUND_FILE];
-  const loadBound = () => (bound ??= boundEntry && read(BOUND_FILE, boundEntry));
+  const bounds = new Map<string, Tensor | undefined>();
+  const loadBound = (part?: string) => {
+    const file = part === undefined ? BOUND_FILE : boundPartFile(part);
+    if (!bounds.has(file)) bounds.set(file, entry.files[file] && read(file, entry.files[file]));
+    return bounds.get(file);
+  };
   return { key, params: entry.params, inputs, expected, parts, probabilities: loadProbabilities, mistakes: loadMistakes, bound: loadBound };
 }
