@@ -24,7 +24,7 @@ import { PROJECT_ROOT } from '../lib/paths';
 import type { Tensor } from '../lib/tensor';
 import * as reference from '../reference';
 import { GRADED_CASES } from '../tests/cases';
-import { BUGS, CORRECT, ownMistake, type CatalogueEntry } from './catalogue';
+import { ALL_BUGS, BUGS, CORRECT, ownMistake, type CatalogueEntry } from './catalogue';
 import { gradeInProcess, type CaseResult } from './gradeInProcess';
 import { grade } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
@@ -79,13 +79,15 @@ describe('the catalogue of mistakes', () => {
   it('every bug names a known mistake, and every known mistake has a bug that shows it', () => {
     const ids = MISTAKES.map((m) => m.id);
     expect(new Set(ids).size).toBe(ids.length);
+    // Every part's bugs, whatever the switch grades: the optional parts' are graded by partsCatalogue.test.ts.
+    const bugs = ALL_BUGS;
     // The harness's own cause (a replay of the graded call that answers otherwise) is no assignment's mistake.
-    expect(BUGS.filter((b) => !b.undiagnosed).map((b) => b.mistake).filter((id) => !ids.includes(id!) && id !== ANSWER_CHANGES.id)).toEqual([]);
+    expect(bugs.filter((b) => !b.undiagnosed).map((b) => b.mistake).filter((id) => !ids.includes(id!) && id !== ANSWER_CHANGES.id)).toEqual([]);
     // A bug names its mistake, or says why no probe confirms one yet: never both, never neither.
-    expect(BUGS.filter((b) => (b.mistake === undefined) === (b.undiagnosed === undefined)).map((b) => b.name)).toEqual([]);
-    const shown = (id: string) => BUGS.some((b) => b.mistake === id || (b.breaksMultiHead && (b.multiHeadMistake ?? 'attention_broken') === id));
+    expect(bugs.filter((b) => (b.mistake === undefined) === (b.undiagnosed === undefined)).map((b) => b.name)).toEqual([]);
+    const shown = (id: string) => bugs.some((b) => b.mistake === id || (b.breaksMultiHead && (b.multiHeadMistake ?? 'attention_broken') === id));
     expect(MISTAKES.filter((m) => !m.generic && !shown(m.id)).map((m) => m.id)).toEqual([]);
-    expect(BUGS.filter((b) => !b.undiagnosed && b.mistake !== ANSWER_CHANGES.id && MISTAKES.find((m) => m.id === b.mistake)?.fn !== b.breaks).map((b) => b.name)).toEqual([]);
+    expect(bugs.filter((b) => !b.undiagnosed && b.mistake !== ANSWER_CHANGES.id && MISTAKES.find((m) => m.id === b.mistake)?.fn !== b.breaks).map((b) => b.name)).toEqual([]);
   });
 });
 

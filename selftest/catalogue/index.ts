@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { GradedFunction } from '../../tests/cases';
 import { ANSWER_CHANGES } from '../../lib/diagnosis/explain';
+import { inParts, PARTS, PARTS_ON } from '../../tests/parts';
 
 export interface CatalogueEntry {
   name: string;
@@ -32,6 +33,8 @@ export interface CatalogueEntry {
    * (on cases where the mistake itself does not show): nothing else may be said.
    */
   mayAlsoSay?: readonly string[];
+  /** The parts (tests/parts.ts) whose functions it exports: the core part's alone unless it says more. */
+  parts?: readonly string[];
 }
 
 /** The mistake a failing test of `fn` must name for this entry. */
@@ -53,9 +56,13 @@ const sdpa = (name: string, mistake = name) => bug(name, 'scaled_dot_product_att
 const correct = (name: string, file: string): CatalogueEntry => ({ name, file });
 const undiagnosed = (name: string, breaks: GradedFunction, why: string): CatalogueEntry => ({ name, file: path.join(__dirname, 'bugs', `${name}.ts`), breaks, undiagnosed: why });
 
-export const CORRECT: readonly CatalogueEntry[] = [
-  correct('reference', path.join(__dirname, '..', '..', 'reference', 'index.ts')),
-  correct('tensor_methods_neg_inf', path.join(__dirname, 'bugs', 'base.ts')),
+/** The parts the optional parts' entries implement: every one but the gradients. */
+const FORWARD_PARTS = ['core', 'weights', 'single_head'];
+
+export const ALL_CORRECT: readonly CatalogueEntry[] = [
+  { ...correct('reference', path.join(__dirname, '..', '..', 'reference', 'index.ts')), parts: PARTS.map((p) => p.id) },
+  { ...correct('tensor_methods_neg_inf', path.join(__dirname, 'bugs', 'base.ts')), parts: FORWARD_PARTS },
+  { ...correct('parts_float32_loops', path.join(__dirname, 'correct', 'parts_float32_loops.ts')), parts: FORWARD_PARTS },
   correct('float32_loops', path.join(__dirname, 'correct', 'float32_loops.ts')),
   correct('float64_minus_1e9', path.join(__dirname, 'correct', 'minus_1e9.ts')),
   correct('plain_loops_number_arrays', path.join(__dirname, 'correct', 'plain_loops.ts')),
@@ -72,11 +79,23 @@ export const CORRECT: readonly CatalogueEntry[] = [
   correct('functional', path.join(__dirname, 'correct', 'functional.ts')),
 ];
 
+/**
+ * Whether an entry can be graded on the parts the switch turns on (tests/parts.ts): it exports every
+ * graded function, and a bug's own function is one of them. With the default switch, every entry
+ * of the core part; with more parts on, those that implement them too.
+ */
+const gradable = (entry: CatalogueEntry) =>
+  PARTS_ON.every((id) => (entry.parts ?? ['core']).includes(id)) && (entry.breaks === undefined || inParts(PARTS_ON, entry.breaks));
+
+/** The correct solutions the switch's cases can grade. */
+export const CORRECT: readonly CatalogueEntry[] = ALL_CORRECT.filter(gradable);
+
 /** The correct solutions whose lines say which part of attention they compute: what the diagnosis audit mutates. */
 export const AUDITED: readonly CatalogueEntry[] = CORRECT.filter((e) =>
   ['float32_loops', 'tensor_methods', 'loops_in_one', 'hand_strides', 'classes', 'recursion_over_batch_dims', 'online_softmax', 'helper_files', 'functional'].includes(e.name));
 
-export const BUGS: readonly CatalogueEntry[] = [
+/** Every bug of the catalogue, whatever the switch grades: each known mistake has one (selftest/diagnosis.test.ts). */
+export const ALL_BUGS: readonly CatalogueEntry[] = [
   // Where no stored output matches (exp's range predicted elsewhere, a 1×1 mask), what the output shows is said.
   bug('softmax_unstable', 'softmax', 'softmax_unstable', { mayAlsoSay: ['softmax_out_of_range'] }),
   bug('softmax_ignores_dim', 'softmax', 'softmax_wrong_dim'),
@@ -193,4 +212,17 @@ export const BUGS: readonly CatalogueEntry[] = [
   sdpa('mask_cached_by_shape', REPLAY_DIFFERS),
   sdpa('scale_cached_once', REPLAY_DIFFERS),
   bug('mask_inverted_in_place', 'scaled_dot_product_attention', 'inputs_changed', { breaksMultiHead: true, multiHeadMistake: 'attention_changes_inputs' }),
+  // Issue 44: the optional parts' mistakes (tests/diagnosis/partMistakes.ts), graded when their part is on.
+  bug('attention_scale_ignored', 'attention', 'attention_scale_ignored', { parts: FORWARD_PARTS }),
+  bug('attention_scores_as_weights', 'attention', 'attention_scores_as_weights', { parts: FORWARD_PARTS }),
+  bug('attention_masked_rows_uniform', 'attention', 'attention_masked_rows_uniform', { parts: FORWARD_PARTS }),
+  bug('single_head_bias_missing', 'single_head_attention', 'single_head_bias_missing', { parts: FORWARD_PARTS }),
+  bug('single_head_never_scaled', 'single_head_attention', 'single_head_never_scaled', { parts: FORWARD_PARTS }),
+  bug('single_head_projection_not_transposed', 'single_head_attention', 'single_head_projection_not_transposed', { parts: FORWARD_PARTS }),
+  bug('mha_output_bias_missing', 'multihead_attention', 'mha_output_bias_missing', { parts: FORWARD_PARTS }),
+  bug('mha_weights_averaged', 'multihead_attention', 'mha_weights_averaged', { parts: FORWARD_PARTS }),
+  bug('mha_scaled_by_dmodel', 'multihead_attention', 'mha_scaled_by_dmodel', { parts: FORWARD_PARTS }),
 ];
+
+/** The bugs the switch's cases can grade (gradable): what the catalogue's gradings hold to the suite. */
+export const BUGS: readonly CatalogueEntry[] = ALL_BUGS.filter(gradable);

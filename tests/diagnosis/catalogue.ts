@@ -10,6 +10,7 @@
  * or where a NaN is instead.
  */
 import type { GradedFunction } from '../../lib/assignment/cases';
+import { PART_MISTAKES } from './partMistakes';
 import { INPUTS_CHANGED_FIX } from './words';
 import { matmulWithUntransposedK, softmaxGlobalMax, softmaxOverflow, type Recogniser } from './signatures';
 
@@ -176,7 +177,7 @@ const MULTI_HEAD: readonly Mistake[] = [
     message: 'Your multi-head attention ignores the mask: pass it on to the scaled dot-product attention of every head.' },
 ];
 
-export const MISTAKES: readonly Mistake[] = [...SOFTMAX, ...ATTENTION, ...CAUSAL, ...MULTI_HEAD];
+export const MISTAKES: readonly Mistake[] = [...SOFTMAX, ...ATTENTION, ...CAUSAL, ...MULTI_HEAD, ...PART_MISTAKES];
 
 /** Functions whose failures are diagnosed by probing; the others by their stored mistake outputs. */
 export const diagnosedByProbing = (fn: GradedFunction): boolean =>
