@@ -178,6 +178,8 @@ export const ALL_BUGS: readonly CatalogueEntry[] = [
   bug('softmax_unstable_helper', 'softmax', 'softmax_unstable', { mayAlsoSay: ['softmax_out_of_range'] }),
   bug('causal_off_by_one_loop', 'causal_mask', 'causal_off_by_one', { mayAlsoSay: ['causal_cells'] }),
   bug('causal_upper_loop', 'causal_mask', 'causal_upper'),
+  // The reverse mask again, as the causal mask transposed: its output is the stored reverse mask's on every case.
+  bug('causal_transposed', 'causal_mask', 'causal_upper'),
   bug('causal_off_by_one_gt', 'causal_mask', 'causal_off_by_one', { mayAlsoSay: ['causal_cells'] }),
   bug('projections_swapped', 'multihead_self_attention'),
   bug('projections_swapped_loop', 'multihead_self_attention', 'projections_swapped'),
