@@ -11,6 +11,10 @@ import { GRADIENT_FUNCTIONS } from './gradients';
 /** The promised output shape: the input's own (softmax, multi-head attention). */
 const sameAs = (input: string) => ({ lead: { inputs: [input], keep: 0 }, dims: [] });
 
+/** nn.Linear's weight and bias per projection: `qProj` and `qBias` from the inputs q_proj and q_bias, and so on. */
+const biased = (projections: readonly string[]) =>
+  Object.fromEntries(projections.flatMap((p) => [[`${p}Proj`, { input: `${p}_proj` }], [`${p}Bias`, { input: `${p}_bias` }]]));
+
 /** Every function of every part (tests/parts.ts), whether the switch grades it or not. */
 export const ALL_FUNCTIONS: readonly FunctionSpec[] = [
   {
@@ -66,6 +70,65 @@ export const ALL_FUNCTIONS: readonly FunctionSpec[] = [
     signature: '`multiHeadSelfAttention(x, weights, numHeads, mask?)`',
     summary: 'projections, heads, attention, output projection',
     short: 'multi-head',
+  },
+  {
+    id: 'attention',
+    export: 'attention',
+    /** Q [...batch, queries, dK], K [...batch, keys, dK], V [...batch, keys, dV], options { mask, scale, returnWeights } → output [...batch, queries, dV], weights [...batch, queries, keys]. */
+    args: [
+      { name: 'Q', input: 'q' }, { name: 'K', input: 'k' }, { name: 'V', input: 'v' },
+      { name: 'options', optional: true, object: { mask: { input: 'mask' }, scale: { param: 'scale', as: 'boolean' }, returnWeights: { param: 'returnWeights', as: 'boolean' } } },
+    ],
+    returns: {
+      tuple: true,
+      parts: [
+        { name: 'output', kind: 'float', shape: { lead: { inputs: ['q', 'k', 'v', 'mask'], keep: 2 }, dims: [{ input: 'q', dim: -2 }, { input: 'v', dim: -1 }] } },
+        {
+          name: 'weights', kind: 'float', omittedWhenFalse: 'returnWeights',
+          shape: { lead: { inputs: ['q', 'k', 'v', 'mask'], keep: 2 }, dims: [{ input: 'q', dim: -2 }, { input: 'k', dim: -2 }] },
+        },
+      ],
+    },
+    rows: { part: 'weights', mask: 'mask' },
+    signature: '`attention(Q, K, V, { mask?, scale?, returnWeights? })`',
+    summary: '`{ output, weights }`: attention and the weights it multiplies V with; unscaled with `scale: false`, no weights with `returnWeights: false`',
+    short: 'attention with weights',
+  },
+  {
+    id: 'single_head_attention',
+    export: 'singleHeadAttention',
+    /** x [...batch, seq, dModel], weights [dModel, dModel] (out, in) and biases [dModel], options { scale, mask } → [...batch, seq, dModel]. */
+    args: [
+      { name: 'x', input: 'x' },
+      { name: 'weights', object: biased(['q', 'k', 'v']) },
+      { name: 'options', optional: true, object: { scale: { param: 'scale', as: 'boolean' }, mask: { input: 'mask' } } },
+    ],
+    returns: { tuple: false, part: { name: 'single_head_attention', kind: 'float', shape: sameAs('x') } },
+    signature: '`singleHeadAttention(x, weights, { scale?, mask? })`',
+    summary: 'Q, K and V projected with biases, attention over all of d_model (scaled unless `scale: false`), no output projection',
+    short: 'single head',
+  },
+  {
+    id: 'multihead_attention',
+    export: 'multiHeadAttention',
+    /** x [...batch, seq, dModel], weights [dModel, dModel] (out, in) and biases [dModel], options { mask } → output [...batch, seq, dModel], weights [...batch, numHeads, seq, seq]. */
+    args: [
+      { name: 'x', input: 'x' },
+      { name: 'weights', object: biased(['q', 'k', 'v', 'o']) },
+      { name: 'numHeads', param: 'numHeads' },
+      { name: 'options', optional: true, object: { mask: { input: 'mask' } } },
+    ],
+    returns: {
+      tuple: true,
+      parts: [
+        { name: 'output', kind: 'float', shape: sameAs('x') },
+        { name: 'weights', kind: 'float', shape: { lead: { inputs: ['x'], keep: 2 }, dims: [{ param: 'numHeads' }, { input: 'x', dim: -2 }, { input: 'x', dim: -2 }] } },
+      ],
+    },
+    rows: { part: 'weights', mask: 'mask' },
+    signature: '`multiHeadAttention(x, weights, numHeads, { mask? })`',
+    summary: '`{ output, weights }`: multi-head attention with biases on all four projections, and every head\'s weights',
+    short: 'biased multi-head',
   },
   // The gradients part (adapters/gradients.ts).
   ...GRADIENT_FUNCTIONS,

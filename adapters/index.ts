@@ -19,12 +19,29 @@ export interface AttentionWeights {
   oProj: Tensor;
 }
 
-/** What `student/index.ts` exports. */
+/** Single-head attention's projections, and multi-head attention's with biases (the optional parts, tests/parts.ts). */
+export interface SingleHeadWeights {
+  qProj: Tensor;
+  qBias: Tensor;
+  kProj: Tensor;
+  kBias: Tensor;
+  vProj: Tensor;
+  vBias: Tensor;
+}
+export interface BiasedAttentionWeights extends SingleHeadWeights {
+  oProj: Tensor;
+  oBias: Tensor;
+}
+
+/** What `student/index.ts` exports: the core part's functions, and the optional parts' where the switch turns them on. */
 export interface Submission {
   softmax(x: Tensor, dim: number): unknown;
   scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): unknown;
   causalMask(seqLen: number): unknown;
   multiHeadSelfAttention(x: Tensor, weights: AttentionWeights, numHeads: number, mask?: Tensor): unknown;
+  attention?(Q: Tensor, K: Tensor, V: Tensor, options?: { mask?: Tensor; scale?: boolean; returnWeights?: boolean }): unknown;
+  singleHeadAttention?(x: Tensor, weights: SingleHeadWeights, options?: { scale?: boolean; mask?: Tensor }): unknown;
+  multiHeadAttention?(x: Tensor, weights: BiasedAttentionWeights, numHeads: number, options?: { mask?: Tensor }): unknown;
   /** The gradients part's (adapters/gradients.ts): exported when the part is handed out. */
   softmaxBackward?(y: Tensor, dy: Tensor, dim: number): unknown;
   scaledDotProductAttentionBackward?(Q: Tensor, K: Tensor, V: Tensor, dOut: Tensor, mask?: Tensor): unknown;

@@ -183,6 +183,39 @@ export function checkMaskedAreZero(probs: Values, mask: Values): CheckOutcome {
 }
 
 /**
+ * Every row (last dim) of `values` whose mask row allows no key is exactly 0: a query whose keys are
+ * all masked outputs zeros and weighs every key 0, never NaN nor a uniform average. The rows line
+ * up with the mask's queries (the dims before the last, aligned from the right), whatever the
+ * last dim holds (keys for weights, features for an output).
+ */
+export function checkMaskedRowsZero(values: Values, mask: Values): CheckOutcome {
+  const cols = values.shape[values.shape.length - 1];
+  const rows = cols === 0 ? 0 : values.data.length / cols;
+  const keys = mask.shape[mask.shape.length - 1];
+  let bad = 0;
+  let first = '';
+  for (let row = 0; row < rows; row++) {
+    const index = unravelIndex(row * cols, values.shape);
+    let allowed = false;
+    for (let k = 0; k < keys && !allowed; k++) {
+      index[index.length - 1] = k;
+      allowed = mask.data[broadcastOffset(mask.shape, index)] !== 0;
+    }
+    if (allowed) continue;
+    let at = row * cols;
+    while (at < (row + 1) * cols && values.data[at] === 0) at++;
+    if (at === (row + 1) * cols) continue;
+    if (bad++ === 0) first = `${formatIndex(unravelIndex(at, values.shape))} is ${formatNumber(values.data[at])}`;
+  }
+  if (bad === 0) return pass('masked_rows_zero');
+  return fail(
+    'masked_rows_zero',
+    `${plural(bad, 'row')} whose keys are all masked ${bad === 1 ? 'is' : 'are'} not all zeros; first: ${first}. ` +
+      'A query with no key to attend to must output zeros (set its NaN weights to 0 after the softmax).',
+  );
+}
+
+/**
  * Integers (indices) compared exactly: no tolerance makes a neighbour's index right, and a mask's
  * reading (zero or not) would take index 3 for index 2.
  */

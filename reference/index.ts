@@ -77,6 +77,82 @@ export function multiHeadSelfAttention(
   return project(merged, weights.oProj);
 }
 
+/** attention's options, as Project 4's `attention(Q, K, V, mask, scale, return_weights)` takes them. */
+export interface AttentionOptions {
+  mask?: Tensor;
+  scale?: boolean;
+  returnWeights?: boolean;
+}
+
+/**
+ * Project 4's attention: softmax(Q Kᵀ / √d_k) V (Problem 2's softmax(Q Kᵀ) V with `scale: false`),
+ * and the weights it multiplies V with, [...batch, queries, keys], unless `returnWeights` is false.
+ * Masked keys weigh exactly 0; a query whose keys are all masked has zero weights and outputs zeros.
+ */
+export function attention(Q: Tensor, K: Tensor, V: Tensor, { mask, scale = true, returnWeights = true }: AttentionOptions = {}): { output: Tensor; weights?: Tensor } {
+  const scores = Q.matmul(K.transpose(-2, -1));
+  const scaled = scale ? scores.div(Math.sqrt(Q.shape[Q.ndim - 1])) : scores;
+  const blocked = mask?.eq(0);
+  // As in scaledDotProductAttention: −∞ for masked keys, and a fully masked row's NaN turned to zeros.
+  const weights = blocked ? softmax(scaled.maskedFill(blocked, -Infinity), -1).maskedFill(blocked, 0) : softmax(scaled, -1);
+  const output = weights.matmul(V);
+  return returnWeights ? { output, weights } : { output };
+}
+
+/** nn.Linear(n_embd, n_embd) with its bias, for single-head attention's three projections (Problems 2 and 3). */
+export interface SingleHeadWeights {
+  qProj: Tensor;
+  qBias: Tensor;
+  kProj: Tensor;
+  kBias: Tensor;
+  vProj: Tensor;
+  vBias: Tensor;
+}
+
+/** Multi-head attention's four projections, each nn.Linear(dModel, dModel) with its bias (Project 4). */
+export interface BiasedAttentionWeights extends SingleHeadWeights {
+  oProj: Tensor;
+  oBias: Tensor;
+}
+
+/** y = x Wᵀ + b, as nn.Linear: W [out, in], b [out]. */
+const linear = (x: Tensor, w: Tensor, b: Tensor) => x.matmul(w.transpose(-2, -1)).add(b);
+
+/**
+ * Problems 2 and 3: x [...batch, seq, dModel] projected to Q, K, V by biased linear layers, then
+ * attention over the whole of dModel (one head: d_k = dModel), scaled unless `scale` is false,
+ * with an optional mask; no output projection. Returns [...batch, seq, dModel].
+ */
+export function singleHeadAttention(x: Tensor, weights: SingleHeadWeights, { scale = true, mask }: { scale?: boolean; mask?: Tensor } = {}): Tensor {
+  const q = linear(x, weights.qProj, weights.qBias);
+  const k = linear(x, weights.kProj, weights.kBias);
+  const v = linear(x, weights.vProj, weights.vBias);
+  return attention(q, k, v, { mask, scale }).output;
+}
+
+/**
+ * Project 4's multi-head attention: biased projections, heads of contiguous feature blocks,
+ * attention per head (scaled by √dHead) with `mask` for every head, the heads concatenated in order
+ * and the biased output projection. Returns the output [...batch, seq, dModel] and every head's
+ * weights [...batch, numHeads, seq, seq].
+ */
+export function multiHeadAttention(x: Tensor, weights: BiasedAttentionWeights, numHeads: number, { mask }: { mask?: Tensor } = {}): { output: Tensor; weights: Tensor } {
+  const dModel = x.shape[x.ndim - 1];
+  const seq = x.shape[x.ndim - 2];
+  const batch = x.shape.slice(0, -2);
+  if (!Number.isInteger(numHeads) || numHeads < 1 || dModel % numHeads !== 0) {
+    throw new ShapeError(`multiHeadAttention: numHeads ${numHeads} must divide dModel ${dModel}`);
+  }
+  const dHead = dModel / numHeads;
+  const splitHeads = (t: Tensor) => t.reshape(...batch, seq, numHeads, dHead).transpose(-3, -2);
+  const q = splitHeads(linear(x, weights.qProj, weights.qBias));
+  const k = splitHeads(linear(x, weights.kProj, weights.kBias));
+  const v = splitHeads(linear(x, weights.vProj, weights.vBias));
+  const heads = attention(q, k, v, { mask });
+  const merged = heads.output.transpose(-3, -2).reshape(...batch, seq, dModel);
+  return { output: linear(merged, weights.oProj, weights.oBias), weights: heads.weights! };
+}
+
 /**
  * The gradients part. y = softmax(x) along `dim`, dy = ∂L/∂y → ∂L/∂x = y ⊙ (dy − Σ(dy ⊙ y) along
  * dim): the Jacobian diag(y) − y yᵀ applied to dy. The subtracted sum is why shifting x by a

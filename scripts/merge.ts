@@ -34,7 +34,7 @@ if (flags.help) {
   console.log(`usage: ${USAGE}\n\nJoins the --out folders of \`npm run grade -- --submissions DIR --shard i/n\` (i = 1…n, any order) into\n` +
     'DIR/grades.csv, DIR/grades-long.csv, DIR/submissions/<stem>.json and .html, DIR/report.html and DIR/batch.json, as one machine would write them;\n' +
     'with --roster FILE also DIR/canvas.csv (see npm run grade -- --help).\n' +
-    'Refuses, naming the culprit, shards graded with other options, cases or fixtures, a shard missing or given twice,\n' +
+    'Refuses, naming the culprit, shards graded with other options, parts, cases or fixtures, a shard missing or given twice,\n' +
     'and a submission graded twice.');
   process.exit(0);
 }

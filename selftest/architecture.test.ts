@@ -117,10 +117,21 @@ export function namings(text: string, names: readonly string[]): string[] {
   const distinctive = names.filter((n) => /[_A-Z]/.test(n));
   const found: string[] = [];
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  // The braces open in each template substitution being scanned: its closing brace resumes the
+  // template's text, which is a string's, not code (a bare scan would read its words as identifiers).
+  const substitutions: number[] = [];
+  const TEMPLATE_TEXT = [ts.SyntaxKind.StringLiteral, ts.SyntaxKind.NoSubstitutionTemplateLiteral, ts.SyntaxKind.TemplateHead, ts.SyntaxKind.TemplateMiddle, ts.SyntaxKind.TemplateTail];
   for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.OpenBraceToken && substitutions.length) substitutions[substitutions.length - 1]++;
+    if (kind === ts.SyntaxKind.CloseBraceToken && substitutions.length) {
+      if (substitutions[substitutions.length - 1]-- === 0) kind = scanner.reScanTemplateToken(false);
+    }
+    if (kind === ts.SyntaxKind.TemplateHead) substitutions.push(0);
+    if (kind === ts.SyntaxKind.TemplateMiddle) substitutions[substitutions.length - 1] = 0;
+    if (kind === ts.SyntaxKind.TemplateTail) substitutions.pop();
     const token = scanner.getTokenText();
     if (kind === ts.SyntaxKind.Identifier && exact.has(token)) found.push(token);
-    else if ((kind === ts.SyntaxKind.StringLiteral || kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) && exact.has(scanner.getTokenValue())) found.push(token);
+    else if (TEMPLATE_TEXT.includes(kind) && exact.has(scanner.getTokenValue())) found.push(token);
     else if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) {
       for (const name of distinctive) if (new RegExp(`\\b${name}\\b`).test(token)) found.push(`${name} (in a comment)`);
     }
@@ -159,6 +170,9 @@ describe('lib/ is the harness: it never reaches into an assignment', () => {
     expect(namings("const f = 'causal_mask'; // calls causalMask, then softmax\nrun(softmax);", ['causal_mask', 'causalMask', 'softmax']))
       .toEqual(["'causal_mask'", 'causalMask (in a comment)', 'softmax']);
     expect(namings('// a softmax, in words', ['softmax'])).toEqual([]);
+    // A word in a template's text is prose, as in a string; code in its substitutions is code.
+    expect(namings('const a = `the ${x({ y: 1 })} attention ${`in ${z}`} and more`; /* attention */ attention(1);', ['attention'])).toEqual(['attention']);
+    expect(namings('const a = `${attention}`; const b = `attention`;', ['attention'])).toEqual(['attention', '`attention`']);
     expect(importsOf('lib/grading/grade.ts').some((target) => target.startsWith('lib/sandbox/'))).toBe(true);
     expect(importsOf('tests/assignment.ts')).toContain('adapters/functions.ts');
     expect(ASSIGNMENT_FOLDERS.every((dir) => fs.existsSync(path.join(PROJECT_ROOT, dir)))).toBe(true);

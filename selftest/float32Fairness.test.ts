@@ -17,7 +17,7 @@ import { CONTRACT_TOLERANCE, GRADED_CASES } from '../tests/cases';
 import { float32Bound } from '../reference/float32Error';
 import { BOUND_NAME } from '../lib/model/manifest';
 import { answerOf, caller } from './calls';
-import { build, PLANS, type DrawnFunction, type Plan } from './domain/arbitraries';
+import { build, PLANS, type Plan, type SweptFunction } from './domain/arbitraries';
 import { STYLES } from './float32/styles';
 import { submissionOf } from './float32/submission';
 import { gradeDraws } from './gradeDraws';
@@ -45,7 +45,7 @@ describe('correct float32 reformulations get full marks', () => {
   });
 
   // Every domain class's calls, against the float64 oracle, under the bound the cases declare.
-  const fns: DrawnFunction[] = ['softmax', 'scaled_dot_product_attention', 'multihead_self_attention'];
+  const fns: SweptFunction[] = ['softmax', 'scaled_dot_product_attention', 'multihead_self_attention'];
   it.each(fns.map((fn, i) => [fn, i] as const))('every one agrees with the oracle on calls drawn from the whole domain of %s', (fn, i) => {
     fc.assert(
       fc.property(PLANS[fn], (plan: Plan) => {

@@ -1,5 +1,5 @@
 /**
- * An independent float64 implementation of the four graded functions, written differently from
+ * An independent float64 implementation of the graded functions, written differently from
  * the reference on purpose: plain loops over flat arrays, no tensor methods, softmax through
  * log-sum-exp over the allowed keys only, masks and batch dims broadcast by index arithmetic.
  * The self-tests require every fixture's expected output to agree with it, so a bug in the
@@ -49,12 +49,17 @@ function offsetOf(shape: readonly number[], index: readonly number[]): number {
 }
 
 export function scaledDotProductAttention(q: Arr, k: Arr, v: Arr, mask?: Arr): Out {
+  return attend(q, k, v, mask, 1 / Math.sqrt(q.shape[q.shape.length - 1])).output;
+}
+
+/** Attention with its scores times `inv`, and its weights [...batch, nQ, nK] (a fully masked row's stay zero). */
+function attend(q: Arr, k: Arr, v: Arr, mask: Arr | undefined, inv: number): { output: Out; weights: Out } {
   const batch = q.shape.slice(0, -2);
   const [nQ, dK] = q.shape.slice(-2);
   const [nK, dV] = v.shape.slice(-2);
   const batches = size(batch);
   const out = new Float64Array(batches * nQ * dV);
-  const inv = 1 / Math.sqrt(dK);
+  const weights = new Float64Array(batches * nQ * nK);
   const logits = new Float64Array(nK);
   const allowed = new Uint8Array(nK);
   for (let b = 0; b < batches; b++) {
@@ -79,11 +84,18 @@ export function scaledDotProductAttention(q: Arr, k: Arr, v: Arr, mask?: Arr): O
       for (let j = 0; j < nK; j++) {
         if (!allowed[j]) continue;
         const p = Math.exp(logits[j] - logSumExp);
+        weights[(b * nQ + i) * nK + j] = p;
         for (let c = 0; c < dV; c++) out[(b * nQ + i) * dV + c] += p * v.data[(b * nK + j) * dV + c];
       }
     }
   }
-  return { data: out, shape: [...batch, nQ, dV] };
+  return { output: { data: out, shape: [...batch, nQ, dV] }, weights: { data: weights, shape: [...batch, nQ, nK] } };
+}
+
+/** Project 4's attention: the output and its weights; `scale: false` leaves out 1/√d_k, `returnWeights: false` the weights. */
+export function attention(q: Arr, k: Arr, v: Arr, options: { mask?: Arr; scale?: boolean; returnWeights?: boolean } = {}): { output: Out; weights?: Out } {
+  const { output, weights } = attend(q, k, v, options.mask, options.scale === false ? 1 : 1 / Math.sqrt(q.shape[q.shape.length - 1]));
+  return options.returnWeights === false ? { output } : { output, weights };
 }
 
 export function causalMask(n: number): Out {
@@ -92,13 +104,13 @@ export function causalMask(n: number): Out {
   return { data: out, shape: [n, n] };
 }
 
-/** rows [r, dIn] × W [dOut, dIn]ᵀ → [r, dOut] */
-function linear(x: ArrayLike<number>, rows: number, w: Arr): Float64Array {
+/** rows [r, dIn] × W [dOut, dIn]ᵀ (+ bias [dOut]) → [r, dOut] */
+function linear(x: ArrayLike<number>, rows: number, w: Arr, bias?: Arr): Float64Array {
   const [dOut, dIn] = w.shape;
   const y = new Float64Array(rows * dOut);
   for (let r = 0; r < rows; r++) {
     for (let o = 0; o < dOut; o++) {
-      let acc = 0;
+      let acc = bias ? bias.data[o] : 0;
       for (let c = 0; c < dIn; c++) acc += x[r * dIn + c] * w.data[o * dIn + c];
       y[r * dOut + o] = acc;
     }
@@ -130,4 +142,44 @@ export function multiHeadSelfAttention(
     }
   }
   return { data: linear(concat, rows, w.oProj), shape: [...x.shape] };
+}
+
+interface Projections {
+  qProj: Arr; qBias?: Arr; kProj: Arr; kBias?: Arr; vProj: Arr; vBias?: Arr; oProj?: Arr; oBias?: Arr;
+}
+
+/** Problems 2 and 3: biased Q, K, V projections, one head over all of d_model (scaled unless `scale` is false), no output projection. */
+export function singleHeadAttention(x: Arr, w: Projections, options: { scale?: boolean; mask?: Arr } = {}): Out {
+  const [seq, dModel] = x.shape.slice(-2);
+  const rows = size(x.shape.slice(0, -2)) * seq;
+  const lead = [...x.shape.slice(0, -2)];
+  const [q, k, v] = [[w.qProj, w.qBias], [w.kProj, w.kBias], [w.vProj, w.vBias]].map(([p, b]) => ({ data: linear(x.data, rows, p!, b), shape: [...lead, seq, dModel] }));
+  return attend(q, k, v, options.mask, options.scale === false ? 1 : 1 / Math.sqrt(dModel)).output;
+}
+
+/** Project 4's multi-head attention: biases on all four projections; every head's weights [...batch, heads, seq, seq]. */
+export function multiHeadAttention(x: Arr, w: Projections, numHeads: number, options: { mask?: Arr } = {}): { output: Out; weights: Out } {
+  const [seq, dModel] = x.shape.slice(-2);
+  const batches = size(x.shape.slice(0, -2));
+  const dHead = dModel / numHeads;
+  const rows = batches * seq;
+  const [q, k, v] = [[w.qProj, w.qBias], [w.kProj, w.kBias], [w.vProj, w.vBias]].map(([p, b]) => linear(x.data, rows, p!, b));
+  const concat = new Float64Array(rows * dModel);
+  const weights = new Float64Array(batches * numHeads * seq * seq);
+  const head = (src: Float64Array, b: number, h: number) => {
+    const part = new Float64Array(seq * dHead);
+    for (let s = 0; s < seq; s++) for (let c = 0; c < dHead; c++) part[s * dHead + c] = src[(b * seq + s) * dModel + h * dHead + c];
+    return { data: part, shape: [seq, dHead] };
+  };
+  for (let b = 0; b < batches; b++) {
+    for (let h = 0; h < numHeads; h++) {
+      const o = attend(head(q, b, h), head(k, b, h), head(v, b, h), options.mask, 1 / Math.sqrt(dHead));
+      weights.set(o.weights.data, (b * numHeads + h) * seq * seq);
+      for (let s = 0; s < seq; s++) for (let c = 0; c < dHead; c++) concat[(b * seq + s) * dModel + h * dHead + c] = o.output.data[s * dHead + c];
+    }
+  }
+  return {
+    output: { data: linear(concat, rows, w.oProj!, w.oBias), shape: [...x.shape] },
+    weights: { data: weights, shape: [...x.shape.slice(0, -2), numHeads, seq, seq] },
+  };
 }

@@ -170,14 +170,15 @@ describe('a batch records the parts it graded', () => {
     expect(record(out).graded_with.parts).toEqual(other);
   });
 
-  it('a merge refuses shards graded with different parts, naming them', async () => {
+  it('a merge refuses shards graded with other parts than the checkout grades, naming theirs', async () => {
     const shards = [1, 2].map((i) => path.join(work, `shard-${i}`));
     await gradeBatch(submissions, shards[0], { ...options(['core']), shard: { index: 1, count: 2 } });
     await gradeBatch(submissions, shards[1], { ...options(other), shard: { index: 2, count: 2 } });
     const book = { functions: ASSIGNMENT.functions, causes: new CauseBook(MISTAKES), title: ASSIGNMENT.page.title };
-    const merge = () => mergeShards(shards, path.join(work, 'merged'), ASSIGNMENT.cases, book);
-    expect(merge).toThrow(MergeError);
-    expect(merge).toThrow(`${shards[1]} was graded with the parts ${other.join(', ')} instead of core, unlike ${shards[0]}`);
+    const merge = (cases: typeof ASSIGNMENT.cases) => () => mergeShards(shards, path.join(work, 'merged'), cases, book);
+    expect(merge(ASSIGNMENT.cases)).toThrow(MergeError);
+    expect(merge(ASSIGNMENT.cases)).toThrow(`${shards[1]} was graded with another case table than this checkout's (its parts: ${other.join(', ')}): merge with the checkout that graded it, or regrade`);
+    expect(merge(assignmentWith(other).cases)).toThrow(`${shards[0]} was graded with another case table than this checkout's (its parts: core)`);
   });
 
   it('the difference of two records names the parts first among what the assignment decides', () => {

@@ -14,6 +14,7 @@ import { mistakeFile, type Manifest } from '../lib/model/manifest';
 import { PAGES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
 import { withCaseTables } from '../lib/readmeTables';
+import { keepRegions } from '../lib/text/regions';
 import { visibleCases } from '../tests/cases';
 import { linkNodeModules } from './linkNodeModules';
 import { ASSIGNMENT } from '../tests/assignment';
@@ -186,10 +187,12 @@ describe('what the handout holds', () => {
     expect(read(stubs, 'student/tsconfig.json')).toBe(read(PROJECT_ROOT, 'student/tsconfig.json'));
   });
 
-  it("a README: title, the student's commands first, then the project's For students section verbatim", () => {
+  it("a README: title, the student's commands first, then the project's For students section as written, without the parts that are off", () => {
     const text = read(stubs, 'README.md');
     const project = read(PROJECT_ROOT, 'README.md');
-    const section = project.slice(project.indexOf('## For students'), project.indexOf('\n## ', project.indexOf('## For students')));
+    // The regions of the optional parts that are off are left out (lib/text/regions.ts); the rest is verbatim.
+    const asHanded = (markdown: string) => keepRegions(markdown, ASSIGNMENT.parts!.on, ASSIGNMENT.parts!.declared.map((p) => p.id));
+    const section = asHanded(project.slice(project.indexOf('## For students'), project.indexOf('\n## ', project.indexOf('## For students'))));
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(text)![1];
     expect(text.split('\n')[0]).toMatch(/^# /);
     expect(firstBlock.split('\n').map((line) => line.split('#')[0].trim()).filter(Boolean))
@@ -198,7 +201,7 @@ describe('what the handout holds', () => {
     expect(text).not.toContain('## For instructors');
     // What the section leaves to the student's guide ships with it, as written.
     expect(text).toContain('(docs/students.md)');
-    expect(read(stubs, 'docs/students.md')).toBe(read(PROJECT_ROOT, 'docs/students.md'));
+    expect(read(stubs, 'docs/students.md')).toBe(asHanded(read(PROJECT_ROOT, 'docs/students.md')));
   });
 
   it('refuses a folder that is not empty', () => {

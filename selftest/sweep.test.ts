@@ -11,9 +11,9 @@ import type { Submission } from '../adapters';
 import { checkClose, checkMaskEqual, checkShape, type Values } from '../lib/compare';
 import { classesOf } from './domain/classify';
 import { DOMAIN, REPEATED } from './domain/domain';
-import { CONTRACT_TOLERANCE, type GradedFunction } from '../tests/cases';
+import { CONTRACT_TOLERANCE } from '../tests/cases';
 import { CORRECT } from './catalogue';
-import { build, PLANS, type DrawnFunction, type Plan } from './domain/arbitraries';
+import { build, PLANS, type Plan, type SweptFunction } from './domain/arbitraries';
 import { answerOf, caller } from './calls';
 import * as oracle from './oracle';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 
 /** Where a solution's answer to `data` is off the oracle's, or undefined. */
-function disagreement(fn: GradedFunction, impl: Partial<Submission>, name: string, data: ReturnType<typeof build>): string | undefined {
+function disagreement(fn: SweptFunction, impl: Partial<Submission>, name: string, data: ReturnType<typeof build>): string | undefined {
   const expected = answerOf<oracle.Out>(oracle, fn, data);
   let output: Values;
   try {
@@ -47,7 +47,7 @@ const classes = DOMAIN.filter((c) => c.about !== REPEATED && !c.id.endsWith(': r
 
 describe('every correct solution agrees with the oracle on every class, called twice', () => {
   it.each(classes.map((c, i) => [c.id, c, i] as const))('%s', (_, domainClass, i) => {
-    const fn = domainClass.fn as DrawnFunction;
+    const fn = domainClass.fn as SweptFunction;
     const reaching = PLANS[fn].filter((plan) => classesOf(fn, build(fn, plan)).includes(domainClass.id));
     fc.assert(
       fc.property(reaching, (plan: Plan) => {

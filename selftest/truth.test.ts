@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
 import { reach, unreached } from './domain/coverage';
-import { GRADED_CASES } from '../tests/cases';
+import { ALL_CASES, GRADED_CASES } from '../tests/cases';
 import { answerOf } from './calls';
 import * as oracle from './oracle';
 
@@ -25,9 +25,16 @@ function disagreement(fixture: LoadedFixture, computed: oracle.Out, expected: or
 }
 
 describe('expected outputs agree with the independent float64 oracle', () => {
-  it.each(GRADED_CASES.map((c) => [c.fixture, c] as const))('%s', (_, graded) => {
+  // Every part's fixtures, whatever the switch grades (tests/parts.ts): the generator makes them all.
+  it.each(ALL_CASES.map((c) => [c.fixture, c] as const))('%s', (_, graded) => {
     const fixture = loadFixture(graded.fixture, { verify: true });
-    expect(disagreement(fixture, answerOf<oracle.Out>(oracle, graded.fn, fixture))).toBeUndefined();
+    const computed = answerOf<oracle.Out | Record<string, oracle.Out | undefined>>(oracle, graded.fn, fixture);
+    const parts = Object.entries(fixture.parts);
+    if (parts.length === 0) return expect(disagreement(fixture, computed as oracle.Out)).toBeUndefined();
+    // A tuple: each part stored (expected_<part>.npy) against the oracle's, and none the call leaves out.
+    const oracleParts = Object.entries(computed).filter(([, out]) => out !== undefined);
+    expect(oracleParts.map(([name]) => name)).toEqual(parts.map(([name]) => name));
+    for (const [name, expected] of parts) expect(disagreement(fixture, (computed as Record<string, oracle.Out>)[name], expected), name).toBeUndefined();
   });
 
   const attentionCases = GRADED_CASES.filter((c) => c.fn === 'scaled_dot_product_attention');

@@ -87,6 +87,92 @@ export function multiHeadSelfAttention(
 ): TensorLike {
   throw new NotImplementedError('multiHeadSelfAttention');
 }
+// part: weights, single_head
+
+/*
+ * The course's optional parts, graded in this handout besides the four functions above (Problems 2
+ * and 3, Project 4): implement these too. `npm test -- -t test_attention`, `-t single_head` and
+ * `-t multihead_attention` run their tests.
+ */
+// end part
+// part: weights
+
+/** attention's options. Each may be left out: no mask, scaled, weights returned. */
+export interface AttentionOptions {
+  mask?: Tensor;
+  scale?: boolean;
+  returnWeights?: boolean;
+}
+
+/**
+ * Project 4's attention: Attention(Q, K, V) = softmax(Q Kᵀ / √d_k) V, and the attention weights it
+ * multiplies V with.
+ *
+ * Q [...batch, queries, dK], K [...batch, keys, dK], V [...batch, keys, dV], as for
+ * scaledDotProductAttention, and the same boolean `mask` (1 = may attend, 0 = must not),
+ * broadcastable to [...batch, queries, keys] (it may have fewer dims, never more).
+ * Returns { output [...batch, queries, dV], weights [...batch, queries, keys] }:
+ * - `scale: false` leaves out the 1/√d_k: Problem 2's unscaled softmax(Q Kᵀ) V;
+ * - `returnWeights: false` returns { output } alone: leave `weights` out (or undefined);
+ * - each query's weights sum to 1 over its allowed keys, and masked keys weigh exactly 0;
+ * - a query whose keys are ALL masked has weights of zeros and an output of zeros, never NaN.
+ */
+export function attention(Q: Tensor, K: Tensor, V: Tensor, options?: AttentionOptions): { output: TensorLike; weights?: TensorLike } {
+  throw new NotImplementedError('attention');
+}
+// end part
+// part: single_head
+
+/**
+ * Single-head attention's three projections, each PyTorch's nn.Linear(n_embd, n_embd) with its
+ * bias: a weight [dModel, dModel] in (out, in) layout and a bias [dModel], so y = x Wᵀ + b.
+ */
+export interface SingleHeadWeights {
+  qProj: Tensor;
+  qBias: Tensor;
+  kProj: Tensor;
+  kBias: Tensor;
+  vProj: Tensor;
+  vBias: Tensor;
+}
+
+/** Multi-head attention's four projections, each with its bias: those of SingleHeadWeights, and the output projection. */
+export interface BiasedAttentionWeights extends SingleHeadWeights {
+  oProj: Tensor;
+  oBias: Tensor;
+}
+
+/**
+ * Problems 2 and 3: single-head self-attention with biased projections.
+ *
+ * x [...batch, seq, dModel]. Q = x qProjᵀ + qBias, and K and V alike; then attention over the whole
+ * of dModel (one head: d_k = dModel), scaled by 1/√dModel unless `scale` is false (Problem 2's
+ * SimpleAttention), with the optional `mask` ([seq, seq], 1 = may attend). No output projection.
+ * Returns [...batch, seq, dModel].
+ */
+export function singleHeadAttention(x: Tensor, weights: SingleHeadWeights, options?: { scale?: boolean; mask?: Tensor }): TensorLike {
+  throw new NotImplementedError('singleHeadAttention');
+}
+
+/**
+ * Project 4's multi-head attention, with biases on all four projections.
+ *
+ * x [...batch, seq, dModel]. As multiHeadSelfAttention, with y = x Wᵀ + b for every projection:
+ * project x to Q, K and V; split the features into `numHeads` contiguous blocks of
+ * dModel / numHeads; attention per head, scaled by 1/√(dModel / numHeads), with `mask` ([seq, seq],
+ * the same for every head and batch entry); the heads side by side in order; then oProj and oBias.
+ * Returns { output [...batch, seq, dModel], weights [...batch, numHeads, seq, seq] }: every head's
+ * attention weights.
+ */
+export function multiHeadAttention(
+  x: Tensor,
+  weights: BiasedAttentionWeights,
+  numHeads: number,
+  options?: { mask?: Tensor },
+): { output: TensorLike; weights: TensorLike } {
+  throw new NotImplementedError('multiHeadAttention');
+}
+// end part
 // part: gradients
 
 /**

@@ -68,7 +68,7 @@ export const assignmentWith = (on: readonly string[]): Assignment => ({
     switchFile: 'tests/parts.ts',
     fixSwitch: (text) => releasedText(text, on),
   },
-  nonFiniteHint: (fn, inputs) => (fn === 'scaled_dot_product_attention' ? fullyMaskedRow(inputs.mask) : undefined),
+  nonFiniteHint: (fn, inputs) => (fn === 'scaled_dot_product_attention' || fn === 'attention' ? fullyMaskedRow(inputs.mask) : undefined),
   inputsChangedFix: INPUTS_CHANGED_FIX,
   carryForward: async (calls, graded, fixture, output) => (await carry()).carryForward(calls, graded, fixture, output),
   heatmap: async (probe, graded, fixture, instructorView) => (await heatmaps()).attentionHeatmap(probe, graded, fixture, instructorView),

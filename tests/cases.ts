@@ -6,7 +6,9 @@
  * Points follow the course's weights (as in CS336): scaled dot-product attention 5, softmax 1,
  * multi-head self-attention 5, causal mask 1. Hidden cases (instructor-only fixtures) come on top
  * (softmax 0.5, attention 1, causal mask 0.5, multi-head 0.5) and are graded only with
- * `npm run grade -- --hidden`.
+ * `npm run grade -- --hidden`. The optional parts' cases (parts.ts) count only when the switch
+ * turns their part on: Project 4's attention with weights 3 (+0.5 hidden), single-head attention 2
+ * (+0.25), multi-head attention with biases 3 (+0.5).
  *
  * What the cases must reach is written down beside this table, in lib/model/domain.ts: the classes
  * of calls the contract allows (every softmax dim of 1- to 4-D inputs, 0 to 3 batch dims, every
@@ -22,7 +24,10 @@ import { inParts, PARTS_ON } from './parts';
 export type { PropertyCheck } from '../lib/assignment/cases';
 
 /** This assignment's graded functions, by id (adapters/functions.ts declares how each is called). */
-export type GradedFunction = 'softmax' | 'scaled_dot_product_attention' | 'causal_mask' | 'multihead_self_attention' | GradientFunction;
+export type GradedFunction =
+  | 'softmax' | 'scaled_dot_product_attention' | 'causal_mask' | 'multihead_self_attention'
+  | 'attention' | 'single_head_attention' | 'multihead_attention'
+  | GradientFunction;
 
 /** A case of this assignment: one of its functions'. */
 export type GradedCase = Case & { fn: GradedFunction };
@@ -155,6 +160,48 @@ export const ALL_CASES: readonly GradedCase[] = [
     fixture: 'hidden/mhsa_2d_one_head', what: 'x [seq, d_model] (no batch dims), 1 head, no mask' }),
   hidden({ name: 'test_multihead_self_attention_one_feature_per_head_hidden', fn: 'multihead_self_attention', points: 0.125,
     fixture: 'hidden/mhsa_dhead_1_float64', what: 'float64 x [2–3, 2–3, seq, d_model] with numHeads = d_model, a mask that is not causal' }),
+
+  // The optional parts (tests/parts.ts): graded, and worth points, only when the switch turns them on.
+  visible({ name: 'test_attention', fn: 'attention', points: 0.5, fixture: 'attention_3d',
+    what: 'attention(Q, K, V) with no options: Q, K and V [2, 5, 8] (Project 4), scaled, returning { output, weights }' }),
+  visible({ name: 'test_attention_causal', fn: 'attention', points: 0.5, fixture: 'attention_causal', checks: ['rows_sum_to_one', 'masked_are_zero'],
+    what: 'a causal mask [6, 6] on Q, K, V [3, 6, 16]: every row of weights sums to 1, the future weighs exactly 0' }),
+  visible({ name: 'test_attention_unscaled', fn: 'attention', points: 0.5, fixture: 'attention_unscaled', checks: ['rows_sum_to_one', 'masked_are_zero'],
+    what: 'scale: false (Problem 2): softmax(Q Kᵀ) V without 1/√d_k, d_k 32, a mask [2, 4, 6]' }),
+  visible({ name: 'test_attention_no_weights', fn: 'attention', points: 0.25, fixture: 'attention_no_weights',
+    what: 'returnWeights: false: { output } alone, weights left out (or undefined); a 2-D mask [5, 7] on a batch of 2' }),
+  visible({ name: 'test_attention_fully_masked_rows', fn: 'attention', points: 0.5, fixture: 'attention_fully_masked_rows',
+    checks: ['rows_sum_to_one', 'masked_are_zero', 'masked_rows_zero'],
+    what: 'queries whose keys are all masked: their output and their weights are exactly zeros, never NaN or a uniform average' }),
+  visible({ name: 'test_attention_4d_rectangular', fn: 'attention', points: 0.5, fixture: 'attention_4d_rectangular', checks: ['rows_sum_to_one', 'masked_are_zero'],
+    what: 'scale: true and returnWeights: true given: Q [2, 2, 5, 24], K [2, 2, 9, 24], V [2, 2, 9, 40], a mask [2, 1, 5, 9] broadcast over the second dim' }),
+  visible({ name: 'test_attention_large_scores', fn: 'attention', points: 0.25, fixture: 'attention_large_scores',
+    what: "scores near 1024: subtract each row's max before exp, for the output and the weights alike" }),
+
+  visible({ name: 'test_single_head_attention', fn: 'single_head_attention', points: 0.5, fixture: 'single_head',
+    what: 'x [2, 5, 16] (Problem 3): Q, K, V = x Wᵀ + b, scaled by 1/√16, no mask, no output projection' }),
+  visible({ name: 'test_single_head_attention_unscaled', fn: 'single_head_attention', points: 0.5, fixture: 'single_head_unscaled',
+    what: 'scale: false (Problem 2\'s SimpleAttention): x [2, 6, 32], softmax(Q Kᵀ) V' }),
+  visible({ name: 'test_single_head_attention_causal', fn: 'single_head_attention', points: 0.5, fixture: 'single_head_causal',
+    what: 'x [3, 6, 16] with a causal mask [6, 6]' }),
+  visible({ name: 'test_single_head_attention_batch_dims', fn: 'single_head_attention', points: 0.5, fixture: 'single_head_batch_dims',
+    what: 'x [2, 2, 4, 8] (two batch dims), scale: true given, a causal mask [4, 4]' }),
+
+  visible({ name: 'test_multihead_attention', fn: 'multihead_attention', points: 1, fixture: 'mha_biased',
+    what: 'x [2, 10, 64], 8 heads (Project 4), biases on all four projections, no mask: { output, weights [2, 8, 10, 10] }' }),
+  visible({ name: 'test_multihead_attention_causal', fn: 'multihead_attention', points: 1, fixture: 'mha_biased_causal', checks: ['rows_sum_to_one', 'masked_are_zero'],
+    what: 'x [2, 10, 64], 8 heads, a causal mask [10, 10] for every head: each head\'s weights rows sum to 1, the future weighs 0' }),
+  visible({ name: 'test_multihead_attention_batch_dims', fn: 'multihead_attention', points: 1, fixture: 'mha_biased_batch_dims', checks: ['rows_sum_to_one', 'masked_are_zero'],
+    what: 'x [2, 2, 6, 16] (two batch dims), 4 heads, a mask [6, 6] that is not causal, query 2 fully masked: its weights are 0 in every head' }),
+
+  hidden({ name: 'test_attention_hidden', fn: 'attention', points: 0.25, fixture: 'hidden/attention', checks: ['rows_sum_to_one', 'masked_are_zero'],
+    what: 'Q [2–3, n_q, d], K and V [2–3, n_k, d], scaled or not, a 2-D mask' }),
+  hidden({ name: 'test_attention_no_weights_unscaled_hidden', fn: 'attention', points: 0.25, fixture: 'hidden/attention_no_weights_unscaled',
+    what: 'scale: false and returnWeights: false together, two batch dims, a causal mask' }),
+  hidden({ name: 'test_single_head_attention_hidden', fn: 'single_head_attention', points: 0.25, fixture: 'hidden/single_head',
+    what: 'x [1–3, seq, d], scaled or not, a causal mask' }),
+  hidden({ name: 'test_multihead_attention_hidden', fn: 'multihead_attention', points: 0.5, fixture: 'hidden/mha_biased', checks: ['rows_sum_to_one', 'masked_are_zero'],
+    what: 'x [1–3, seq, heads·d_head], 2 to 4 heads, a causal mask' }),
 
   // The gradients part (tests/gradientCases.ts).
   ...gradientCases(CONTRACT_TOLERANCE),

@@ -35,13 +35,13 @@ export const PARTS: readonly Part[] = [
     id: 'weights',
     title: "Project 4's attention, returning its weights, with or without the scale",
     default: false,
-    functions: [],
+    functions: ['attention'],
   },
   {
     id: 'single_head',
     title: 'Problems 2 and 3: single-head attention with biased projections; multi-head attention with biases, returning its weights',
     default: false,
-    functions: [],
+    functions: ['single_head_attention', 'multihead_attention'],
   },
   {
     id: 'gradients',

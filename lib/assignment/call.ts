@@ -7,7 +7,7 @@
 import { broadcastShapes } from '../shape';
 import { Tensor } from '../tensor';
 import type { ArgSpec, Dim, FunctionSpec, ShapeRule, Source } from './functions';
-import { partsOf } from './functions';
+import { partsOfCall } from './functions';
 
 /** A case's arguments as data: named input tensors and named number params. */
 export interface CaseInputs {
@@ -69,11 +69,12 @@ function shapeOf(rule: ShapeRule, call: CaseInputs): number[] {
 }
 
 /**
- * The shape the contract promises for each part, for these inputs; undefined for a part whose
- * inputs do not fit the contract (a probe's may not), and then no shape is promised.
+ * The shape the contract promises for each part the call returns (partsOfCall), for these inputs;
+ * undefined for a part whose inputs do not fit the contract (a probe's may not), and then no shape
+ * is promised.
  */
 export function expectedShapes(spec: FunctionSpec, call: CaseInputs): (number[] | undefined)[] {
-  return partsOf(spec).map((part) => {
+  return partsOfCall(spec, call.params).map((part) => {
     try {
       const shape = shapeOf(part.shape, call);
       return shape.every((n) => Number.isSafeInteger(n) && n >= 0) ? shape : undefined;

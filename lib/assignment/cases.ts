@@ -7,8 +7,12 @@ import type { Tolerance } from '../compare';
 /** A graded function's id (functions.ts FunctionSpec.id). */
 export type GradedFunction = string;
 
-/** Named checks beyond closeness, on the rows the function's spec points at (FunctionSpec.rows); each reports its own message. */
-export type PropertyCheck = 'rows_sum_to_one' | 'masked_are_zero';
+/**
+ * Named checks beyond closeness, on the rows the function's spec points at (FunctionSpec.rows), and
+ * for `masked_rows_zero` on every float part: rows whose mask allows no key are exactly 0. Each
+ * reports its own message.
+ */
+export type PropertyCheck = 'rows_sum_to_one' | 'masked_are_zero' | 'masked_rows_zero';
 
 export interface GradedCase {
   /** Test name shown to students and used with `-t`. */

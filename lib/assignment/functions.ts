@@ -42,6 +42,13 @@ export interface PartSpec {
   name: string;
   kind: PartKind;
   shape: ShapeRule;
+  /**
+   * A tuple's part that a flag leaves out: the name of a param (`as: 'boolean'`) which, when a call
+   * sets it to 0 (false), asks for no such part. The function then returns no such field (or
+   * undefined, or null), and nothing of it is compared. Never a tuple's first part: a case's
+   * expected output is its first part.
+   */
+  omittedWhenFalse?: string;
 }
 
 export interface FunctionSpec {
@@ -80,6 +87,11 @@ export function inputNames(spec: FunctionSpec): Record<string, string> {
 /** The parts of what a function returns, in order. */
 export function partsOf(spec: FunctionSpec): PartSpec[] {
   return spec.returns.tuple ? spec.returns.parts : [spec.returns.part];
+}
+
+/** The parts a call with these params returns, in order: every part but those its flags leave out (PartSpec.omittedWhenFalse). */
+export function partsOfCall(spec: FunctionSpec, params: Readonly<Record<string, number>>): PartSpec[] {
+  return partsOf(spec).filter((p) => p.omittedWhenFalse === undefined || params[p.omittedWhenFalse] !== 0);
 }
 
 /** A function's spec by id; an unknown id is the harness's own mistake (a case naming no declared function). */

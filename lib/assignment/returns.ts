@@ -14,7 +14,7 @@ import { NonFiniteResult, ResultError } from '../errors';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
 import { formatShape } from '../shape';
 import { Tensor } from '../tensor';
-import type { FunctionSpec, PartKind, PartSpec } from './functions';
+import { partsOfCall, type FunctionSpec, type PartKind, type PartSpec } from './functions';
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -104,18 +104,25 @@ export function notExported(file: string, name: string): ResultError {
 }
 
 /**
- * What a graded function returned, each part a tensor of the kind it must be, or its shape alone
- * when that is not the promised one (`expect`, by part, from the call's inputs) and is larger;
- * throws ResultError saying why not.
+ * What a graded function returned, each part the call asks for (partsOfCall: `params` are the
+ * call's) a tensor of the kind it must be, or its shape alone when that is not the promised one
+ * (`expect`, by part, from the call's inputs) and is larger; throws ResultError saying why not. A
+ * part the call leaves out must be absent, undefined or null.
  */
-export function readReturn(spec: FunctionSpec, raw: unknown, expect?: readonly (readonly number[] | undefined)[]): Returned {
+export function readReturn(spec: FunctionSpec, raw: unknown, expect?: readonly (readonly number[] | undefined)[], params: Readonly<Record<string, number>> = {}): Returned {
   if (!spec.returns.tuple) return [{ name: spec.returns.part.name, value: readTensor(raw, spec.export, spec.returns.part.kind, expect?.[0]) }];
-  const parts = spec.returns.parts;
+  const parts = partsOfCall(spec, params);
   const fields = parts.map((p) => p.name).join(', ');
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || ArrayBuffer.isView(raw)) {
     throw new ResultError(`${spec.export} returned ${raw === undefined ? 'undefined' : describe(raw)}; return an object { ${fields} } of tensors`);
   }
   const record = raw as Record<string, unknown>;
+  for (const left of spec.returns.parts.filter((p) => !parts.includes(p))) {
+    const value = record[left.name];
+    if (value !== undefined && value !== null) {
+      throw new ResultError(`${spec.export} returned ${left.name} when the call set ${left.omittedWhenFalse} to false; leave ${left.name} out then (or undefined), return { ${fields} }`);
+    }
+  }
   return parts.map((part, i) => {
     if (!(part.name in record)) throw new ResultError(`${spec.export} returned an object without ${part.name}; return { ${fields} }`);
     return { name: part.name, value: readTensor(record[part.name], partLabel(spec, part), part.kind, expect?.[i]) };

@@ -80,7 +80,9 @@ function readInputs(dirs: readonly string[], cases: readonly GradedCase[]): Inpu
     // The case table is this checkout's, not what the shard says it was: points come from it.
     const table = caseTable(record.graded_with.options.hidden ? cases : visibleOf(cases));
     if (JSON.stringify(record.case_table) !== JSON.stringify(table)) {
-      throw new MergeError(`${dir} was graded with another case table than this checkout's: merge with the checkout that graded it, or regrade`);
+      // The assignment's parts switched otherwise is the usual cause: a record that names its parts says which it graded.
+      const parts = record.graded_with.parts ? ` (its parts: ${record.graded_with.parts.join(', ')})` : '';
+      throw new MergeError(`${dir} was graded with another case table than this checkout's${parts}: merge with the checkout that graded it, or regrade`);
     }
     return { dir, record };
   });

@@ -13,7 +13,7 @@ export type RegradeReason = 'new' | 'unrecorded' | 'other_options' | 'edited' | 
 export const REASON_WORDS: Record<RegradeReason, string> = {
   new: 'not graded before',
   unrecorded: 'graded by a grader that did not record how',
-  other_options: 'graded with other options, cases or fixtures',
+  other_options: 'graded with other options, parts, cases or fixtures',
   edited: 'changed since they were graded',
   not_readable: 'could not be read',
   other_time: 'given another submission or due time',
@@ -47,7 +47,7 @@ export function regradeReason(
   return same ? undefined : 'other_time';
 }
 
-/** "regraded 3: 2 changed since they were graded, 1 graded with other options, cases or fixtures". */
+/** "regraded 3: 2 changed since they were graded, 1 graded with other options, parts, cases or fixtures". */
 export function regradeLine(reasons: ReadonlyMap<string, RegradeReason>): string {
   const counts = new Map<RegradeReason, number>();
   for (const why of reasons.values()) counts.set(why, (counts.get(why) ?? 0) + 1);

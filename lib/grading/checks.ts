@@ -5,13 +5,14 @@
  * weigh (verdict.ts); they run in the grading process (or npm test's), never inside student code.
  */
 import type { Dim, FunctionSpec, PartSpec } from '../assignment/functions';
-import { partsOf } from '../assignment/functions';
+import { partsOf, partsOfCall } from '../assignment/functions';
 import { toleranceOf, type GradedCase } from '../assignment/cases';
 import {
   checkClose,
   checkEqual,
   checkMaskEqual,
   checkMaskedAreZero,
+  checkMaskedRowsZero,
   checkRowsSumToOne,
   checkShape,
   leadingColumns,
@@ -53,18 +54,26 @@ function partChecks(graded: GradedCase, part: PartSpec, output: Values, expected
   return [part.kind === 'mask' ? checkMaskEqual(output, expected) : checkEqual(output, expected)];
 }
 
-/** The case's property checks, on the rows the spec points at (FunctionSpec.rows). */
+/**
+ * The case's property checks, on the rows the spec points at (FunctionSpec.rows); `masked_rows_zero`
+ * on the rows of every float part the call returns.
+ */
 function propertyChecks(spec: FunctionSpec, graded: GradedCase, outputs: ReadonlyMap<string, Values>, evidence: Evidence): CheckOutcome[] {
   if (graded.checks.length === 0) return [];
   const rows = spec.rows;
   if (!rows) throw new Error(`${graded.name} declares property checks, but ${spec.export}'s spec says no rows to read`);
-  const output = outputs.get(rows.part ?? partsOf(spec)[0].name)!;
+  const output = outputs.get(rows.part ?? partsOf(spec)[0].name);
+  if (!output) throw new Error(`${graded.name} declares property checks on ${rows.part}, which the call leaves out`);
   const probs = rows.columns === undefined ? output : leadingColumns(output, dimOf(rows.columns, evidence));
   const mask = rows.mask === undefined ? undefined : evidence.inputs[rows.mask];
   return graded.checks.map((check) => {
     if (check === 'rows_sum_to_one') return checkRowsSumToOne(probs, mask);
-    // A probability case always has a mask: the fixture generator refuses one without.
-    return checkMaskedAreZero(probs, mask!);
+    // A case with these checks always has a mask: the fixture generator refuses one without.
+    if (check === 'masked_are_zero') return checkMaskedAreZero(probs, mask!);
+    const floats = partsOfCall(spec, evidence.params).filter((p) => p.kind === 'float');
+    const named = (part: string, c: CheckOutcome) => (spec.returns.tuple && !c.passed ? { ...c, message: `${part}: ${c.message}` } : c);
+    const passed: CheckOutcome = { check, passed: true, message: '' };
+    return floats.map((p) => named(p.name, checkMaskedRowsZero(outputs.get(p.name)!, mask!))).find((c) => !c.passed) ?? passed;
   });
 }
 
@@ -75,7 +84,7 @@ function propertyChecks(spec: FunctionSpec, graded: GradedCase, outputs: Readonl
 export function evaluateCase(spec: FunctionSpec, graded: GradedCase, outputs: ReadonlyMap<string, Values>, evidence: Evidence): Verdict {
   const tuple = spec.returns.tuple;
   const checks: CheckOutcome[] = [];
-  for (const part of partsOf(spec)) {
+  for (const part of partsOfCall(spec, evidence.params)) {
     const named = (c: CheckOutcome) => (tuple && !c.passed ? { ...c, message: `${part.name}: ${c.message}` } : c);
     checks.push(...partChecks(graded, part, outputs.get(part.name)!, evidence.expected[part.name], evidence).map(named));
   }

@@ -157,7 +157,7 @@ export class InProcessSession {
     const changed = changedInputs(inputs, given);
     const flooded = capture.flooded;
     try {
-      const value = readReturn(spec, raw, expectedShapes(spec, inputs));
+      const value = readReturn(spec, raw, expectedShapes(spec, inputs), inputs.params);
       return { kind: 'value', value, output: capture.take(), changed, flooded };
     } catch (err) {
       return { kind: 'threw', error: describeError(err), unreadable: isA(err, ResultError), output: capture.take(), changed, flooded };

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CaseInputs } from '../assignment/call';
-import type { FunctionSpec } from '../assignment/functions';
+import { partsOf, type FunctionSpec } from '../assignment/functions';
 import { partLabel } from '../assignment/returns';
 import type { Probe, ProbeAnswer } from '../diagnosis/probe';
 import { formatShape } from '../shape';
@@ -64,7 +64,7 @@ export function valueAnswer(
   const parts: Record<string, Tensor> = {};
   for (const [i, { name, value }] of returned.entries()) {
     if (!value.data) {
-      const part = spec.returns.tuple ? spec.returns.parts[i] : spec.returns.part;
+      const part = partsOf(spec).find((p) => p.name === name)!;
       return { kind: 'threw', name: 'ResultError', message: `${partLabel(spec, part)} returned shape ${formatShape(value.shape)} where ${formatShape(expect[i] ?? [])} is expected` };
     }
     parts[name] = value instanceof Tensor ? value : new Tensor(value.data, value.shape);

@@ -8,7 +8,7 @@
  */
 import type { Assignment } from './assignment';
 import type { GradedCase } from '../assignment/cases';
-import { partsOf, specOf, type FunctionSpec } from '../assignment/functions';
+import { partsOfCall, specOf, type FunctionSpec } from '../assignment/functions';
 import { checkPart } from '../assignment/returns';
 import type { Values } from '../compare';
 import { NonFiniteResult, ResultError } from '../errors';
@@ -61,20 +61,21 @@ export function expectedParts(spec: FunctionSpec, fixture: LoadedFixture): Recor
 /** Its values checked, or, when a part's shape alone was read (returns.ts judgedByShape), that shape. */
 export function judgeValue(assignment: Pick<Assignment, 'functions' | 'nonFiniteHint'>, graded: GradedCase, returned: readonly ReturnedPart[], fixture: LoadedFixture): CaseVerdict {
   const spec = specOf(assignment.functions, graded.fn);
-  // A single tensor's bound is bound.npy; a tuple's, one per part (bound_<part>.npy).
+  // A bound is written beside the expected values: bound.npy for one tensor, bound_<part>.npy for a tuple's part.
   const widening = (part: string) => boundWidening(fixture, spec.returns.tuple ? part : undefined);
   const evidence = { expected: expectedParts(spec, fixture), inputs: fixture.inputs, params: fixture.params, widening };
   const byName = new Map(returned.map((p) => [p.name, p.value]));
-  const shapeOnly = partsOf(spec).find((part) => byName.get(part.name)?.data === undefined);
+  const parts = partsOfCall(spec, fixture.params);
+  const shapeOnly = parts.find((part) => byName.get(part.name)?.data === undefined);
   if (shapeOnly) {
     // The shape check comes first and alone reads no values (checks.ts): the same words as for any wrong shape.
-    const outputs = new Map(partsOf(spec).map((p) => [p.name, { shape: byName.get(p.name)?.shape ?? [], data: [] } as Values]));
+    const outputs = new Map(parts.map((p) => [p.name, { shape: byName.get(p.name)?.shape ?? [], data: [] } as Values]));
     const [first, ...rest] = evaluateCase(spec, graded, outputs, evidence).message.split('\n');
     return { status: 'failed', reason: first, details: rest.join('\n') };
   }
   const outputs = new Map<string, Tensor>();
   try {
-    for (const part of partsOf(spec)) outputs.set(part.name, checkPart(spec, part, byName.get(part.name), assignment.nonFiniteHint?.(graded.fn, fixture.inputs)));
+    for (const part of parts) outputs.set(part.name, checkPart(spec, part, byName.get(part.name), assignment.nonFiniteHint?.(graded.fn, fixture.inputs)));
   } catch (err) {
     if (!(err instanceof ResultError)) throw err;
     if (err instanceof NonFiniteResult) return { ...unreadable(err.message), status: 'failed' };
@@ -84,7 +85,7 @@ export function judgeValue(assignment: Pick<Assignment, 'functions' | 'nonFinite
   if (verdict.passed) return { status: 'passed', reason: '', details: '' };
   const [first, ...rest] = verdict.message.split('\n');
   // The diagnosis reads one output: a single tensor's, or the first failing part of a tuple.
-  const failing = partsOf(spec).find((p) => verdict.checks.some((c) => !c.passed && (!spec.returns.tuple || c.message.startsWith(`${p.name}: `)))) ?? partsOf(spec)[0];
+  const failing = parts.find((p) => verdict.checks.some((c) => !c.passed && (!spec.returns.tuple || c.message.startsWith(`${p.name}: `)))) ?? parts[0];
   const outcome: Outcome = { kind: 'output', output: outputs.get(failing.name)!, ...(spec.returns.tuple && { part: failing.name }), ...(failing.kind !== 'float' && { exact: true as const }) };
   return { status: 'failed', reason: first, details: rest.join('\n'), evidence: outcome };
 }

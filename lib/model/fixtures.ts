@@ -9,7 +9,7 @@ import { parseNpy, type NpyArray } from '../npy';
 import { displayPath, FIXTURES_DIR, FIXTURES_FIX, IS_HANDOUT } from '../paths';
 import { Tensor } from '../tensor';
 import type { Widening } from '../compare';
-import { BOUND_FILE, BOUND_NAME, BOUND_PART, EXPECTED_FILE, EXPECTED_PART, PROBABILITIES_FILE, boundPartFile, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
+import { BOUND_FILE, BOUND_NAME, BOUND_PART, boundPartFile, EXPECTED_FILE, EXPECTED_PART, PROBABILITIES_FILE, manifestEntry, mistakeFile, readManifest, sha256, type FileEntry, type Manifest } from './manifest';
 
 export interface LoadedFixture {
   key: string;
@@ -28,15 +28,15 @@ export interface LoadedFixture {
    */
   mistakes(): ReadonlyMap<string, Tensor>;
   /**
-   * The case's float32 error bound on its expected output (BOUND_FILE), or with `part` on that part
-   * of a tuple return (bound_<part>.npy), read on the first call; undefined when it has none.
+   * The case's float32 error bound on its expected output (BOUND_FILE), or on a tuple return's
+   * `part` (BOUND_PART), read on the first call; undefined when it has none.
    */
   bound(part?: string): Tensor | undefined;
 }
 
 /**
- * The fixture's bound (on a tuple's `part`) as the check widens its tolerance by it (lib/compare.ts
- * checkClose), read only if an element needs it.
+ * The fixture's bound as the check widens its tolerance by it (lib/compare.ts checkClose), read only
+ * if an element needs it: of its one output, or of a tuple return's `part`.
  */
 export function boundWidening(fixture: Pick<LoadedFixture, 'bound'>, part?: string): Widening {
   // A case without a bound widens nothing: no element has a bound to be within.
@@ -102,9 +102,9 @@ export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixtu
   const loadProbabilities = () => (probabilities ??= probabilitiesEntry && read(PROBABILITIES_FILE, probabilitiesEntry));
   const bounds = new Map<string, Tensor | undefined>();
   const loadBound = (part?: string) => {
-    const name = part === undefined ? BOUND_FILE : boundPartFile(part);
-    if (!bounds.has(name)) bounds.set(name, entry.files[name] && read(name, entry.files[name]));
-    return bounds.get(name);
+    const file = part === undefined ? BOUND_FILE : boundPartFile(part);
+    if (!bounds.has(file)) bounds.set(file, entry.files[file] && read(file, entry.files[file]));
+    return bounds.get(file);
   };
   return { key, params: entry.params, inputs, expected, parts, probabilities: loadProbabilities, mistakes: loadMistakes, bound: loadBound };
 }

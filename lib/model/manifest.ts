@@ -55,7 +55,7 @@ export const PROBABILITIES_FILE = 'probabilities.npy';
  * beside the case, so the handout ships the bound and not the code that computes it. Never an input.
  */
 export const BOUND_FILE = 'bound.npy';
-/** A tuple return's bound on one part: bound_<part>.npy, of that part's shape. */
+/** A tuple return's part's bound: bound_<part>.npy, of that part's expected shape. */
 export const BOUND_PART = /^bound_(\w+)\.npy$/;
 export const boundPartFile = (part: string): string => `bound_${part}.npy`;
 /** What a failure beyond it calls it: "beyond the float32 error bound of this case". */

@@ -111,7 +111,7 @@ function answer(message: ParentMessage & { type: 'case' }): ChildMessage {
   }
   const changed = changedInputs(inputs, given);
   try {
-    const read = readReturn(spec, raw, expect.map((shape) => shape ?? undefined));
+    const read = readReturn(spec, raw, expect.map((shape) => shape ?? undefined), inputs.params);
     const value: WireReturn = read.map(({ name, value: part }) => (part instanceof Tensor ? { name, shape: [...part.shape], data: part.data } : { name, shape: [...part.shape] }));
     return { type: 'result', id, output: printed.take(), changed, ok: true, value };
   } catch (err) {

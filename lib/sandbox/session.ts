@@ -13,7 +13,7 @@ import { GraderError } from '../errors';
 import { CallClock, processTree } from './childClock';
 import { DIED_AT_CAP, OUT_OF_MEMORY } from './outOfMemory';
 import { expectedShapes, type CaseInputs } from '../assignment/call';
-import { partsOf, specOf, type FunctionSpec } from '../assignment/functions';
+import { partsOfCall, specOf, type FunctionSpec } from '../assignment/functions';
 import { judgedByShape } from '../assignment/returns';
 import { launchCommand, type ChildCommand } from './containment';
 import { launch, type ContainedProcess } from './launcher';
@@ -124,10 +124,11 @@ interface Pending {
   /** Ends the call with no verdict: the harness failed, not the submission. */
   fail: (err: GraderError) => void;
   timer?: NodeJS.Timeout;
-  /** A case's: its function's spec, the shapes promised for its inputs, and their names. */
+  /** A case's: its function's spec, the shapes promised for its inputs, their names, and its params. */
   spec?: FunctionSpec;
   expect?: (number[] | null)[];
   inputs?: readonly string[];
+  params?: Readonly<Record<string, number>>;
   /** The child said the call printed a flood. */
   flooded?: boolean;
 }
@@ -142,11 +143,12 @@ function requestId(): number {
 }
 
 /**
- * Why an answer's parts are not what the function returns (their names, in the spec's order), or a
- * part came as a shape alone where its values must come; undefined when they are.
+ * Why an answer's parts are not what the call returns (their names, in the spec's order, less those
+ * the call's `params` leave out), or a part came as a shape alone where its values must come;
+ * undefined when they are.
  */
-function wrongParts(spec: FunctionSpec, value: WireReturn, expect: readonly (number[] | null)[]): string | undefined {
-  const names = partsOf(spec).map((p) => p.name);
+function wrongParts(spec: FunctionSpec, value: WireReturn, expect: readonly (number[] | null)[], params: Readonly<Record<string, number>>): string | undefined {
+  const names = partsOfCall(spec, params).map((p) => p.name);
   if (value.length !== names.length || value.some((part, i) => part.name !== names[i])) return `sent the grader tensors named other than ${spec.export} returns`;
   if (value.some((part, i) => !('data' in part) && !judgedByShape(part.shape, expect[i] ?? undefined))) {
     return 'sent the grader a shape without its values, for a shape whose values it must send';
@@ -343,7 +345,7 @@ export class ChildSession {
       const effects = { changed: message.changed.filter(({ name }) => pending.inputs?.includes(name)), flooded: pending.flooded ?? false };
       if (!message.ok) this.settle({ kind: 'threw', error: message.error, output: message.output, unreadable: message.unreadable, ...effects });
       else {
-        const problem = pending.spec && wrongParts(pending.spec, message.value, pending.expect ?? []);
+        const problem = pending.spec && wrongParts(pending.spec, message.value, pending.expect ?? [], pending.params ?? {});
         if (problem) this.violation(problem);
         else this.settle({ kind: 'value', value: message.value.map(({ name, ...value }) => ({ name, value })), output: message.output, ...effects });
       }
@@ -386,7 +388,7 @@ export class ChildSession {
           resolve(outcome);
         },
         fail: reject,
-        ...(message.type === 'case' && { spec: specOf(this.options.functions, message.fn), expect: message.expect, inputs: Object.keys(inputs?.inputs ?? {}) }),
+        ...(message.type === 'case' && { spec: specOf(this.options.functions, message.fn), expect: message.expect, inputs: Object.keys(inputs?.inputs ?? {}), params: inputs?.params ?? {} }),
       };
       const check = () => {
         if (this.pending !== pending) return;

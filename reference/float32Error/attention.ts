@@ -16,6 +16,8 @@ export interface AttentionInputs {
   dq?: ArrayLike<number>;
   dk?: ArrayLike<number>;
   dv?: ArrayLike<number>;
+  /** The scores' factor: 1/√d_k by default, 1 for unscaled attention (Problem 2). */
+  scale?: number;
 }
 
 export interface Attended {
@@ -23,6 +25,8 @@ export interface Attended {
   out: Float64Array;
   bound: Float64Array;
   shape: number[];
+  /** The bound of the weights [...batch, queries, keys] themselves, for a function that returns them. */
+  weightsBound: Float64Array;
 }
 
 /**
@@ -36,14 +40,14 @@ export interface Attended {
  * δ (softmax.ts) is what every weight shares; γ_{3n+2} the weighted sum of V in any order with a
  * rescale per key (online); u|o| the expected value stored as float32. A fully masked row is exact zeros.
  */
-export function attention({ q, k, v, mask, dq, dk, dv }: AttentionInputs): Attended {
+export function attention({ q, k, v, mask, dq, dk, dv, scale = 1 / Math.sqrt(q.shape[q.shape.length - 1]) }: AttentionInputs): Attended {
   const [nQ, d] = q.shape.slice(-2);
   const [nK, dV] = v.shape.slice(-2);
   const leads = [q.shape.slice(0, -2), k.shape.slice(0, -2), v.shape.slice(0, -2), ...(mask ? [mask.shape.slice(0, -2)] : [])];
   const lead = broadcastShape(leads);
   const out = new Float64Array(size(lead) * nQ * dV);
   const bound = new Float64Array(out.length);
-  const scale = 1 / Math.sqrt(d);
+  const weightsBound = new Float64Array(size(lead) * nQ * nK);
   const s = new Float64Array(nK);
   const eps = new Float64Array(nK);
   const p = new Float64Array(nK);
@@ -75,6 +79,7 @@ export function attention({ q, k, v, mask, dq, dk, dv }: AttentionInputs): Atten
         p[j] /= sum;
         if (s[j] !== -Infinity) eps[j] += 4 * U * (max - s[j]);
       }
+      weights(p, eps, U * (Math.abs(max) + Math.log(nK) + 2) + gamma(2 * nK + 2), weightsBound, (b * nQ + i) * nK);
       const shared = U * (Math.abs(max) + Math.log(nK) + 2) + gamma(2 * nK + 2) + gamma(3 * nK + 2);
       for (let c = 0; c < dV; c++) {
         const at = ((b * nQ) + i) * dV + c;
@@ -92,7 +97,21 @@ export function attention({ q, k, v, mask, dq, dk, dv }: AttentionInputs): Atten
       }
     }
   }
-  return { out, bound, shape: [...lead, nQ, dV] };
+  return { out, bound, shape: [...lead, nQ, dV], weightsBound };
+}
+
+/**
+ * A query's weights returned as they are (attention's `weights`): as softmax's bound (softmax.ts),
+ * p_j·((1 − p_j)ε_j + Σ_{k≠j} p_k ε_k + δ + u), with the scores' ε_j and δ without V's sum. A
+ * masked key's weight is exactly 0.
+ */
+function weights(p: Float64Array, eps: Float64Array, shared: number, into: Float64Array, at: number): void {
+  let mean = 0;
+  for (let j = 0; j < p.length; j++) if (p[j] !== 0) mean += p[j] * eps[j];
+  for (let j = 0; j < p.length; j++) {
+    if (p[j] === 0) continue;
+    into[at + j] = SECOND_ORDER * p[j] * ((1 - p[j]) * eps[j] + mean - p[j] * eps[j] + shared + U);
+  }
 }
 
 /** scaledDotProductAttention's bound: its inputs read as float32 (u|v|), no other error carried. */

@@ -5,17 +5,17 @@
  * (fixtures/<case>/bound.npy); a case drawn per submission gets its bound from here, in the
  * grading process, as it gets its expected values.
  */
-import { attentionBound } from './attention';
+import { attention, attentionBound } from './attention';
 import { attentionBackwardBounds, softmaxBackwardBound, type AttentionGradients } from './backward';
-import { multiHeadBound } from './multiHead';
+import { biasedMultiHeadBound, multiHeadBound, singleHeadBound } from './multiHead';
 import { softmaxBound } from './softmax';
 import type { Arr } from './terms';
 
 export { attentionBackwardBounds, attentionBound, multiHeadBound, softmaxBackwardBound, softmaxBound };
 
 /**
- * Each element's bound for function `fn` on these inputs (on `part` of a tuple return), or
- * undefined for a function compared exactly (the causal mask).
+ * Each element's bound for function `fn` on these inputs (of its returned tuple's `part`, for a
+ * function that returns several), or undefined for a function compared exactly (the causal mask).
  */
 export function float32Bound(fn: string, inputs: Readonly<Record<string, Arr>>, params: Readonly<Record<string, number>>, part?: string): Float64Array | undefined {
   if (fn === 'softmax_backward') return softmaxBackwardBound(inputs.y, inputs.dy, params.dim);
@@ -23,5 +23,11 @@ export function float32Bound(fn: string, inputs: Readonly<Record<string, Arr>>, 
   if (fn === 'softmax') return softmaxBound(inputs.x, params.dim);
   if (fn === 'scaled_dot_product_attention') return attentionBound(inputs);
   if (fn === 'multihead_self_attention') return multiHeadBound(inputs, params.numHeads);
+  if (fn === 'attention') {
+    const attended = attention({ q: inputs.q, k: inputs.k, v: inputs.v, mask: inputs.mask, ...(params.scale === 0 && { scale: 1 }) });
+    return part === 'weights' ? attended.weightsBound : attended.bound;
+  }
+  if (fn === 'single_head_attention') return singleHeadBound(inputs, params.scale !== 0);
+  if (fn === 'multihead_attention') return biasedMultiHeadBound(inputs, params.numHeads, part ?? 'output');
   return undefined;
 }

@@ -1,20 +1,24 @@
 /**
- * The float32 error bound of multi-head self-attention (docs/float32-error.md): the projections'
- * errors carried into attention's bound (attention.ts), then through the output projection.
+ * The float32 error bounds of multi-head self-attention and of the course's biased variants
+ * (docs/float32-error.md): the projections' errors carried into attention's bound (attention.ts),
+ * then through the output projection, if there is one.
  */
-import { attention } from './attention';
+import { attention, type Attended } from './attention';
 import { gamma, SECOND_ORDER, U, type Arr } from './terms';
 
-/** y = x·Wᵀ over the last dim, with the bound of its float32 rounding in any order, plus what x already carries. */
-function project(x: ArrayLike<number>, rows: number, w: Arr, carried?: ArrayLike<number>): { y: Float64Array; dy: Float64Array } {
+/**
+ * y = x·Wᵀ (+ b) over the last dim, with the bound of its float32 rounding in any order, plus what x
+ * already carries. x and W read as float32 (2), dIn products and their sum in any order: dIn + 2
+ * roundings of Σ|x||W|; a bias read as float32 and added is one more rounding, of |b| too.
+ */
+function project(x: ArrayLike<number>, rows: number, w: Arr, carried?: ArrayLike<number>, bias?: Arr): { y: Float64Array; dy: Float64Array } {
   const [dOut, dIn] = w.shape;
   const y = new Float64Array(rows * dOut);
   const dy = new Float64Array(rows * dOut);
-  // x and W read as float32 (2), dIn products and their sum in any order: dIn + 2 roundings of Σ|x||W|.
-  const g = gamma(dIn + 2);
+  const g = gamma(dIn + (bias ? 3 : 2));
   for (let r = 0; r < rows; r++) {
     for (let o = 0; o < dOut; o++) {
-      let [sum, magnitude, spread] = [0, 0, 0];
+      let [sum, magnitude, spread] = [bias?.data[o] ?? 0, Math.abs(bias?.data[o] ?? 0), 0];
       for (let c = 0; c < dIn; c++) {
         const [a, b] = [x[r * dIn + c], w.data[o * dIn + c]];
         sum += a * b;
@@ -42,26 +46,50 @@ function heads(t: ArrayLike<number>, batches: number, seq: number, numHeads: num
   return out;
 }
 
+/** A case's inputs by name: x, the projections (q_proj…), their biases where the function has them (q_bias…), the mask. */
+type Weights = Readonly<Record<string, Arr>>;
+
 /**
- * x [...batch, seq, dModel], weights [dModel, dModel] (out, in), heads of contiguous features.
- * q, k, v = x·Wᵀ each within γ_{D+2}·|x||W|ᵀ; attention's bound with those carried (its scores
- * see δq·|k| + |q|·δk, its output Σ p δv); then y = h·W_oᵀ within Σ_c bound_c|W_o| + γ_{D+2}·|h||W_o|ᵀ
- * + u|y|. Reassociating (weights multiplied first, P·x before V's projection) moves the same
- * magnitudes by no more roundings than these.
+ * x [...batch, seq, dModel], weights [dModel, dModel] (out, in), biases [dModel] where given, heads
+ * of contiguous features. q, k, v = x·Wᵀ (+ b) each within γ_{D+2}·|x||W|ᵀ (γ_{D+3}, and |b|, with
+ * a bias); attention's bound with those carried (its scores see δq·|k| + |q|·δk, its output Σ p δv,
+ * its weights the same ε); then, with an output projection, y = h·W_oᵀ (+ b_o) within
+ * Σ_c bound_c|W_o| + γ_{D+2}·|h||W_o|ᵀ + u|y|. Reassociating (weights multiplied first, P·x before V's
+ * projection) moves the same magnitudes by no more roundings than these.
  */
-export function multiHeadBound(inputs: Readonly<Record<string, Arr>>, numHeads: number): Float64Array {
-  const { x, q_proj: wq, k_proj: wk, v_proj: wv, o_proj: wo, mask } = inputs;
+function projectedAttention(inputs: Weights, numHeads: number, scale?: number): { attended: Attended; rows: number; merge(t: ArrayLike<number>): Float64Array } {
+  const { x, mask } = inputs;
   const [seq, dModel] = x.shape.slice(-2);
   const rows = seq === 0 ? 0 : x.data.length / dModel;
   const batches = rows / seq;
   const dHead = dModel / numHeads;
   const split = (t: ArrayLike<number>) => ({ data: heads(t, batches, seq, numHeads, dHead), shape: [batches, numHeads, seq, dHead] });
-  const [q, k, v] = [wq, wk, wv].map((w) => project(x.data, rows, w));
+  const [q, k, v] = ['q', 'k', 'v'].map((p) => project(x.data, rows, inputs[`${p}_proj`], undefined, inputs[`${p}_bias`]));
   const attended = attention({
-    q: split(q.y), k: split(k.y), v: split(v.y), mask,
+    q: split(q.y), k: split(k.y), v: split(v.y), mask, scale,
     dq: split(q.dy).data, dk: split(k.dy).data, dv: split(v.dy).data,
   });
-  const merged = heads(attended.out, batches, seq, numHeads, dHead, true);
-  const y = project(merged, rows, wo, heads(attended.bound, batches, seq, numHeads, dHead, true));
+  return { attended, rows, merge: (t) => heads(t, batches, seq, numHeads, dHead, true) };
+}
+
+/** The output projection's bound on the merged heads, and u|y| for the expected value stored as float32. */
+function outputBound(inputs: Weights, numHeads: number): Float64Array {
+  const { attended, rows, merge } = projectedAttention(inputs, numHeads);
+  const y = project(merge(attended.out), rows, inputs.o_proj, merge(attended.bound), inputs.o_bias);
   return y.dy.map((e, i) => SECOND_ORDER * (e + U * Math.abs(y.y[i])));
+}
+
+/** multiHeadSelfAttention's bound: no bias. */
+export function multiHeadBound(inputs: Weights, numHeads: number): Float64Array {
+  return outputBound(inputs, numHeads);
+}
+
+/** multiHeadAttention's bound on `part`: its output (biases on all four projections), or every head's weights [...batch, heads, seq, seq]. */
+export function biasedMultiHeadBound(inputs: Weights, numHeads: number, part: string): Float64Array {
+  return part === 'weights' ? projectedAttention(inputs, numHeads).attended.weightsBound : outputBound(inputs, numHeads);
+}
+
+/** singleHeadAttention's bound: one head over all of dModel, biased projections, no output projection; `scaled` false for Problem 2's unscaled scores. */
+export function singleHeadBound(inputs: Weights, scaled: boolean): Float64Array {
+  return projectedAttention(inputs, 1, scaled ? undefined : 1).attended.bound;
 }

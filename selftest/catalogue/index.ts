@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { GradedFunction } from '../../tests/cases';
 import { ANSWER_CHANGES } from '../../lib/diagnosis/explain';
 import { OUTPUT_SCALED, ROWS_PERMUTED, ROWS_SCALED, ROWS_ZERO } from '../../lib/diagnosis/outputFacts';
+import { inParts, PARTS, PARTS_ON } from '../../tests/parts';
 
 export interface CatalogueEntry {
   name: string;
@@ -33,6 +34,8 @@ export interface CatalogueEntry {
    * (on cases where the mistake itself does not show): nothing else may be said.
    */
   mayAlsoSay?: readonly string[];
+  /** The parts (tests/parts.ts) whose functions it exports: the core part's alone unless it says more. */
+  parts?: readonly string[];
 }
 
 /** The mistake a failing test of `fn` must name for this entry. */
@@ -54,9 +57,14 @@ const sdpa = (name: string, mistake = name) => bug(name, 'scaled_dot_product_att
 const correct = (name: string, file: string): CatalogueEntry => ({ name, file });
 const undiagnosed = (name: string, breaks: GradedFunction, why: string): CatalogueEntry => ({ name, file: path.join(__dirname, 'bugs', `${name}.ts`), breaks, undiagnosed: why });
 
-export const CORRECT: readonly CatalogueEntry[] = [
-  correct('reference', path.join(__dirname, '..', '..', 'reference', 'index.ts')),
-  correct('tensor_methods_neg_inf', path.join(__dirname, 'bugs', 'base.ts')),
+/** The parts the optional parts' entries implement: every one but the gradients. */
+const FORWARD_PARTS = ['core', 'weights', 'single_head'];
+
+export const ALL_CORRECT: readonly CatalogueEntry[] = [
+  { ...correct('reference', path.join(__dirname, '..', '..', 'reference', 'index.ts')), parts: PARTS.map((p) => p.id) },
+  { ...correct('tensor_methods_neg_inf', path.join(__dirname, 'bugs', 'base.ts')), parts: FORWARD_PARTS },
+  // Its core functions are float32_loops's, graded as that entry: it stands for the optional parts alone.
+  { ...correct('parts_float32_loops', path.join(__dirname, 'correct', 'parts_float32_loops.ts')), parts: ['weights', 'single_head'] },
   correct('float32_loops', path.join(__dirname, 'correct', 'float32_loops.ts')),
   correct('float64_minus_1e9', path.join(__dirname, 'correct', 'minus_1e9.ts')),
   correct('plain_loops_number_arrays', path.join(__dirname, 'correct', 'plain_loops.ts')),
@@ -73,11 +81,23 @@ export const CORRECT: readonly CatalogueEntry[] = [
   correct('functional', path.join(__dirname, 'correct', 'functional.ts')),
 ];
 
+/**
+ * Whether an entry can be graded on the parts the switch turns on (tests/parts.ts): it exports every
+ * graded function, and a bug's own function is one of them. With the default switch, every entry
+ * of the core part; with more parts on, those that implement them too.
+ */
+const gradable = (entry: CatalogueEntry) =>
+  PARTS_ON.every((id) => (entry.parts ?? ['core']).includes(id)) && (entry.breaks === undefined || inParts(PARTS_ON, entry.breaks));
+
+/** The correct solutions the switch's cases can grade. */
+export const CORRECT: readonly CatalogueEntry[] = ALL_CORRECT.filter(gradable);
+
 /** The correct solutions whose lines say which part of attention they compute: what the diagnosis audit mutates. */
 export const AUDITED: readonly CatalogueEntry[] = CORRECT.filter((e) =>
   ['float32_loops', 'tensor_methods', 'loops_in_one', 'hand_strides', 'classes', 'recursion_over_batch_dims', 'online_softmax', 'helper_files', 'functional'].includes(e.name));
 
-export const BUGS: readonly CatalogueEntry[] = [
+/** Every bug of the catalogue, whatever the switch grades: each known mistake has one (selftest/diagnosis.test.ts). */
+export const ALL_BUGS: readonly CatalogueEntry[] = [
   // Where no stored output matches (exp's range predicted elsewhere, a 1×1 mask), what the output shows is said.
   bug('softmax_unstable', 'softmax', 'softmax_unstable', { mayAlsoSay: ['softmax_out_of_range'] }),
   bug('softmax_ignores_dim', 'softmax', 'softmax_wrong_dim'),
@@ -162,6 +182,8 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('softmax_unstable_helper', 'softmax', 'softmax_unstable', { mayAlsoSay: ['softmax_out_of_range'] }),
   bug('causal_off_by_one_loop', 'causal_mask', 'causal_off_by_one', { mayAlsoSay: ['causal_cells'] }),
   bug('causal_upper_loop', 'causal_mask', 'causal_upper'),
+  // The reverse mask again, as the causal mask transposed: its output is the stored reverse mask's on every case.
+  bug('causal_transposed', 'causal_mask', 'causal_upper'),
   bug('causal_off_by_one_gt', 'causal_mask', 'causal_off_by_one', { mayAlsoSay: ['causal_cells'] }),
   bug('projections_swapped', 'multihead_self_attention'),
   bug('projections_swapped_loop', 'multihead_self_attention', 'projections_swapped'),
@@ -220,4 +242,17 @@ export const BUGS: readonly CatalogueEntry[] = [
   bug('v_proj_not_transposed', 'multihead_self_attention', 'projection_wrong'),
   bug('mhsa_v_from_k', 'multihead_self_attention', 'projection_unused'),
   bug('projections_swapped_class', 'multihead_self_attention', 'projections_swapped'),
+  // Issue 44: the optional parts' mistakes (tests/diagnosis/partMistakes.ts), graded when their part is on.
+  bug('attention_scale_ignored', 'attention', 'attention_scale_ignored', { parts: FORWARD_PARTS }),
+  bug('attention_scores_as_weights', 'attention', 'attention_scores_as_weights', { parts: FORWARD_PARTS }),
+  bug('attention_masked_rows_uniform', 'attention', 'attention_masked_rows_uniform', { parts: FORWARD_PARTS }),
+  bug('single_head_bias_missing', 'single_head_attention', 'single_head_bias_missing', { parts: FORWARD_PARTS }),
+  bug('single_head_never_scaled', 'single_head_attention', 'single_head_never_scaled', { parts: FORWARD_PARTS }),
+  bug('single_head_projection_not_transposed', 'single_head_attention', 'single_head_projection_not_transposed', { parts: FORWARD_PARTS }),
+  bug('mha_output_bias_missing', 'multihead_attention', 'mha_output_bias_missing', { parts: FORWARD_PARTS }),
+  bug('mha_weights_averaged', 'multihead_attention', 'mha_weights_averaged', { parts: FORWARD_PARTS }),
+  bug('mha_scaled_by_dmodel', 'multihead_attention', 'mha_scaled_by_dmodel', { parts: FORWARD_PARTS }),
 ];
+
+/** The bugs the switch's cases can grade (gradable): what the catalogue's gradings hold to the suite. */
+export const BUGS: readonly CatalogueEntry[] = ALL_BUGS.filter(gradable);

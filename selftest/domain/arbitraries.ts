@@ -10,10 +10,6 @@ import type { CaseData } from '../../reference/fixtures/caseBuild';
 import { gaussian } from '../../lib/random';
 import { Tensor } from '../../lib/tensor';
 import type { GradedFunction } from '../../tests/cases';
-import type { GradientFunction } from '../../tests/gradientCases';
-
-/** The functions whose domain is drawn here: the gradients part's calls are the forward pass's, dOut added (selftest/gradients/). */
-export type DrawnFunction = Exclude<GradedFunction, GradientFunction>;
 import * as oracle from '../oracle';
 
 /** Magnitudes float32 code written any reasonable way meets the tolerance at: every value and score below 2048. */
@@ -74,7 +70,10 @@ const multiHeadPlan: fc.Arbitrary<MultiHeadPlan> = fc.record({
   seed,
 });
 
-export const PLANS: Record<DrawnFunction, fc.Arbitrary<Plan>> = {
+/** The functions whose domain domain.ts states class by class: the core part's (tests/parts.ts). */
+export type SweptFunction = Extract<GradedFunction, 'softmax' | 'scaled_dot_product_attention' | 'causal_mask' | 'multihead_self_attention'>;
+
+export const PLANS: Record<SweptFunction, fc.Arbitrary<Plan>> = {
   softmax: softmaxPlan,
   scaled_dot_product_attention: attentionPlan,
   causal_mask: fc.record({ seqLen: fc.integer({ min: 1, max: 40 }) }),
@@ -140,7 +139,7 @@ function multiHeadData(p: MultiHeadPlan, at: number): CaseData {
 }
 
 /** The call a plan describes; `again` > 0 gives the same shapes with new values (a repeated call). */
-export function build(fn: DrawnFunction, plan: Plan, again = 0): CaseData {
+export function build(fn: SweptFunction, plan: Plan, again = 0): CaseData {
   switch (fn) {
     case 'softmax': return softmaxData(plan as SoftmaxPlan, (plan as SoftmaxPlan).seed + 101 * again);
     case 'scaled_dot_product_attention': return attentionData(plan as AttentionPlan, (plan as AttentionPlan).seed + 101 * again);

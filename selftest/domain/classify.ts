@@ -146,7 +146,7 @@ const CLASSIFY: Record<GradedFunction, (data: CaseData) => string[]> = {
   multihead_self_attention: multiHeadClasses,
 };
 
-/** The classes (ids of domain.ts) one call of `fn` on `data` reaches, but for a repeat (coverage.ts). */
+/** The classes (ids of domain.ts) one call of `fn` on `data` reaches, but for a repeat (coverage.ts); none for a function whose domain domain.ts does not state (an optional part's, tests/parts.ts). */
 export function classesOf(fn: GradedFunction, data: CaseData): string[] {
-  return CLASSIFY[fn](data).map((id) => classId(fn, id));
+  return (CLASSIFY[fn]?.(data) ?? []).map((id) => classId(fn, id));
 }

@@ -10,6 +10,7 @@
  * or where a NaN is instead.
  */
 import type { GradedFunction } from '../../lib/assignment/cases';
+import { PART_MISTAKES } from './partMistakes';
 import { INPUTS_CHANGED_FIX } from './words';
 import { matmulWithUntransposedK, softmaxGlobalMax, softmaxOverflow, type Recogniser } from './signatures';
 
@@ -138,7 +139,7 @@ const CAUSAL: readonly Mistake[] = [
   { id: 'causal_off_by_one', fn: 'causal_mask',
     message: 'Your mask hides the diagonal: position i sees positions ≤ i, itself included (the lower triangle with its diagonal, like torch.tril), not only < i.' },
   { id: 'causal_upper', fn: 'causal_mask',
-    message: 'Your mask is the upper triangle, the reverse mask: it lets each position see the future. Use the lower triangle, 1 where key ≤ query (torch.tril).' },
+    message: 'Your mask lets each query see the future: it is the upper triangle, the reverse mask (the causal mask transposed, 1 where key ≥ query). Use the lower triangle, 1 where key ≤ query (torch.tril).' },
   { id: 'causal_cells', fn: 'causal_mask', generic: true, observation: true,
     message: 'Your mask is wrong in places: causalMask(n)[i][j] is 1 exactly when key j ≤ query i (each position sees itself and the past), 0 elsewhere.' },
 ];
@@ -192,7 +193,7 @@ const MULTI_HEAD: readonly Mistake[] = [
     message: 'Your multi-head attention ignores the mask: pass it on to the scaled dot-product attention of every head.' },
 ];
 
-export const MISTAKES: readonly Mistake[] = [...SOFTMAX, ...ATTENTION, ...CAUSAL, ...MULTI_HEAD];
+export const MISTAKES: readonly Mistake[] = [...SOFTMAX, ...ATTENTION, ...CAUSAL, ...MULTI_HEAD, ...PART_MISTAKES];
 
 /** Functions whose failures are diagnosed by probing; the others by their stored mistake outputs. */
 export const diagnosedByProbing = (fn: GradedFunction): boolean =>

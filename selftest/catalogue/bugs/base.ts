@@ -44,3 +44,45 @@ export function multiHeadSelfAttention(x: Tensor, w: Weights, numHeads: number, 
   const v = splitHeads(x.matmul(w.vProj.transpose(0, 1)), numHeads);
   return mergeHeads(scaledDotProductAttention(q, k, v, mask)).matmul(w.oProj.transpose(0, 1));
 }
+
+/** The optional parts' functions (tests/parts.ts), written with the same methods: what the parts' mutants replace one of. */
+export interface AttentionOptions {
+  mask?: Tensor;
+  scale?: boolean;
+  returnWeights?: boolean;
+}
+
+export function attention(Q: Tensor, K: Tensor, V: Tensor, options: AttentionOptions = {}): { output: Tensor; weights?: Tensor } {
+  let scores = Q.matmul(K.transpose(-2, -1));
+  if (options.scale !== false) scores = scores.mul(Q.shape[Q.ndim - 1] ** -0.5);
+  if (options.mask) scores = scores.maskedFill(options.mask.logicalNot(), -Infinity);
+  const probs = softmax(scores, -1);
+  const weights = probs.maskedFill(probs.isNaN(), 0);
+  const output = weights.matmul(V);
+  return options.returnWeights === false ? { output } : { output, weights };
+}
+
+export interface BiasedWeights {
+  qProj: Tensor;
+  qBias: Tensor;
+  kProj: Tensor;
+  kBias: Tensor;
+  vProj: Tensor;
+  vBias: Tensor;
+  oProj: Tensor;
+  oBias: Tensor;
+}
+
+/** nn.Linear with its bias: x Wᵀ + b. */
+export const linear = (x: Tensor, w: Tensor, b: Tensor): Tensor => x.matmul(w.transpose(0, 1)).add(b);
+
+export function singleHeadAttention(x: Tensor, w: Omit<BiasedWeights, 'oProj' | 'oBias'>, options: { scale?: boolean; mask?: Tensor } = {}): Tensor {
+  const [q, k, v] = [linear(x, w.qProj, w.qBias), linear(x, w.kProj, w.kBias), linear(x, w.vProj, w.vBias)];
+  return attention(q, k, v, { mask: options.mask, scale: options.scale }).output;
+}
+
+export function multiHeadAttention(x: Tensor, w: BiasedWeights, numHeads: number, options: { mask?: Tensor } = {}): { output: Tensor; weights: Tensor } {
+  const [q, k, v] = [linear(x, w.qProj, w.qBias), linear(x, w.kProj, w.kBias), linear(x, w.vProj, w.vBias)].map((t) => splitHeads(t, numHeads));
+  const heads = attention(q, k, v, { mask: options.mask });
+  return { output: linear(mergeHeads(heads.output), w.oProj, w.oBias), weights: heads.weights! };
+}
