@@ -160,7 +160,7 @@ function factOfOutput(graded: GradedCase, fixture: LoadedFixture, outcome: Outco
   if (outcome.kind !== 'output') return undefined;
   const expected = (outcome.part && fixture.parts[outcome.part]) || fixture.expected;
   if (outcome.exact) return outputFacts(outcome.output, expected, undefined);
-  return outputFacts(outcome.output, expected, toleranceOf(graded, outcome.part ?? ''), outcome.part ? undefined : boundWidening(fixture));
+  return outputFacts(outcome.output, expected, toleranceOf(graded, outcome.part ?? ''), boundWidening(fixture, outcome.part));
 }
 
 /** The diagnosis of a failing case with its line for the student (see Explanation); `diagnoser`: the assignment's, if it has one. */
