@@ -13,6 +13,7 @@ import { specOf } from '../lib/assignment/functions';
 import { checkClose, checkShape, type Values } from '../lib/compare';
 import { loadCaseFixtures } from '../lib/grading/grade';
 import { InProcessSession } from '../lib/grading/inProcess';
+import { submissionPage } from '../lib/report/submissionPage';
 import { BOUND_NAME } from '../lib/model/manifest';
 import type { Tensor } from '../lib/tensor';
 import { float32Bound } from '../reference/float32Error';
@@ -156,5 +157,30 @@ describe('through the grader\'s contained child: the same verdicts and the same 
     expect(result.parts).toEqual(['core', ...PARTS]);
     expect(result.cases.map((c) => [c.name, c.status === 'passed', c.diagnosis?.message])).toEqual(inProcess.map((r) => [r.graded.name, r.passed, r.diagnosis?.message]));
     expect(result.cases.some((c) => c.diagnosis?.message === MISTAKES.find((m) => m.id === entry.mistake)!.message)).toBe(true);
+  });
+
+  it('a wrong weights output is drawn: each failed case that expects weights has a heatmap of the weights the function returned', async () => {
+    const name = 'attention_scores_as_weights';
+    const entry = BUGS.find((b) => b.name === name)!;
+    const result = await grade(materialize(entry.file, path.join(work, 'heatmaps'), name), name, { ...options, heatmaps: true });
+    const fixtureOf = (test: string) => options.fixtures.get(cases.find((c) => c.name === test)!.fixture)!;
+    const failed = result.cases.filter((c) => c.status !== 'passed').map((c) => c.name);
+    expect(failed.length).toBeGreaterThan(0);
+    // returnWeights: false expects no weights: nothing to draw.
+    expect([...result.heatmaps!.keys()]).toEqual(failed.filter((test) => fixtureOf(test).parts.weights));
+    const impl = await load(entry.file);
+    for (const [test, { actual, expected, batchIndex, problem }] of result.heatmaps!) {
+      expect(problem, test).toBeUndefined();
+      const fixture = fixtureOf(test);
+      const { weights } = answerOf<{ weights: Tensor }>(impl, 'attention', { params: fixture.params, inputs: fixture.inputs });
+      const [rows, cols] = weights.shape.slice(-2);
+      const at = batchIndex.reduce((acc, i, d) => acc * weights.shape[d] + i, 0) * rows * cols;
+      expect([actual!.rows, actual!.cols], test).toEqual([rows, cols]);
+      expect(Array.from(actual!.data).every((x, i) => Math.abs(x - weights.data[at + i]) <= 1e-6 * (1 + Math.abs(x))), test).toBe(true);
+      // A hidden case's expected weights are drawn only on an instructor's page.
+      if (cases.find((c) => c.name === test)!.hidden) expect(expected, test).toBeUndefined();
+      else expect(Array.from(expected!.data), test).toEqual(Array.from(fixture.parts.weights.data.subarray(at, at + rows * cols)));
+    }
+    expect(submissionPage(result, FORWARD.cases, FORWARD.page)).toContain('its heatmap is the weights it returned');
   });
 });

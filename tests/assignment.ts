@@ -53,7 +53,10 @@ export const assignmentWith = (on: readonly string[]): Assignment => ({
       note: 'Attention probabilities are not part of the graded output, so your function was called once more per ' +
         'failed case, with V replaced by the identity (Q, K and the mask unchanged): its output is then the probability ' +
         'matrix. These calls award no points. Each heatmap shows the batch entry with a NaN, or else the one furthest ' +
-        'from the expected ones; masked cells are crossed. Hover a cell for its value.',
+        'from the expected ones; masked cells are crossed. Hover a cell for its value.' +
+        (on.some((part) => ['weights', 'single_head'].includes(part))
+          ? ' A function that returns its weights (attention, multiHeadAttention) was called once more with the failed case\'s own inputs: its heatmap is the weights it returned.'
+          : ''),
       values: 'probabilities',
       rows: 'queries',
       cols: 'keys',

@@ -5,16 +5,18 @@
  * probe with V = identity returns them (lib/diagnosis/attention.ts), in the diagnosis's contained
  * child, after every case has its verdict; what it returns is only drawn, never judged. The expected
  * probabilities come with the fixture (probabilities.npy); a hidden case's are drawn only on an
- * instructor's page.
+ * instructor's page. A function that returns its weights (the optional parts' `attention` and
+ * biased `multiHeadAttention`) has them in its output: the heatmap is its `weights` part, from the
+ * failing call made once more with the case's own inputs, beside the fixture's expected weights.
  */
 import type { GradedCase } from '../../lib/assignment/cases';
-import type { Probe } from '../../lib/diagnosis/probe';
+import type { Probe, ProbeAnswer } from '../../lib/diagnosis/probe';
 import { unravelIndex } from '../../lib/format';
 import type { LoadedFixture } from '../../lib/model/fixtures';
 import type { AttentionHeatmap } from '../../lib/model/result';
 import type { Matrix } from '../../lib/report/heatmap';
 import { Tensor } from '../../lib/tensor';
-import { probeProbabilities } from './weights';
+import { cut, probeProbabilities } from './weights';
 
 /** Entry b of a [...batch, rows, cols] tensor as a matrix. */
 function matrixAt(t: Tensor, b: number): Matrix {
@@ -52,11 +54,42 @@ async function heatmapOf(probe: Probe, graded: GradedCase, fixture: LoadedFixtur
   };
 }
 
+/** A problem with a replayed call's weights, in a sentence, or undefined when they are drawable. */
+function weightsProblem(answer: ProbeAnswer, expected: Tensor): string | undefined {
+  if (answer.kind === 'none') return `called again, ${answer.why}`;
+  if (answer.kind === 'threw') return `called again, the function threw ${cut(`${answer.name}: ${answer.message}`)}`;
+  const weights = answer.parts?.weights;
+  if (!weights) return 'called again, its return held no weights';
+  if (weights.shape.join() !== expected.shape.join()) return `its weights should have shape [${expected.shape.join(', ')}], but they had shape [${weights.shape.join(', ')}]`;
+  return undefined;
+}
+
+/** The weights a function returned (a tuple part named `weights`), from its failing call made once more. */
+async function weightsHeatmapOf(probe: Probe, graded: GradedCase, fixture: LoadedFixture, instructorView: boolean): Promise<AttentionHeatmap> {
+  const expected = fixture.parts.weights;
+  const answer = await probe(graded.fn, { params: fixture.params, inputs: fixture.inputs });
+  const problem = weightsProblem(answer, expected);
+  const actual = problem === undefined && answer.kind === 'value' ? answer.parts!.weights : undefined;
+  const entry = entryToShow(actual, expected);
+  const batch = expected.shape.slice(0, -2);
+  const { mask } = fixture.inputs;
+  const allowed = mask && matrixAt(Tensor.ones(expected.shape, 'bool').logicalAnd(mask), entry);
+  return {
+    batchIndex: batch.length ? unravelIndex(entry, batch) : [],
+    hidden: graded.hidden,
+    ...(instructorView || !graded.hidden ? { expected: matrixAt(expected, entry) } : {}),
+    ...(actual ? { actual: matrixAt(actual, entry) } : { problem: problem! }),
+    ...(allowed && { allowed }),
+  };
+}
+
 /**
- * The heatmap of a failed attention case (Assignment.heatmap), probed after grading, when the
- * results are final; none for the other functions. `instructorView`: a hidden case shows its
- * expected probabilities too (the page says so).
+ * The heatmap of a failed case (Assignment.heatmap), probed after grading, when the results are
+ * final: scaled dot-product attention's probabilities, or the weights of a function that returns
+ * them; none for the other functions (nor for a call told not to return its weights).
+ * `instructorView`: a hidden case shows its expected values too (the page says so).
  */
 export async function attentionHeatmap(probe: Probe, graded: GradedCase, fixture: LoadedFixture, instructorView: boolean): Promise<AttentionHeatmap | undefined> {
-  return graded.fn === 'scaled_dot_product_attention' ? heatmapOf(probe, graded, fixture, instructorView) : undefined;
+  if (graded.fn === 'scaled_dot_product_attention') return heatmapOf(probe, graded, fixture, instructorView);
+  return fixture.parts.weights ? weightsHeatmapOf(probe, graded, fixture, instructorView) : undefined;
 }

@@ -9,7 +9,7 @@ import { Tensor } from '../../lib/tensor';
 import { caseOf, identityBlock } from './attentionCase';
 import type { Probe } from '../../lib/diagnosis/probe';
 
-const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 299)}…` : text);
+export const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 299)}…` : text);
 
 /**
  * The student's attention probabilities [...batch, queries, keys]: their function's outputs with V
