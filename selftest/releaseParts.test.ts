@@ -1,5 +1,5 @@
 /**
- * The handout and the Gradescope bundle cut with more parts on than the default (tests/parts.ts),
+ * The handout and the Gradescope bundle cut with every part on (the documented preset `full`, tests/parts.ts),
  * used as a student and as Gradescope use them: the stubs, fixtures, README tables and student's
  * notes of the parts on and of no other, the switch fixed so that no environment changes what is
  * graded, the suite and the grader running on the stubs and on the reference (each links the
@@ -19,11 +19,13 @@ import { PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
 import { hasRegions } from '../lib/text/regions';
 import { assignmentWith, ASSIGNMENT } from '../tests/assignment';
+import { PARTS } from '../tests/parts';
 import { autograderRoot, reference, runAutograder, unpack } from './gradescopeKit';
 import { linkNodeModules } from './linkNodeModules';
 
-const FORWARD = ['core', 'weights', 'single_head'];
-const full = assignmentWith(FORWARD);
+/** The documented preset `full`: every part on (tests/parts.ts). */
+const FULL = PARTS.map((p) => p.id);
+const full = assignmentWith(FULL);
 const weightsOnly = assignmentWith(['core', 'weights']);
 const visible = full.cases.filter((c) => !c.hidden);
 const points = (cases: readonly { points: number }[]) => cases.reduce((sum, c) => sum + c.points, 0);
@@ -78,7 +80,7 @@ afterAll(() => {
 describe('what a handout with parts on holds', () => {
   it('the stubs of the parts on, with their doc comments, and no region marker', () => {
     const student = read(stubs, 'student/index.ts');
-    for (const stub of ['attention', 'singleHeadAttention', 'multiHeadAttention', 'scaledDotProductAttention']) {
+    for (const stub of ['attention', 'singleHeadAttention', 'multiHeadAttention', 'scaledDotProductAttention', 'softmaxBackward', 'scaledDotProductAttentionBackward']) {
       expect(student).toContain(`throw new NotImplementedError('${stub}')`);
     }
     expect(hasRegions(student)).toBe(false);
@@ -86,7 +88,7 @@ describe('what a handout with parts on holds', () => {
     expect(onlyWeights).toContain("throw new NotImplementedError('attention')");
     expect(onlyWeights).not.toContain('singleHeadAttention');
     // The default handout's stubs are the committed file without any part's region.
-    expect(buildHandout(ASSIGNMENT).files.get('student/index.ts')!.toString('utf8')).not.toMatch(/attention\(|singleHeadAttention|AttentionOptions/);
+    expect(buildHandout(ASSIGNMENT).files.get('student/index.ts')!.toString('utf8')).not.toMatch(/attention\(|singleHeadAttention|AttentionOptions|Backward/);
   });
 
   it('the fixtures of its cases, and only those: another part\'s stay out', () => {
@@ -131,7 +133,7 @@ describe.concurrent('the handout with parts on, used as a student would', () => 
     const { code, output } = await run(solved, [TS_NODE_BIN, 'scripts/grade.ts', '--json', 'results.json'], { ATTENTION_PARTS: 'nonsense' });
     expect(code, output).toBe(0);
     expect(output).toMatch(new RegExp(`Total: ${points(visible)}/${points(visible)}\\b`));
-    expect(JSON.parse(read(solved, 'results.json')).extra_data.parts).toEqual(FORWARD);
+    expect(JSON.parse(read(solved, 'results.json')).extra_data.parts).toEqual(FULL);
   });
 
   it('npm run typecheck and tsc on the project and student/ pass on the stubs of every part on', async () => {
@@ -151,12 +153,12 @@ describe('the Gradescope bundle with parts on', () => {
     const source = path.join(temp, 'bundle');
     unpack(source, entries);
     linkNodeModules(source);
-    expect(entries.some((e) => e.name.startsWith('fixtures/hidden/mha_biased/'))).toBe(true);
-    expect(entries.find((e) => e.name === 'tests/parts.ts')!.data.toString('utf8')).toContain(`const RELEASED: readonly string[] | undefined = ${JSON.stringify(FORWARD)};`);
+    for (const hidden of full.cases.filter((c) => c.hidden)) expect(entries.some((e) => e.name.startsWith(`fixtures/${hidden.fixture}/`)), hidden.name).toBe(true);
+    expect(entries.find((e) => e.name === 'tests/parts.ts')!.data.toString('utf8')).toContain(`const RELEASED: readonly string[] | undefined = ${JSON.stringify(FULL)};`);
     const { results } = await runAutograder(autograderRoot(path.join(temp, 'runs'), 'reference', { 'index.ts': reference() }, source), { env: { ATTENTION_PARTS: 'core' } });
     expect(results.tests.map((t) => t.name)).toEqual(full.cases.map((c) => c.name));
     expect(results.tests.filter((t) => t.status !== 'passed').map((t) => `${t.name}: ${t.output}`)).toEqual([]);
     expect(results.score).toBe(points(full.cases));
-    expect((results.extra_data as { parts?: string[] }).parts).toEqual(FORWARD);
+    expect((results.extra_data as { parts?: string[] }).parts).toEqual(FULL);
   });
 });
