@@ -195,7 +195,7 @@ function checkChildCannotStart(binDir: string, work: string): CheckResult {
 function checkSimilarity(binDir: string, work: string): CheckResult {
   const submissions = path.join(work, 'similar');
   const files = {
-    original: path.join(PROJECT_ROOT, 'reference', 'index.ts'),
+    original: path.join(PROJECT_ROOT, 'selftest', 'similarity', 'corpus', 'reference.ts'),
     copy: path.join(PROJECT_ROOT, 'selftest', 'similarity', 'corpus', 'reference_disguised.ts'),
     other: path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'correct', 'plain_loops.ts'),
   };
