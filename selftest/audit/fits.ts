@@ -19,8 +19,8 @@ const within = (...parts: Part[]): Fit => (t) => t.parts.some((p) => parts.inclu
 const by = (...operators: string[]): Fit => (t) => operators.includes(t.operator);
 const either = (...fits: Fit[]): Fit => (t) => fits.some((fit) => fit(t));
 
-/** Where the weights W come from: everything before they multiply V. */
-const WEIGHTS: Part[] = ['shape', 'batch', 'scores', 'scale', 'mask', 'max', 'exp', 'sum', 'normalise', 'empty'];
+/** Where the weights W come from: everything before they multiply V (the axis attention takes its softmax along included). */
+const WEIGHTS: Part[] = ['shape', 'batch', 'scores', 'scale', 'mask', 'axis', 'max', 'exp', 'sum', 'normalise', 'empty'];
 /** Where an offset can read another entry's or query's numbers. */
 const OFFSETS: Part[] = ['shape', 'batch', 'scores', 'mask', 'values', 'output'];
 /** Attention's parts but the mask: what a probe without a mask can see go wrong. */
@@ -107,7 +107,8 @@ export const FITS: Readonly<Record<string, Fit>> = {
   // Attention, the softmax.
   softmax_over_queries: within('axis', 'max', 'exp', 'sum', 'normalise'),
   // "The weights of V's rows do not sum to 1: divide by the row's sum, scale nothing after": W is what multiplies V.
-  rows_not_normalised: within('exp', 'sum', 'normalise', 'values', 'output'),
+  // A softmax along another axis than the keys' is what most plainly leaves a query's weights summing to something else.
+  rows_not_normalised: within('axis', 'exp', 'sum', 'normalise', 'values', 'output'),
   unstable_softmax: either(within('max'), by('ShiftRemoved')),
   softmax_underflow: within('max'),
   attention_global_max: within('max'),

@@ -9,7 +9,7 @@ import type { Tensor } from '../../../lib/tensor';
 type Plain = { shape: number[]; data: number[] };
 type Matrix = number[][];
 
-// audit: shape
+// audit: shape, axis, mask
 const product = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
 
 /** The matrices [rows, cols] of a [...lead, rows, cols] tensor, in order. */
@@ -59,7 +59,7 @@ const allowedBy = (mask: Tensor | undefined, lead: readonly number[]) => (b: num
 export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): Plain {
   // audit: shape
   const lead = Q.shape.slice(0, -2);
-  const dK = Q.shape[Q.ndim - 1];
+  const dK = Q.shape[Q.ndim - 1]; // audit: shape, scale
   const allowed = allowedBy(mask, lead); // audit: mask
   // audit: batch
   const [qs, ks, vs] = [matrices(Q), matrices(K), matrices(V)];

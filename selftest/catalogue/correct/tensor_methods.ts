@@ -18,7 +18,7 @@ export function softmax(x: Tensor, dim: number): Tensor {
 }
 
 export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): Tensor {
-  // audit: shape
+  // audit: shape, scale
   const dK = Q.shape[Q.ndim - 1];
   // audit: scores
   const raw = Q.matmul(K.transpose(-2, -1));
@@ -26,7 +26,7 @@ export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?
   let scores = raw.mul(1 / Math.sqrt(dK));
   // audit: mask
   if (mask) scores = scores.maskedFill(mask.logicalNot(), -Infinity);
-  const probs = softmax(scores, -1);
+  const probs = softmax(scores, -1); // audit: axis
   // audit: empty
   const cleared = probs.maskedFill(probs.isNaN(), 0);
   // audit: values

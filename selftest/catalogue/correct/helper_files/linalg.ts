@@ -1,7 +1,7 @@
 /** Matrix helpers on flat float64 arrays: what the attention in index.ts is built from. */
 
 /** a [n, k] · bᵀ, b [m, k] → [n, m]. */
-// audit: scores
+// audit: scores, projection, oproj
 export function timesTransposed(a: ArrayLike<number>, b: ArrayLike<number>, n: number, m: number, k: number): Float64Array {
   const out = new Float64Array(n * m);
   for (let i = 0; i < n; i++) {
