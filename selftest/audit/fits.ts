@@ -2,7 +2,9 @@
  * Which truths each claim may be said of: a claim (a diagnosis's mistake id) fits a mutant when
  * what it says is wrong is where the mutant changed the code (its parts, regions.ts) or how
  * (its operator). Written from what each message asserts, once, before any audit ran; an audit
- * counts the claims said of mutants they do not fit. A claim not listed fits nothing.
+ * counts the claims said of mutants they do not fit. A claim not listed fits nothing. Changed since
+ * only where a run showed the list, not the diagnosis, wrong, and said so in docs/benchmarks.md
+ * ("The diagnosis on generated mistakes"): `axis` among the weights' parts (2026-11-29).
  */
 import type { Part } from './regions';
 
