@@ -6,13 +6,14 @@
  * what the output itself shows: its facts against the expected output (outputFacts.ts), else how
  * much of it is out of tolerance and where; never a guess at a cause.
  */
+import type { CaseInputs } from '../assignment/call';
 import { toleranceOf, type GradedCase } from '../assignment/cases';
 import type { Tolerance, Values, Widening } from '../compare';
 import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
 import { boundWidening, type LoadedFixture } from '../model/fixtures';
 import { formatShape } from '../shape';
 import { OUTPUT_FACTS, outputFacts } from './outputFacts';
-import { firstDifference, type ProbeAnswer, type ProbeContext } from './probe';
+import { firstDifference, type EarlierCall, type ProbeAnswer, type ProbeContext } from './probe';
 
 export interface Diagnosis {
   /** The cause's id in the assignment's catalogue; ids joined by '|' when several give this same output, by '+' when several show at once. */
@@ -122,7 +123,66 @@ export async function replayDiffers(graded: GradedCase, fixture: LoadedFixture, 
   const answer = await context.probe(graded.fn, { params: fixture.params, inputs: fixture.inputs });
   if (answer.kind === 'none') return undefined;
   const seen = outcome.kind === 'output' ? afterOutput(outcome, answer) : afterThrow(outcome, answer);
-  return seen === undefined ? undefined : { mistake: ANSWER_CHANGES.id, message: `${CALLED_AGAIN} (${seen}): ${KEEPS_STATE}` };
+  if (seen === undefined) return undefined;
+  const earlier = await earlierCallThatChangesIt(graded, fixture, outcome, context);
+  const found = earlier ? `; ${AFTER_ONE_CALL(earlier)}` : '';
+  return { mistake: ANSWER_CHANGES.id, message: `${CALLED_AGAIN} (${seen})${found}: ${earlier ? KEPT_FROM_A_CALL : KEEPS_STATE}` };
+}
+
+const AFTER_ONE_CALL = (name: string) => `called in a fresh instance right after a call with the inputs of ${name}, it gives the test's answer again`;
+const KEPT_FROM_A_CALL =
+  'it keeps state from that call. Make each call compute from its arguments alone; ' +
+  'no other cause is named, as a probe of such code would not show how it went wrong.';
+
+/**
+ * How many fresh instances the search may start: per failing test (the control and the likeliest
+ * earlier calls), and per run of the diagnosis (a grader's phase, an npm test run), as each is a
+ * child or an import.
+ */
+const TRIES_PER_TEST = 4;
+const TRIES_PER_RUN = 16;
+const triesUsed = new WeakMap<ProbeContext, number>();
+
+const shapesOf = ({ inputs }: CaseInputs) => Object.entries(inputs).map(([name, t]) => `${name}:${t.shape.join('x')}`).join();
+
+/**
+ * The earlier calls in the order they are tried: state is most often kept by the function itself,
+ * from the first call that met the same shapes (a cache by shape), from its first call ever (a
+ * value fixed once), or from its last call (a buffer reused); then the call just before.
+ */
+function likeliestFirst(calls: readonly EarlierCall[], failing: { fn: string; inputs: CaseInputs }): EarlierCall[] {
+  const own = calls.filter((c) => c.fn === failing.fn);
+  const shapes = shapesOf(failing.inputs);
+  const order = [own.find((c) => shapesOf(c.inputs()) === shapes), own[0], own.at(-1), calls.at(-1)];
+  return [...new Set(order.filter((c): c is EarlierCall => c !== undefined))];
+}
+
+/**
+ * The graded call before the failing one that, made first in a fresh instance, makes the failing
+ * call answer exactly as it did in the test: a counterfactual run that confirms which call leaves
+ * the state. Undefined when the context cannot replay, or no call among those tried does it.
+ */
+async function earlierCallThatChangesIt(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<string | undefined> {
+  const { callsBefore, inFreshInstance } = context;
+  if (!callsBefore || !inFreshInstance) return undefined;
+  const failing = { fn: graded.fn, inputs: { params: fixture.params, inputs: fixture.inputs } };
+  /** The answer to `calls` in a fresh instance is the test's own, to the bit; undefined when no instance may be started or it gave no answer. */
+  const givesTestsAnswer = async (calls: { fn: string; inputs: CaseInputs }[]): Promise<boolean | undefined> => {
+    const used = triesUsed.get(context) ?? 0;
+    if (used >= TRIES_PER_RUN) return undefined;
+    triesUsed.set(context, used + 1);
+    const answer = await inFreshInstance(calls);
+    if (answer.kind === 'none') return undefined;
+    return (outcome.kind === 'output' ? afterOutput(outcome, answer) : afterThrow(outcome as Failure, answer)) === undefined;
+  };
+  // The control: alone in a fresh instance the call must not give the test's answer, or no earlier call is what changed it.
+  if ((await givesTestsAnswer([failing])) !== false) return undefined;
+  for (const earlier of likeliestFirst(callsBefore(graded), failing).slice(0, TRIES_PER_TEST)) {
+    const found = await givesTestsAnswer([{ fn: earlier.fn, inputs: earlier.inputs() }, failing]);
+    if (found) return earlier.name;
+    if (found === undefined && (triesUsed.get(context) ?? 0) >= TRIES_PER_RUN) return undefined;
+  }
+  return undefined;
 }
 
 /** How the replay differs from a graded call that threw, or undefined when it threw the same. */

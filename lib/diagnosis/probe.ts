@@ -7,6 +7,7 @@
  */
 import type { Tolerance, Values } from '../compare';
 import type { CaseInputs } from '../assignment/call';
+import type { GradedCase } from '../assignment/cases';
 import type { Tensor } from '../tensor';
 
 /** An input the call changed in place, and the first flat index where it did (lib/model/inputsChanged.ts). */
@@ -52,6 +53,24 @@ export interface ProbeContext {
    * whether a function the failing one builds on fails its own tests; asked for only then.
    */
   failures(fn: string): Promise<readonly string[]>;
+  /**
+   * The graded calls made before `graded` in the instance that answered it, in the order they were
+   * made (the grader's child for the case's phase, npm test's graded instance); with
+   * `inFreshInstance`, how the diagnosis finds the earlier call that changes a later answer.
+   */
+  callsBefore?(graded: GradedCase): readonly EarlierCall[];
+  /**
+   * `calls` made one after another in a fresh instance of the submission (a new child, a new
+   * import), no probe before them: the answer to the last. The instance is dropped after.
+   */
+  inFreshInstance?(calls: readonly { fn: string; inputs: CaseInputs }[]): Promise<ProbeAnswer>;
+}
+
+/** A graded call made earlier in the same instance: its test, and its inputs, read when asked. */
+export interface EarlierCall {
+  name: string;
+  fn: string;
+  inputs(): CaseInputs;
 }
 
 /** The output of a probe, or undefined when it gave none. */

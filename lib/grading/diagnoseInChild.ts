@@ -8,7 +8,8 @@ import type { GradedCase } from '../assignment/cases';
 import { specOf } from '../assignment/functions';
 import { explain } from '../diagnosis/explain';
 import type { Assignment } from './assignment';
-import type { Probe, ProbeAnswer, ProbeContext } from '../diagnosis/probe';
+import type { EarlierCall, Probe, ProbeAnswer, ProbeContext } from '../diagnosis/probe';
+import { runOrder } from '../model/invoke';
 import { askingOnce, noAnswer, valueAnswer } from './probeCalls';
 import type { ChildSession } from '../sandbox/session';
 import type { LoadedFixture } from '../model/fixtures';
@@ -28,17 +29,47 @@ const answered = new WeakMap<ChildSession, Map<string, ProbeAnswer>>();
 export function childProbe(session: ChildSession): Probe {
   const answers = answered.get(session) ?? new Map<string, ProbeAnswer>();
   answered.set(session, answers);
-  return askingOnce(async (fn: string, inputs: CaseInputs): Promise<ProbeAnswer> => {
-    const outcome = await session.call(fn, inputs);
-    session.takeOutput();
-    const changed = (outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length ? { changed: outcome.changed } : {};
-    if (outcome.kind === 'value') {
-      const spec = specOf(session.functions, fn);
-      return { ...valueAnswer(spec, outcome.value, expectedShapes(spec, inputs)), ...changed };
+  return askingOnce((fn, inputs) => callInChild(session, fn, inputs), answers);
+}
+
+/** One call in the session's child, its answer as a probe's. */
+async function callInChild(session: ChildSession, fn: string, inputs: CaseInputs): Promise<ProbeAnswer> {
+  const outcome = await session.call(fn, inputs);
+  session.takeOutput();
+  const changed = (outcome.kind === 'value' || outcome.kind === 'threw') && outcome.changed.length ? { changed: outcome.changed } : {};
+  if (outcome.kind === 'value') {
+    const spec = specOf(session.functions, fn);
+    return { ...valueAnswer(spec, outcome.value, expectedShapes(spec, inputs)), ...changed };
+  }
+  if (outcome.kind === 'threw') return { kind: 'threw', name: outcome.error.name, message: outcome.error.message, ...changed };
+  return noAnswer(outcome);
+}
+
+/**
+ * Calls in a child of their own (a sibling session, ended after), as npm test makes them in an
+ * instance of their own: the probes' child is left as it was. A call with no answer ends it.
+ */
+async function inFreshChild(session: ChildSession, calls: readonly { fn: string; inputs: CaseInputs }[]): Promise<ProbeAnswer> {
+  const fresh = session.sibling();
+  try {
+    let answer: ProbeAnswer = { kind: 'none', why: 'no call was made' };
+    for (const { fn, inputs } of calls) {
+      answer = await callInChild(fresh, fn, inputs);
+      if (answer.kind === 'none') break;
     }
-    if (outcome.kind === 'threw') return { kind: 'threw', name: outcome.error.name, message: outcome.error.message, ...changed };
-    return noAnswer(outcome);
-  }, answers);
+    return answer;
+  } finally {
+    fresh.kill();
+  }
+}
+
+/** The phase's graded calls before `graded`, in the order the child met them (grade.ts runs each phase in runOrder). */
+function callsBeforeIn(cases: readonly GradedCase[], fixtures: ReadonlyMap<string, LoadedFixture>): (graded: GradedCase) => EarlierCall[] {
+  const order = runOrder(cases);
+  return (graded) => order.slice(0, Math.max(0, order.findIndex((c) => c.name === graded.name))).map((c) => {
+    const fixture = fixtures.get(c.fixture)!;
+    return { name: c.name, fn: c.fn, inputs: () => ({ params: fixture.params, inputs: fixture.inputs }) };
+  });
 }
 
 /** Each verdict with evidence, explained: the diagnosis leads its reason, or a note joins its details. */
@@ -50,7 +81,9 @@ export async function explainFailures(
   verdicts: Map<string, CaseVerdict>,
 ): Promise<void> {
   const failures = async (fn: string) => cases.filter((c) => c.fn === fn && verdicts.get(c.name)?.status !== 'passed').map((c) => c.name);
-  const context: ProbeContext = { probe: childProbe(session), failures };
+  const context: ProbeContext = {
+    probe: childProbe(session), failures, callsBefore: callsBeforeIn(cases, fixtures), inFreshInstance: (calls) => inFreshChild(session, calls),
+  };
   // Loaded only when a case has something to explain.
   let diagnoser: Awaited<ReturnType<NonNullable<Assignment['diagnosis']>>> | undefined;
   for (const graded of cases) {

@@ -205,6 +205,17 @@ export class ChildSession {
     await this.running!.ready;
   }
 
+  /**
+   * A session of its own for the same submission, its calls charged to the same ledger: its
+   * children are new, and no call of this session's reaches them (nor theirs this one's).
+   */
+  sibling(): ChildSession {
+    const other = new ChildSession(this.options);
+    other.load = this.load;
+    other.ledger = this.ledger;
+    return other;
+  }
+
   /** The transpiled submission every child of this session loads. */
   setSubmission(load: Omit<LoadMessage, 'functions'>): void {
     this.load = load;

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { GradedCase } from '../assignment/cases';
 import { explain, type Outcome } from '../diagnosis/explain';
-import type { ProbeContext } from '../diagnosis/probe';
+import type { EarlierCall, ProbeContext } from '../diagnosis/probe';
 import { fixturesDir, type Assignment } from '../grading/assignment';
 import { CaseEngine } from '../grading/engine';
 import { DEFAULT_BUDGET_MS, FunctionLedger } from '../grading/faults';
@@ -22,7 +22,7 @@ import { runOrder } from '../model/invoke';
 import { readManifest, type Manifest } from '../model/manifest';
 import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
 import type { ErrorInfo } from '../sandbox/protocol';
-import { loadedFor, loadedSubmission } from './submission';
+import { inFreshInstanceOf, loadedFor, loadedSubmission } from './submission';
 
 /** A failed check: the message is the whole story, so no harness stack frames are shown. */
 class GradeFailure extends Error {
@@ -69,12 +69,24 @@ export function gradedSuite(assignment: Assignment): GradedSuite {
   /** One diagnosis context per run: its own run of a function's tests, when it needs one, is made once for every test that asks. */
   async function diagnosis(): Promise<ProbeContext> {
     if (context) return context;
-    const { probes, probe, checked } = await loadedSubmission(assignment);
+    const loaded = await loadedSubmission(assignment);
+    const { probes, probe, checked } = loaded;
     const known = (fn: string) => {
       const all = visible.filter((c) => c.fn === fn);
       return all.every((c) => ran.has(c.name)) ? all.filter((c) => !ran.get(c.name)).map((c) => c.name) : undefined;
     };
-    return (context ??= inProcessContext(probe, new InProcessSession(await probes(), assignment.functions, checked.entryName), assignment, known));
+    const inProcess = inProcessContext(probe, new InProcessSession(await probes(), assignment.functions, checked.entryName), assignment, known);
+    return (context ??= { ...inProcess, callsBefore, inFreshInstance: inFreshInstanceOf(assignment, loaded) });
+  }
+
+  /** The tests that ran before `graded` in this run, in order: the calls the graded instance met before its call (a -t filter runs fewer). */
+  function callsBefore(graded: GradedCase): EarlierCall[] {
+    const at = visible.findIndex((c) => c.name === graded.name);
+    return visible.slice(0, Math.max(0, at)).filter((c) => ran.has(c.name)).map((c) => {
+      let fixture: LoadedFixture | undefined;
+      const read = () => (fixture ??= loadFixture(c.fixture, { manifest: (manifest ??= readManifest(fixturesDir(assignment))), fixturesDir: fixturesDir(assignment) }));
+      return { name: c.name, fn: c.fn, inputs: () => ({ params: read().params, inputs: read().inputs }) };
+    });
   }
 
   /**

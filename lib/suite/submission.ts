@@ -7,7 +7,8 @@
 import type { Assignment } from '../grading/assignment';
 import { expectedShapes } from '../assignment/call';
 import { specOf } from '../assignment/functions';
-import type { Probe } from '../diagnosis/probe';
+import type { CaseInputs } from '../assignment/call';
+import type { Probe, ProbeAnswer } from '../diagnosis/probe';
 import { trapExit } from '../grading/exitTrap';
 import { diedWords, notRunAfterLoad, PER_TEST_LIMIT_MS } from '../grading/hangWords';
 import { InProcessSession } from '../grading/inProcess';
@@ -24,15 +25,41 @@ import { watchedLoad } from './loadWatchdog';
  */
 export function probeOf(assignment: Pick<Assignment, 'functions'>, impl: object, file = 'student/index.ts', limitMs = PER_TEST_LIMIT_MS): Probe {
   const session = new InProcessSession(impl, assignment.functions, file, { timeoutMs: limitMs });
-  return askingOnce(async (fn, inputs) => {
-    const outcome = session.call(fn, inputs);
-    if (outcome.kind === 'timeout' || outcome.kind === 'crashed') return noAnswer(outcome);
-    const changed = outcome.changed.length ? { changed: outcome.changed } : {};
-    const spec = specOf(assignment.functions, fn);
-    if (outcome.kind === 'value') return { ...valueAnswer(spec, outcome.value, expectedShapes(spec, inputs)), ...changed };
-    // As the child describes it, read under the call's limit: the thrown value's getters may loop.
-    return { kind: 'threw', name: outcome.error.name, message: outcome.error.message, ...changed };
-  });
+  return askingOnce(async (fn, inputs) => answerIn(session, assignment, fn, inputs));
+}
+
+/** One call through `session`, its answer as a probe's. */
+function answerIn(session: InProcessSession, assignment: Pick<Assignment, 'functions'>, fn: string, inputs: CaseInputs): ProbeAnswer {
+  const outcome = session.call(fn, inputs);
+  if (outcome.kind === 'timeout' || outcome.kind === 'crashed') return noAnswer(outcome);
+  const changed = outcome.changed.length ? { changed: outcome.changed } : {};
+  const spec = specOf(assignment.functions, fn);
+  if (outcome.kind === 'value') return { ...valueAnswer(spec, outcome.value, expectedShapes(spec, inputs)), ...changed };
+  // As the child describes it, read under the call's limit: the thrown value's getters may loop.
+  return { kind: 'threw', name: outcome.error.name, message: outcome.error.message, ...changed };
+}
+
+/**
+ * ProbeContext.inFreshInstance in this process: the calls in an instance no call has reached (as
+ * the grader makes them in a child of their own), one after another; a call with no answer ends it.
+ */
+export function inFreshInstanceOf(assignment: Pick<Assignment, 'functions'>, loaded: Pick<Loaded, 'fresh' | 'checked'>, limitMs = PER_TEST_LIMIT_MS) {
+  return async (calls: readonly { fn: string; inputs: CaseInputs }[]): Promise<ProbeAnswer> => {
+    let instance: object;
+    try {
+      instance = await loaded.fresh();
+    } catch (err) {
+      if (err instanceof LoadFailure) return noAnswer({ kind: 'load_failed' });
+      throw err;
+    }
+    const session = new InProcessSession(instance, assignment.functions, loaded.checked.entryName, { timeoutMs: limitMs });
+    let answer: ProbeAnswer = { kind: 'none', why: 'no call was made' };
+    for (const { fn, inputs } of calls) {
+      answer = answerIn(session, assignment, fn, inputs);
+      if (answer.kind === 'none') break;
+    }
+    return answer;
+  };
 }
 
 export interface Loaded {
@@ -46,6 +73,11 @@ export interface Loaded {
   probes(): Promise<object>;
   /** probeOf the instance for probes. */
   probe: Probe;
+  /**
+   * A new instance each time, that no call has reached (`index.ts?probe=N`): where the diagnosis
+   * replays an earlier graded call and the failing one to find the call that left state.
+   */
+  fresh(): Promise<object>;
 }
 
 async function load(assignment: Pick<Assignment, 'root' | 'functions'>): Promise<Loaded> {
@@ -73,10 +105,12 @@ async function load(assignment: Pick<Assignment, 'root' | 'functions'>): Promise
   let probes: Promise<object> | undefined;
   const instance = () => (probes ??= imported(`${checked.entryFile}?probe`));
   let probe: Probe | undefined;
+  let instances = 0;
   return {
     checked,
     graded,
     probes: instance,
+    fresh: () => imported(`${checked.entryFile}?probe=${++instances}`),
     probe: async (fn, inputs, options) => (probe ??= probeOf(assignment, await instance(), checked.entryName))(fn, inputs, options),
   };
 }
