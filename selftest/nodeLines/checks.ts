@@ -8,7 +8,7 @@
  * submission; a child that cannot start for a reason of the grader's own is a grader error
  * with a non-zero exit, never a student's crash; and the similarity check runs.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,23 +70,44 @@ interface Run {
   stderr: string;
 }
 
-function runUnder(binDir: string, args: string[], env: NodeJS.ProcessEnv = {}, pathFirst: string[] = [], prefix: string[] = []): Run {
+/** `args` under the line's `node` (after `prefix`, a wrapper such as setpriv), as a promise: the lines' checks run side by side. */
+function runUnder(binDir: string, args: string[], env: NodeJS.ProcessEnv = {}, pathFirst: string[] = [], prefix: string[] = []): Promise<Run> {
   const [file, ...rest] = [...prefix, path.join(binDir, 'node'), ...args];
-  const run = spawnSync(file, rest, {
-    cwd: PROJECT_ROOT,
-    encoding: 'utf8',
-    timeout: 180_000,
-    maxBuffer: 32 << 20,
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env, PATH: [...pathFirst, binDir, process.env.PATH ?? ''].join(path.delimiter) },
+  return new Promise((resolve) => {
+    const child = spawn(file, rest, {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env, PATH: [...pathFirst, binDir, process.env.PATH ?? ''].join(path.delimiter) },
+    });
+    const out: string[] = [];
+    const err: string[] = [];
+    let kept = 0;
+    const keep = (into: string[]) => (chunk: Buffer) => {
+      if ((kept += chunk.length) <= MAX_OUTPUT) into.push(chunk.toString('utf8'));
+    };
+    child.stdout.on('data', keep(out));
+    child.stderr.on('data', keep(err));
+    let failure = '';
+    const timer = setTimeout(() => {
+      failure = `\nkilled after ${RUN_LIMIT_MS / 1000} s`;
+      child.kill('SIGKILL');
+    }, RUN_LIMIT_MS);
+    child.on('error', (e) => (failure += `\n${String(e)}`));
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout: out.join(''), stderr: `${err.join('')}${failure}` });
+    });
   });
-  return { status: run.status, stdout: run.stdout ?? '', stderr: `${run.stderr ?? ''}${run.error ? String(run.error) : ''}` };
 }
+
+/** A hang guard per command, not a speed check. */
+const RUN_LIMIT_MS = 180_000;
+const MAX_OUTPUT = 32 << 20;
 
 const gradeArgs = (...flags: string[]) => [TS_NODE_BIN, 'scripts/grade.ts', ...flags];
 const tail = (run: Run) => `exit ${run.status}; ${`${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-3).join(' | ').slice(0, 600)}`;
 
-function checkReference(binDir: string, _work: string): CheckResult {
-  const run = runUnder(binDir, gradeArgs('--reference'));
+async function checkReference(binDir: string, _work: string): Promise<CheckResult> {
+  const run = await runUnder(binDir, gradeArgs('--reference'));
   const ok = run.status === 0 && run.stdout.trimEnd().endsWith(`Total: ${VISIBLE_MAX}/${VISIBLE_MAX}`);
   return { name: 'npm run grade -- --reference: full marks', ok, detail: ok ? '' : tail(run) };
 }
@@ -95,9 +116,9 @@ function checkReference(binDir: string, _work: string): CheckResult {
  * As root without CAP_SYS_ADMIN, as in Docker: the grader finds no namespaces and gives each child
  * a uid and a root folder of its own, built around this line's own binary (lib/sandbox/jail.ts).
  */
-function checkReferenceWithoutSysAdmin(binDir: string, work: string): CheckResult {
+async function checkReferenceWithoutSysAdmin(binDir: string, work: string): Promise<CheckResult> {
   const json = path.join(work, 'without-sys-admin.json');
-  const run = runUnder(binDir, gradeArgs('--reference', '--json', json), {}, [], WITHOUT_SYS_ADMIN);
+  const run = await runUnder(binDir, gradeArgs('--reference', '--json', json), {}, [], WITHOUT_SYS_ADMIN);
   const written = fs.existsSync(json) ? (JSON.parse(fs.readFileSync(json, 'utf8')) as GradescopeResults) : undefined;
   const ok = run.status === 0 && written?.score === VISIBLE_MAX && written.extra_data.containment?.setting === 'own-uids';
   return { name: 'npm run grade -- --reference as root without CAP_SYS_ADMIN (Docker): full marks, own uids', ok, detail: ok ? '' : tail(run) };
@@ -127,7 +148,7 @@ function problems(results: GradescopeResults, expected: Expected): string[] {
   return found;
 }
 
-function checkBatch(binDir: string, work: string): CheckResult {
+async function checkBatch(binDir: string, work: string): Promise<CheckResult> {
   const submissions = path.join(work, 'submissions');
   const out = path.join(work, 'out');
   for (const [name, expected] of Object.entries(BATCH)) {
@@ -136,7 +157,7 @@ function checkBatch(binDir: string, work: string): CheckResult {
   }
   // 5 s, not the default 10: the hang costs three limits. Not less: the limit also bounds compiling,
   // which includes the transpiling worker's start (seen above 2 s on a loaded machine).
-  const run = runUnder(binDir, gradeArgs('--submissions', submissions, '--out', out, '--timeout', '5', '--jobs', '2'));
+  const run = await runUnder(binDir, gradeArgs('--submissions', submissions, '--out', out, '--timeout', '5', '--jobs', '2'));
   const name = `a batch of ${Object.keys(BATCH).length} correct, buggy and hostile submissions graded as expected`;
   if (run.status !== 0) return { name, ok: false, detail: tail(run) };
   const found = Object.entries(BATCH).flatMap(([submission, expected]) => {
@@ -148,26 +169,26 @@ function checkBatch(binDir: string, work: string): CheckResult {
 }
 
 /** `npm test [-- -t filter]` as a student runs it, on `submission` (ATTENTION_SUBMISSION); every selected visible test must pass. */
-function npmTest(binDir: string, submission: string, filter?: string): { run: Run; ok: boolean; expected: number } {
+async function npmTest(binDir: string, submission: string, filter?: string): Promise<{ run: Run; ok: boolean; expected: number }> {
   const npmCli = process.env.npm_execpath;
   const vitestArgs = filter ? ['-t', filter] : [];
   const args = npmCli
     ? [npmCli, 'test', ...(filter ? ['--', ...vitestArgs] : [])]
     : [path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs];
-  const run = runUnder(binDir, args, { ATTENTION_SUBMISSION: submission });
+  const run = await runUnder(binDir, args, { ATTENTION_SUBMISSION: submission });
   const expected = VISIBLE.filter((c) => !filter || c.name.includes(filter)).length;
   const passed = Number(/Tests\s+(\d+) passed/.exec(run.stdout)?.[1] ?? 0);
   return { run, expected, ok: run.status === 0 && passed === expected && !/\d+ failed/.test(run.stdout) };
 }
 
-function checkStudentLoop(binDir: string, _work: string): CheckResult {
-  const { run, ok, expected } = npmTest(binDir, 'reference', 'scaled_dot_product');
+async function checkStudentLoop(binDir: string, _work: string): Promise<CheckResult> {
+  const { run, ok, expected } = await npmTest(binDir, 'reference', 'scaled_dot_product');
   return { name: `npm test -- -t scaled_dot_product on the reference: ${expected} passed`, ok, detail: ok ? '' : tail(run) };
 }
 
-function checkUnseenCorrect(binDir: string, work: string): CheckResult {
+async function checkUnseenCorrect(binDir: string, work: string): Promise<CheckResult> {
   const dir = materialize(BATCH.correct_plain_loops.file, path.join(work, 'npm-test'), 'plain_loops');
-  const { run, ok, expected } = npmTest(binDir, dir);
+  const { run, ok, expected } = await npmTest(binDir, dir);
   return { name: `npm test on an unseen correct submission: all ${expected} passed`, ok, detail: ok ? '' : tail(run) };
 }
 
@@ -178,13 +199,13 @@ function checkUnseenCorrect(binDir: string, work: string): CheckResult {
  * with one line and exit 1, before any result is written. Not root, the same setpriv starts no
  * child at all, which must end the run the same way.
  */
-function checkChildCannotStart(binDir: string, work: string): CheckResult {
+async function checkChildCannotStart(binDir: string, work: string): Promise<CheckResult> {
   const tools = path.join(work, 'broken-tools');
   fs.mkdirSync(tools, { recursive: true });
   fs.writeFileSync(path.join(tools, 'setpriv'), '#!/bin/sh\necho "setpriv: not permitted here" >&2\nexit 1\n', { mode: 0o755 });
   fs.writeFileSync(path.join(tools, 'prlimit'), '#!/bin/sh\necho "prlimit: not permitted here" >&2\nexit 1\n', { mode: 0o755 });
   const json = path.join(work, 'cannot-start.json');
-  const run = runUnder(binDir, gradeArgs('--reference', '--json', json), {}, [tools]);
+  const run = await runUnder(binDir, gradeArgs('--reference', '--json', json), {}, [tools]);
   const lines = run.stderr.trim().split('\n');
   const expected = process.getuid?.() === 0 ? /^grade: could not grade: .*(student code would run as root|before its runtime started)/ : /^grade: could not grade: /;
   const ok = run.status === 1 && expected.test(lines.at(-1) ?? '') && !/Total:/.test(run.stdout) && !fs.existsSync(json);
@@ -192,7 +213,7 @@ function checkChildCannotStart(binDir: string, work: string): CheckResult {
 }
 
 /** The similarity check (its reading child processes, TypeScript's parser) finds a disguised copy: on every line. */
-function checkSimilarity(binDir: string, work: string): CheckResult {
+async function checkSimilarity(binDir: string, work: string): Promise<CheckResult> {
   const submissions = path.join(work, 'similar');
   const files = {
     original: path.join(PROJECT_ROOT, 'selftest', 'similarity', 'corpus', 'reference.ts'),
@@ -203,7 +224,7 @@ function checkSimilarity(binDir: string, work: string): CheckResult {
     fs.mkdirSync(path.join(submissions, name), { recursive: true });
     fs.copyFileSync(file, path.join(submissions, name, 'index.ts'));
   }
-  const run = runUnder(binDir, [TS_NODE_BIN, 'scripts/similarity.ts', '--submissions', submissions, '--out', path.join(work, 'similarity')]);
+  const run = await runUnder(binDir, [TS_NODE_BIN, 'scripts/similarity.ts', '--submissions', submissions, '--out', path.join(work, 'similarity')]);
   const ok = run.status === 0 && /^compared 3 submissions: 1 pair\(s\) at or above/m.test(run.stdout) && fs.existsSync(path.join(work, 'similarity', 'similarity.html'));
   return { name: 'npm run similarity: the copy found, the page written', ok, detail: ok ? '' : tail(run) };
 }
@@ -215,15 +236,18 @@ const CHECKS = [
   checkBatch, checkStudentLoop, checkUnseenCorrect, checkChildCannotStart, checkSimilarity,
 ];
 
-export function checkNodeLine(binDir: string): CheckResult[] {
+export async function checkNodeLine(binDir: string): Promise<CheckResult[]> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'node-line-'));
   // The contained child runs as nobody when the self-tests run as root.
   fs.chmodSync(work, 0o755);
   try {
-    return CHECKS.map((check) => {
+    const results: CheckResult[] = [];
+    // One after another within a line: the lines themselves run side by side (scripts/selftest.ts).
+    for (const check of CHECKS) {
       const start = Date.now();
-      return { ...check(binDir, work), seconds: (Date.now() - start) / 1000 };
-    });
+      results.push({ ...(await check(binDir, work)), seconds: (Date.now() - start) / 1000 });
+    }
+    return results;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
