@@ -28,8 +28,8 @@ export interface SuiteReport {
   }[];
 }
 
-/** One `vitest run` of the graded suite over `submissions` (name to folder); each name's report. */
-export function runSuiteOn(submissions: Record<string, string>, work: string, label: string): Promise<Record<string, SuiteReport>> {
+/** One `vitest run` of the graded suite over `submissions` (name to folder), with vitest's `args` (a `-t` filter); each name's report. */
+export function runSuiteOn(submissions: Record<string, string>, work: string, label: string, args: string[] = []): Promise<Record<string, SuiteReport>> {
   const report = path.join(work, `${label}.runs.json`);
   const spec = path.join(work, `${label}.runs-spec.json`);
   const dir = path.join(work, `${label}.runs`);
@@ -52,7 +52,7 @@ export function runSuiteOn(submissions: Record<string, string>, work: string, la
   fs.writeFileSync(spec, JSON.stringify({ files, dir, report }));
   const vitest = path.join(PROJECT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
   const { ATTENTION_SUBMISSION: _, ...env } = process.env;
-  const child = spawn(process.execPath, [vitest, 'run', '--config', path.join(PROJECT_ROOT, 'selftest', 'suiteRuns.config.mts')], {
+  const child = spawn(process.execPath, [vitest, 'run', '--config', path.join(PROJECT_ROOT, 'selftest', 'suiteRuns.config.mts'), ...args], {
     cwd: PROJECT_ROOT,
     env: { ...env, ATTENTION_SELFTEST_RUNS: spec },
     stdio: ['ignore', 'ignore', 'pipe'],
