@@ -4,7 +4,8 @@
  * between settings, or that a limit holds, is left to one setting.
  */
 import { describe, expect, it } from 'vitest';
-import { attacksTheSettingMayChange, expectationsIn, reachIn, reachingKitExports, SETTINGS, whySettingMatters } from './bySetting';
+import { attacksTheSettingMayChange, expectationsIn, layoutsTheSettingMayChange, reachIn, reachingKitExports, SETTINGS, whySettingMatters } from './bySetting';
+import { LAYOUTS } from './layouts';
 
 describe('what reaches past its answers', () => {
   it.each([
@@ -68,5 +69,19 @@ describe('the attacks graded in every setting', () => {
     expect(once.length).toBeGreaterThan(0);
     expect(once.map(whySettingMatters).filter(Boolean)).toEqual([]);
     expect([...graded].filter((name) => whySettingMatters(name) === '')).toEqual([]);
+  });
+});
+
+describe('the folder layouts graded in every setting', () => {
+  const layouts = Object.keys(LAYOUTS);
+  const graded = new Set(layoutsTheSettingMayChange(layouts));
+
+  it('every layout the intake decides (links, special files, hard links, each cap crossed, sources that do not load); left to one setting only text nested to the bound or past it', () => {
+    for (const name of ['link_index_to_reference', 'hard_link_outside', 'entry_is_a_fifo', 'device_beside_code', 'depth_one_folder_too_deep', 'syntax_error', 'missing_import']) {
+      expect(graded.has(name), name).toBe(true);
+    }
+    const once = layouts.filter((name) => !graded.has(name));
+    expect(once.length).toBeGreaterThan(0);
+    expect(once.filter((name) => !/^nested_/.test(name) || !(LAYOUTS[name].status === 'passes' || /nesting too deep/.test(String(LAYOUTS[name].reason))))).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expectationsFor, type Expectation, type Setting } from './expectations';
+import { NESTING_LAYOUTS } from './nesting';
 
 export const SETTINGS: readonly Setting[] = ['namespaces', 'own-uids', 'user-namespaces', 'same-user'];
 
@@ -81,4 +82,14 @@ export function whySettingMatters(name: string): string {
 /** The attacks a setting other than this machine's grades again (see above). */
 export function attacksTheSettingMayChange(attacks: readonly string[]): string[] {
   return attacks.filter((name) => whySettingMatters(name) !== '');
+}
+
+/**
+ * The folder layouts (attacks/layouts.ts) a setting other than this machine's grades again: those
+ * the intake decides by reading the folder, as the grader's user. The nesting layouts are decided
+ * by their text alone, in the transpiling processes (lib/sandbox/transpilePool.ts), which the grader
+ * starts as plain children in every setting: graded once, in attacks.test.ts, is graded.
+ */
+export function layoutsTheSettingMayChange(layouts: readonly string[]): string[] {
+  return layouts.filter((name) => !(name in NESTING_LAYOUTS));
 }

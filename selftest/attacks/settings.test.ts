@@ -8,11 +8,12 @@
  *   as Ubuntu's AppArmor restriction or a container's seccomp profile refuses it).
  * In each: the reference gets full marks from `npm run grade` and the result names the setting;
  * one batch of the attacks the setting can change (attacks/bySetting.ts: those that reach past their
- * answers, those a limit holds, those some setting cannot contain), every folder layout and a
- * correct submission ends with a row for each, the correct one at full marks, each attack held as
- * attacks/expectations.ts says for that setting (or listed there as uncontained, and in
- * docs/security.md). What no setting changes (the other attacks, the verdicts of correct and buggy
- * code) is graded once, in this machine's setting (attacks.test.ts, the catalogue's files).
+ * answers, those a limit holds, those some setting cannot contain), every folder layout the
+ * intake decides and a correct submission ends with a row for each, the correct one at full marks,
+ * each attack held as attacks/expectations.ts says for that setting (or listed there as
+ * uncontained, and in docs/security.md). What no setting changes (the other attacks, the nesting
+ * layouts, the verdicts of correct and buggy code) is graded once, in this machine's setting
+ * (attacks.test.ts, the catalogue's files).
  */
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,7 +27,7 @@ import { FIXTURES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { containmentReport } from '../../lib/sandbox/containment';
 import { visibleCases } from '../../tests/cases';
 import { BUGS } from '../catalogue';
-import { attacksTheSettingMayChange } from './bySetting';
+import { attacksTheSettingMayChange, layoutsTheSettingMayChange } from './bySetting';
 import { materialize, tempDir } from '../grader/materialize';
 import {
   BUDGET_MS, expectationsFor, KILLS_THE_GRADER, layoutProblems, MEMORY_BYTES, problems, TIMEOUT_MS, uncontained, type Expectation, type Setting,
@@ -123,7 +124,7 @@ async function gradeAs(simulated: Simulated, work: string, attacks: readonly str
   openTo(work, out);
   for (const name of attacks) attackFolder(name, submissions, probes.get(simulated.setting)!.addresses);
   const context = makeOutside(work);
-  for (const name of Object.keys(LAYOUTS)) layoutFolder(name, submissions, context);
+  for (const name of layoutsTheSettingMayChange(Object.keys(LAYOUTS))) layoutFolder(name, submissions, context);
   materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, 'good');
   for (const entry of fs.readdirSync(submissions, { recursive: true, withFileTypes: true })) {
     if (entry.isDirectory()) fs.chmodSync(path.join(entry.parentPath, entry.name), 0o755);
@@ -168,7 +169,7 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
   const why = simulated.unavailable?.();
   const attacks = attacksTheSettingMayChange(Object.keys(expectationsFor(simulated.setting)))
     .filter((name) => !(KILLS_THE_GRADER()[simulated.setting] ?? []).includes(name));
-  const layouts = Object.keys(LAYOUTS);
+  const layouts = layoutsTheSettingMayChange(Object.keys(LAYOUTS));
   let batch: Graded['batch'] = {};
   let carry: Graded['carry'] = {};
   let reference: Graded['reference'] | undefined;
@@ -189,7 +190,7 @@ for (const simulated of settings) describe(`the grader as ${simulated.title}`, (
 
   const result = (name: string): SubmissionResult | undefined => batch.value?.graded.find((r) => r.name === name);
 
-  it.skipIf(why)('a batch of the attacks the setting may change, the layouts and a correct submission: every row, each as it should be', () => {
+  it.skipIf(why)('a batch of the attacks and folder layouts the setting may change and a correct submission: every row, each as it should be', () => {
     expect(batch.failure ?? '').toBe('');
     const names = [...attacks, ...layouts, 'good'].sort();
     expect(batch.value!.graded.map((r) => r.name).sort()).toEqual(names);
