@@ -15,7 +15,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../lib/paths';
 import { materialize, tempDir } from './grader/materialize';
@@ -152,6 +152,9 @@ beforeAll(() => {
   fs.writeFileSync(path.join(checkout, 'classroom-repositories.txt'),
     ['# the course', ...EVERYONE.map((name) => `course-org/${name}`), ''].join('\n'));
 });
+
+// Its repositories hold a fetch's cap of files (attention-modules): each run would leave them behind.
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe(`${FILE}: as GitHub reads it`, () => {
   it('starts by hand with the number of shards; fetch, a matrix of shard jobs, then the merge', () => {
