@@ -1,22 +1,23 @@
 /**
- * The student handout (`npm run release`), used the way a student uses it. Built three times into a
- * temp folder: `stubs` exactly as released, `solved` with the reference as student/index.ts, `buggy`
- * with a catalogued mistake (the scale forgotten) as student/index.ts. Each links
- * the project's node_modules instead of running `npm ci` (no network in CI), so package.json and
- * package-lock.json are checked by comparison, not by installing.
+ * The student handout (`npm run release`), used the way a student uses it. Cut once into a temp
+ * folder per use (selftest/handoutCopies.ts): `stubs` exactly as released, `solved` with the
+ * reference as student/index.ts, `buggy` with a catalogued mistake (the scale forgotten) as
+ * student/index.ts. Each links the project's node_modules, so package.json and package-lock.json
+ * are checked here by comparison; the handout installed from them by its own `npm ci`, and every
+ * script it ships run in that install, is selftest/classroomDocs.test.ts (a student's clone).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mistakeFile, type Manifest } from '../lib/model/manifest';
-import { PAGES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
+import { PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
 import { buildHandout, writeHandout } from '../lib/release';
 import { withCaseTables } from '../lib/readmeTables';
 import { keepRegions } from '../lib/text/regions';
 import { visibleCases } from '../tests/cases';
-import { linkNodeModules } from './linkNodeModules';
+import { handoutCopies } from './handoutCopies';
 import { ASSIGNMENT } from '../tests/assignment';
 
 interface JsonReport {
@@ -70,14 +71,7 @@ const assertions = (report: JsonReport) => report.testResults.flatMap((f) => f.a
 
 beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-'));
-  const handout = buildHandout(ASSIGNMENT);
-  [stubs, solved, buggy] = ['stubs', 'solved', 'buggy'].map((name) => {
-    const dir = path.join(temp, name);
-    writeHandout(handout, dir);
-    linkNodeModules(dir);
-    return dir;
-  });
-  fs.copyFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(solved, 'student', 'index.ts'));
+  ({ stubs, solved, buggy } = handoutCopies(ASSIGNMENT, temp, ['stubs', 'solved', 'buggy']));
   const bugs = path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs');
   fs.copyFileSync(path.join(bugs, 'scale_missing.ts'), path.join(buggy, 'student', 'index.ts'));
   fs.copyFileSync(path.join(bugs, 'base.ts'), path.join(buggy, 'student', 'base.ts'));
@@ -230,65 +224,5 @@ describe.concurrent('the handout, used as a student would (its own node_modules 
     const failed = assertions(report).filter((a) => a.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);
     for (const a of failed) expect(a.failureMessages.join('\n')).toMatch(/Diagnosis: Your scores are not scaled: divide them by √d_k/);
-  });
-
-  it('npm run typecheck passes on the stubs, as does tsc on the project and student/ (what an editor checks)', async () => {
-    const student = await run(stubs, [TS_NODE_BIN, 'scripts/typecheck.ts']);
-    expect(student.output.trim()).toMatch(/^typecheck: no type errors in student\/(; unchanged since the last check)?$/);
-    expect(student.code).toBe(0);
-    for (const project of ['.', 'student']) {
-      const { code, output } = await run(stubs, ['node_modules/typescript/bin/tsc', '-p', project]);
-      expect(output).toBe('');
-      expect(code).toBe(0);
-    }
-  });
-
-  it('npm run grade -- --html on the stubs: exit 0, total 0 of the visible points, no hidden case; the page where git ignores it', async () => {
-    const max = visibleCases().reduce((sum, c) => sum + c.points, 0);
-    const { code, output } = await run(stubs, ['node_modules/ts-node/dist/bin.js', 'scripts/grade.ts', '--html']);
-    const page = path.relative(PROJECT_ROOT, path.join(PAGES_DIR, 'student.html'));
-    expect(output).toContain(`wrote ${page}: open it in a browser`);
-    expect(fs.existsSync(path.join(stubs, page))).toBe(true);
-    // A student who commits everything does not commit the page: the handout's .gitignore, and the project's, ignore it.
-    execFileSync('git', ['init', '-q'], { cwd: stubs });
-    for (const repository of [stubs, PROJECT_ROOT]) expect(execFileSync('git', ['check-ignore', page], { cwd: repository, encoding: 'utf8' }).trim()).toBe(page);
-    expect(output).toMatch(new RegExp(`total\\W+0/${max}\\b`, 'i'));
-    // The stubs really ran in a contained child (a node_modules symlink must not break it).
-    expect(output).toMatch(/softmax is not implemented yet: edit student\/index\.ts/);
-    expect(output).not.toMatch(/crashed/);
-    expect(output).not.toMatch(/_hidden\b/);
-    expect(code).toBe(0);
-  });
-});
-
-describe('the handout installs and runs on its own', () => {
-  it('npm ci from its own package.json and lock (offline, from the npm cache), then every script it ships runs', async (ctx) => {
-    const dir = path.join(temp, 'installed');
-    writeHandout(buildHandout(ASSIGNMENT), dir);
-    // Its own node_modules holds the child runtime the grader builds: the contained child (another
-    // uid) must reach it, as it does in a student's checkout, not through a private temp folder.
-    fs.chmodSync(temp, 0o755);
-    const npm = (args: string[]) => new Promise<{ code: number; output: string }>((resolve) => {
-      const env = { ...process.env };
-      delete env.ATTENTION_SUBMISSION;
-      delete env.GITHUB_ACTIONS;
-      execFile('npm', args, { cwd: dir, env, encoding: 'utf8', maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, output: `${stdout}${stderr}` });
-      });
-    });
-    const install = await npm(['ci', '--offline', '--no-audit', '--no-fund']);
-    // The cache is filled by the project's own `npm ci` (what .ci/run does first): without it there is nothing to test offline.
-    if (install.code !== 0 && /ENOTCACHED|offline/i.test(install.output)) ctx.skip();
-    expect(install.code, install.output).toBe(0);
-    for (const gone of ['playwright-core', 'ajv', 'yaml', '@dodona']) expect(fs.existsSync(path.join(dir, 'node_modules', gone)), gone).toBe(false);
-    const typecheck = await npm(['run', 'typecheck']);
-    expect(typecheck.code, typecheck.output).toBe(0);
-    const grade = await npm(['run', 'grade']);
-    expect(grade.code, grade.output).toBe(0);
-    expect(grade.output).toMatch(/Total: 0\/12/);
-    const test = await npm(['test', '--', '-t', 'scaled_dot_product']);
-    // The stubs fail every test they run, each with the stub's own message.
-    expect(test.code).toBe(1);
-    expect(test.output).toContain('scaledDotProductAttention is not implemented yet: edit student/index.ts');
   });
 });

@@ -3,8 +3,8 @@
  * used as a student and as Gradescope use them: the stubs, fixtures, README tables and student's
  * notes of the parts on and of no other, the switch fixed so that no environment changes what is
  * graded, the suite and the grader running on the stubs and on the reference (each links the
- * project's node_modules, as selftest/release.test.ts does; the packages are the default handout's,
- * whose install that file tests), and the bundle grading the reference to full marks.
+ * project's node_modules, selftest/handoutCopies.ts; the packages are the default handout's, whose
+ * install selftest/classroomDocs.test.ts tests), and the bundle grading the reference to full marks.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,12 +15,13 @@ import { buildBundle } from '../lib/gradescope/bundle';
 import { ACTIVE_LTS_RELEASE } from '../lib/gradescope/nodeRelease';
 import { readZip, writeZip } from '../lib/gradescope/zip';
 import type { Manifest } from '../lib/model/manifest';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
-import { buildHandout, writeHandout } from '../lib/release';
+import { TS_NODE_BIN } from '../lib/paths';
+import { buildHandout } from '../lib/release';
 import { hasRegions } from '../lib/text/regions';
 import { assignmentWith, ASSIGNMENT } from '../tests/assignment';
 import { PARTS } from '../tests/parts';
 import { autograderRoot, reference, runAutograder, unpack } from './gradescopeKit';
+import { handoutCopies } from './handoutCopies';
 import { linkNodeModules } from './linkNodeModules';
 
 /** The documented preset `full`: every part on (tests/parts.ts). */
@@ -63,14 +64,7 @@ beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-parts-'));
   // The contained child runs as nobody when the tests run as root: it must be able to reach its runtime.
   fs.chmodSync(temp, 0o755);
-  const handout = buildHandout(full);
-  [stubs, solved] = ['stubs', 'solved'].map((name) => {
-    const dir = path.join(temp, name);
-    writeHandout(handout, dir);
-    linkNodeModules(dir);
-    return dir;
-  });
-  fs.copyFileSync(path.join(PROJECT_ROOT, 'reference', 'index.ts'), path.join(solved, 'student', 'index.ts'));
+  ({ stubs, solved } = handoutCopies(full, temp, ['stubs', 'solved']));
 });
 
 afterAll(() => {

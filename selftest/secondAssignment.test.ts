@@ -3,8 +3,8 @@
  * layerNorm, and topK returning values and indices; no diagnosis): each path an instructor or a
  * student takes, run once as they run it, with GRADER_ASSIGNMENT naming its folder. Its fixtures
  * against a float64 computation of this file's own; npm test on the reference, the stubs and two
- * copies with mistakes; npm run grade; a batch, two shards and their merge; the Gradescope bundle
- * and its run_autograder. Nothing in lib/ names it (selftest/architecture.test.ts).
+ * copies with mistakes; npm run grade; a batch with the hidden cases (where each copy's words are
+ * held to npm test's), two shards and their merge; the Gradescope bundle and its run_autograder. Nothing in lib/ names it (selftest/architecture.test.ts).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -279,13 +279,46 @@ describe('npm run grade (GRADER_ASSIGNMENT=its folder)', () => {
     for (const name of VISIBLE) expect(stdout, name).toMatch(new RegExp(`^${name} +0/1 +not_implemented(?: +|\\n +)${name.includes('top_k') ? 'topK' : 'layerNorm'} is not implemented yet: edit student/index\\.ts$`, 'm'));
     expect(stdout).toMatch(/Total: 0\/6/);
   });
+});
 
-  it.each(Object.keys(FAILS))('--submission of the %s copy with --hidden: the same tests fail, hidden ones too, in the words npm test says', async (copy) => {
-    const file = path.join(work, `${copy}.json`);
-    const { code, stderr } = await script('grade', ['--submission', folder(copy), '--hidden', '--json', file]);
+describe('a batch, its shards and their merge', () => {
+  const out = (name: string) => path.join(work, name);
+  const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
+  /** A page's words as a reader sees them: its body's text (the shared style sheet and scripts name classes of every assignment). */
+  const shown = (html: string) => html.slice(html.indexOf('<body>')).replace(/<(script|style)\b[\s\S]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' ');
+
+  it('with --hidden: grades.csv, grades-long.csv, report.html and each submission\'s result and page for the reference, the stubs and the copies with mistakes', async () => {
+    const { code, stderr } = await script('grade', ['--submissions', submissions, '--out', out('whole'), '--jobs', '2', '--hidden']);
     expect(code, stderr).toBe(0);
-    const results = JSON.parse(fs.readFileSync(file, 'utf8')) as Results;
-    gradeSaid.set(copy, results);
+    const rows = csvRecords(read(out('whole'), 'grades.csv'));
+    expect(rows.map((r) => [r.name, r.total, r.max, r.status])).toEqual([
+      ['buggy', '2', '7', 'graded'], ['ref', '7', '7', 'graded'], ['reversed', '0', '7', 'graded'], ['stubs', '0', '7', 'graded (8 tests not implemented)'],
+    ]);
+    expect(Object.keys(rows[0])).toEqual(['name', ...VISIBLE, ...HIDDEN, 'total', 'max', 'status']);
+    const long = csvRecords(read(out('whole'), 'grades-long.csv'));
+    expect(long).toHaveLength(4 * (VISIBLE.length + HIDDEN.length));
+    for (const copy of Object.keys(FAILS)) {
+      expect(long.filter((r) => r.submission === copy && r.status === 'failed').map((r) => r.test), copy).toEqual(FAILS[copy].fails);
+    }
+    expect(long.filter((r) => r.submission === 'stubs').map((r) => r.status)).toEqual([...VISIBLE, ...HIDDEN].map(() => 'not_implemented'));
+    const report = read(out('whole'), 'report.html');
+    expect(report).toContain('<h1>Norms assignment: 4 submissions</h1>');
+    for (const name of [...VISIBLE, 'layer norm', 'top-k']) expect(report, name).toContain(name);
+    // Its data (a script) says what each failure said: no word of the attention assignment's there either.
+    expect(report).not.toMatch(/attention|softmax|causal/i);
+    expect(shown(report)).not.toMatch(ATTENTION_WORDS);
+    // A submission's own result is the grader's, and its page is titled by the assignment.
+    const { files: stems } = JSON.parse(read(out('whole'), 'batch.json')) as { files: Record<string, string> };
+    for (const copy of Object.keys(FAILS)) gradeSaid.set(copy, JSON.parse(read(out('whole'), path.join('submissions', `${stems[copy]}.json`))) as Results);
+    const reversed = gradeSaid.get('reversed')!;
+    expect(reversed.tests.filter((t) => t.name.includes('top_k')).every((t) => /^Failed: (?:Your output holds [^\n]* — )?values: [^\n]*\n\nindices: /.test(t.output))).toBe(true);
+    const page = read(out('whole'), path.join('submissions', `${stems.reversed}.html`));
+    expect(page).toContain('<h1>Norms assignment: reversed</h1>');
+    expect(shown(page)).not.toMatch(ATTENTION_WORDS);
+  });
+
+  it.each(Object.keys(FAILS))('the %s copy\'s result, graded with --hidden: the same tests fail, hidden ones too, in the words npm test says', (copy) => {
+    const results = gradeSaid.get(copy)!;
     expect(results.tests.map((t) => t.name)).toEqual([...VISIBLE, ...HIDDEN]);
     expect(results.tests.filter((t) => t.status === 'failed').map((t) => t.name)).toEqual(FAILS[copy].fails);
     expect(results.tests.filter((t) => t.visibility === 'after_published').map((t) => t.name)).toEqual(HIDDEN);
@@ -297,47 +330,10 @@ describe('npm run grade (GRADER_ASSIGNMENT=its folder)', () => {
     }
     for (const [name, output] of said) expect(output, name).not.toMatch(ATTENTION_WORDS);
   });
-});
-
-describe('a batch, its shards and their merge', () => {
-  const out = (name: string) => path.join(work, name);
-  const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
-  /** A page's words as a reader sees them: its body's text (the shared style sheet and scripts name classes of every assignment). */
-  const shown = (html: string) => html.slice(html.indexOf('<body>')).replace(/<(script|style)\b[\s\S]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' ');
-
-  it('grades.csv, grades-long.csv, report.html and each submission\'s result and page for the reference, the stubs and the copies with mistakes', async () => {
-    const { code, stderr } = await script('grade', ['--submissions', submissions, '--out', out('whole'), '--jobs', '2']);
-    expect(code, stderr).toBe(0);
-    const rows = csvRecords(read(out('whole'), 'grades.csv'));
-    expect(rows.map((r) => [r.name, r.total, r.max, r.status])).toEqual([
-      ['buggy', '2', '6', 'graded'], ['ref', '6', '6', 'graded'], ['reversed', '0', '6', 'graded'], ['stubs', '0', '6', 'graded (6 tests not implemented)'],
-    ]);
-    expect(Object.keys(rows[0])).toEqual(['name', ...VISIBLE, 'total', 'max', 'status']);
-    const long = csvRecords(read(out('whole'), 'grades-long.csv'));
-    expect(long).toHaveLength(4 * VISIBLE.length);
-    for (const copy of Object.keys(FAILS)) {
-      expect(long.filter((r) => r.submission === copy && r.status === 'failed').map((r) => r.test), copy).toEqual(visibleOf(FAILS[copy].fails));
-    }
-    expect(long.filter((r) => r.submission === 'stubs').map((r) => r.status)).toEqual(VISIBLE.map(() => 'not_implemented'));
-    const report = read(out('whole'), 'report.html');
-    expect(report).toContain('<h1>Norms assignment: 4 submissions</h1>');
-    for (const name of [...VISIBLE, 'layer norm', 'top-k']) expect(report, name).toContain(name);
-    // Its data (a script) says what each failure said: no word of the attention assignment's there either.
-    expect(report).not.toMatch(/attention|softmax|causal/i);
-    expect(shown(report)).not.toMatch(ATTENTION_WORDS);
-    // A submission's own result is the grader's, and its page is titled by the assignment.
-    const { files: stems } = JSON.parse(read(out('whole'), 'batch.json')) as { files: Record<string, string> };
-    const reversed = JSON.parse(read(out('whole'), path.join('submissions', `${stems.reversed}.json`))) as Results;
-    expect(reversed.tests.map((t) => [t.name, t.output.split('\n')[0]])).toEqual(gradeSaid.get('reversed')!.tests.filter((t) => VISIBLE.includes(t.name)).map((t) => [t.name, t.output.split('\n')[0]]));
-    expect(reversed.tests.filter((t) => t.name.includes('top_k')).every((t) => /^Failed: (?:Your output holds [^\n]* — )?values: [^\n]*\n\nindices: /.test(t.output))).toBe(true);
-    const page = read(out('whole'), path.join('submissions', `${stems.reversed}.html`));
-    expect(page).toContain('<h1>Norms assignment: reversed</h1>');
-    expect(shown(page)).not.toMatch(ATTENTION_WORDS);
-  });
 
   it('two shards merged (npm run merge) make the same gradebook, long CSV and report', async () => {
     for (const shard of ['1/2', '2/2']) {
-      const { code, stderr } = await script('grade', ['--submissions', submissions, '--out', out(`shard${shard[0]}`), '--shard', shard, '--jobs', '2']);
+      const { code, stderr } = await script('grade', ['--submissions', submissions, '--out', out(`shard${shard[0]}`), '--shard', shard, '--jobs', '2', '--hidden']);
       expect(code, stderr).toBe(0);
     }
     const { code, stderr } = await script('merge', [out('shard1'), out('shard2'), '--out', out('merged')]);
