@@ -1,15 +1,22 @@
 /**
  * npm run grade as users call it: full marks with --json for the reference, a results.json that
- * Gradescope's spec accepts, GitHub Actions outputs, and one-line refusals of bad flags.
+ * Gradescope's spec accepts, GitHub Actions outputs, and one-line refusals of bad flags. Each run
+ * starts a process; a refusal whose words come from the shared parser (lib/cli.ts) is read from the
+ * parser with the grade command's own flags, and the command line once shows that its refusals are
+ * printed that way.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { GRADE_OPTIONS, gradeFlagKinds, OTHER_FLAGS } from '../../lib/batch/options';
+import { parseFlagsOrThrow } from '../../lib/cli';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import schema from '../../lib/report/gradescope.schema.json';
+import { formatTable } from '../../lib/report/terminal';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';
+import { grade as gradeInProcess } from './harness';
 import { tempDir } from './materialize';
 
 const work = tempDir('cli');
@@ -26,35 +33,49 @@ const grade = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   });
 
 /**
- * The reference graded once, in GitHub Actions (its environment as a workflow sets it), with
- * --json: its table, results.json, job summary and notice are each read by a test below.
+ * The reference graded once, hidden cases included, in GitHub Actions (its environment as a
+ * workflow sets it), with --json: its table, results.json, job summary and notice are each read by
+ * a test below. Full marks on every case, visible and hidden, are full marks on the visible ones.
  */
 const summary = path.join(work, 'summary.md');
+const referenceJson = path.join(work, 'r.json');
 let referenceRun: ReturnType<typeof grade> | undefined;
-const gradedReference = () => (referenceRun ??= grade(['--reference', '--json', path.join(work, 'r.json')], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }));
+const gradedReference = () => (referenceRun ??= grade(['--reference', '--hidden', '--json', referenceJson], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }));
+let helpRun: ReturnType<typeof grade> | undefined;
+/** `npm run grade -- --help`, run once for the tests that read it. */
+const help = () => (helpRun ??= grade(['--help']));
+
+/** What the shared parser refuses, given the grade command's flags. */
+function parserProblem(args: string[]): string {
+  try {
+    parseFlagsOrThrow(args, gradeFlagKinds(), { script: 'grade', env: {} });
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return '';
+}
 
 describe('npm run grade', () => {
   it('--reference --json gives full marks in a results.json that follows the spec', () => {
-    const file = path.join(work, 'r.json');
     const run = gradedReference();
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/Total: 12\/12/);
+    expect(run.stdout).toMatch(/Total: 14\.5\/14\.5/);
     // The reference's own files only: its instructor tooling (mistakes.ts, fixtures/) is not the submission.
     expect(run.stdout).not.toMatch(/Type errors/);
-    const results = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const results = JSON.parse(fs.readFileSync(referenceJson, 'utf8'));
     const validate = new Ajv({ strict: false }).compile(schema);
     expect(validate(results), JSON.stringify(validate.errors)).toBe(true);
-    expect(results.score).toBe(12);
-    expect(results.max_score).toBe(12);
-    expect(results.tests).toHaveLength(visibleCases().length);
+    expect(results.score).toBe(14.5);
+    expect(results.max_score).toBe(14.5);
+    const visible = results.tests.filter((t: { visibility: string }) => t.visibility === 'visible');
+    expect(visible).toHaveLength(visibleCases().length);
+    expect(visible.reduce((sum: number, t: { score: number }) => sum + t.score, 0)).toBe(12);
   });
 
   it('--hidden adds the hidden cases, visible only after publishing', () => {
-    const file = path.join(work, 'h.json');
-    expect(grade(['--reference', '--hidden', '--json', file]).status).toBe(0);
-    const results = JSON.parse(fs.readFileSync(file, 'utf8'));
-    expect(results.score).toBe(14.5);
+    const results = JSON.parse(fs.readFileSync((gradedReference(), referenceJson), 'utf8'));
     expect(results.tests.filter((t: { visibility: string }) => t.visibility === 'after_published')).toHaveLength(GRADED_CASES.filter((c) => c.hidden).length);
+    expect(results.tests).toHaveLength(GRADED_CASES.length);
   });
 
   it('gives the stubs 0 with "not implemented" reasons, exit 0', () => {
@@ -66,16 +87,22 @@ describe('npm run grade', () => {
 
   it('in GitHub Actions, writes the job summary and a Points notice', () => {
     const run = gradedReference();
-    expect(run.stdout).toMatch(/^::notice title=Points::Points 12\/12$/m);
-    expect(fs.readFileSync(summary, 'utf8')).toMatch(/12\/12 points[\s\S]*test\\_scaled\\_dot\\_product\\_attention/);
+    expect(run.stdout).toMatch(/^::notice title=Points::Points 14\.5\/14\.5$/m);
+    expect(fs.readFileSync(summary, 'utf8')).toMatch(/14\.5\/14\.5 points[\s\S]*test\\_scaled\\_dot\\_product\\_attention/);
   });
 
   it.each([
-    [['--frobnicate'], /unknown flag --frobnicate/],
-    [['--submission'], /--submission needs a value/],
+    [['--frobnicate'], 'unknown flag --frobnicate'],
+    [['--submission'], '--submission needs a value'],
+    [['--timeout', 'soon'], '--timeout needs a positive number, got "soon"'],
+    [['--submision', 'x'], 'unknown flag --submision: did you mean --submission?'],
+  ])('the parser refuses %j with its own words (the command prints them as below)', (args, message) => {
+    expect(parserProblem(args)).toBe(message);
+  });
+
+  it.each([
     [['--submissions', 'x'], /--submissions needs --out/],
     [['--reference', '--submission', 'x'], /pick one/],
-    [['--timeout', 'soon'], /--timeout needs a positive number/],
     [['--reference', '--roster', 'r.csv'], /--roster and --assignment go with --submissions/],
     [['--submissions', batch, '--out', path.join(work, 'roster-out'), '--roster', 'nowhere.csv'], /roster .*nowhere\.csv cannot be read \(ENOENT\): pass --roster FILE/],
     [['--submision', 'x'], /^unknown flag --submision: did you mean --submission\?$/],
@@ -104,11 +131,9 @@ describe('npm run grade', () => {
     [['--submission', 'nowhere'], 'grade: --submission nowhere: no such folder; pass the folder that holds index.ts (or student/index.ts)'],
     [['--submissions', 'nowhere', '--out', 'x'], 'grade: --submissions nowhere: no such folder; pass a folder with one subfolder per submission'],
     [['--submission', 'package.json'], 'grade: --submission package.json: not a folder; pass the folder that holds index.ts (or student/index.ts)'],
-    // Checked before anything runs: no child, no --out folder made.
+    // Checked before anything runs: no child, no --out folder made. Every other refusal of the folders
+    // (lib/batch/inputs.ts) is printed the same way; lib/batch/inputs.test.ts holds their words.
     [['--submissions', empty, '--out', path.join(work, 'never')], `grade: --submissions ${empty} holds no submission: each submission is a subfolder of it (<name>/index.ts)`],
-    [['--submissions', 'student', '--out', path.join(work, 'never')],
-      'grade: --submissions student holds index.ts itself: it is one submission; grade it with --submission student (--submissions takes a folder with one subfolder per submission)'],
-    [['--submissions', batch, '--out', path.join(batch, 'grades')], `grade: --out ${path.join(batch, 'grades')} is inside --submissions ${batch}: the next run would grade the results as a submission; put --out outside it`],
   ])('refuses %j: one line naming the folder and the fix, exit 2', (args, line) => {
     const run = grade(args);
     expect(run.status).toBe(2);
@@ -118,7 +143,7 @@ describe('npm run grade', () => {
   });
 
   it('--help prints the usage and every flag, exit 0', () => {
-    const run = grade(['--help']);
+    const run = help();
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^usage: npm run grade -- /m);
@@ -128,7 +153,9 @@ describe('npm run grade', () => {
     expect(grade(['--reference', '-h']).stdout).toBe(run.stdout);
   });
 
-  it('--verbose adds what the submission printed and its stack, at its own line', () => {
+  // The table the command prints is formatTable's (lib/report/terminal.ts): without --verbose it is
+  // read from the same submission graded here, in process; --verbose through the command.
+  it('--verbose adds what the submission printed and its stack, at its own line', async () => {
     const dir = path.join(work, 'chatty');
     fs.mkdirSync(dir);
     fs.copyFileSync(path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs', 'base.ts'), path.join(dir, 'base.ts'));
@@ -141,11 +168,23 @@ describe('npm run grade', () => {
       '}',
       '',
     ].join('\n'));
-    const plain = grade(['--submission', dir]);
     const verbose = grade(['--submission', dir, '--verbose']);
-    expect([plain.status, verbose.status]).toEqual([0, 0]);
-    expect(plain.stdout).not.toMatch(/printed:|building a mask/);
+    expect(verbose.status, verbose.stderr).toBe(0);
+    const result = await gradeInProcess(dir, 'chatty');
+    expect(formatTable(result, { color: false, verbose: true })).toMatch(/printed:\n {6}building a mask of 5\n/);
+    expect(formatTable(result, { color: false })).not.toMatch(/printed:|building a mask/);
     const block = verbose.stdout.slice(verbose.stdout.indexOf('test_causal_mask '));
     expect(block).toMatch(/^test_causal_mask .* error +Error: mask not ready\n {4}details:\n[\s\S]*at (?:Object\.)?causalMask \(chatty\/index\.ts:5:\d+\)[\s\S]*\n {4}printed:\n {6}building a mask of 5\n/);
+  });
+});
+
+describe('the options that change a grade are one list, and a batch records each', () => {
+  it("every flag of `npm run grade -- --help` is either recorded or said to change no grade, and --help lists them all", () => {
+    const run = help();
+    expect(run.status, run.stderr).toBe(0);
+    const listed = [...new Set([...run.stdout.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]))].sort();
+    const known = [...GRADE_OPTIONS.map((o) => o.flag), ...Object.keys(OTHER_FLAGS)].sort();
+    expect(listed).toEqual(known);
+    expect(GRADE_OPTIONS.filter((o) => o.flag in OTHER_FLAGS)).toEqual([]);
   });
 });

@@ -9,12 +9,19 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MergeError, mergeShards } from '../../lib/batch/merge';
 import { RECORD_FILE, type BatchRecord } from '../../lib/batch/record';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { csvRecords } from '../../lib/report/exports';
+import { CauseBook } from '../../lib/report/causes';
 import { processTree } from '../../lib/sandbox/childClock';
+import { FUNCTIONS } from '../../adapters/functions';
+import { ASSIGNMENT } from '../../tests/assignment';
+import { GRADED_CASES } from '../../tests/cases';
+import { MISTAKES } from '../../tests/diagnosis/catalogue';
 import { materialize, tempDir } from './materialize';
 
+const BOOK = { functions: FUNCTIONS, causes: new CauseBook(MISTAKES), title: ASSIGNMENT.page.title };
 const root = tempDir('interrupt');
 const submissions = path.join(root, 'submissions');
 const GOOD = ['b_good', 'c_good', 'd_good', 'e_good'];
@@ -94,15 +101,11 @@ describe('an interrupted batch', () => {
 
   it('the same command then grades what was left and keeps the rest; no merge takes an interrupted folder', async () => {
     const out = path.join(root, 'out-SIGINT');
-    const merge = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [TS_NODE_BIN, 'scripts/merge.ts', out, '--out', path.join(root, 'merged')], { cwd: PROJECT_ROOT });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      child.on('close', (code) => resolve({ code, stderr }));
-    });
-    expect(merge.code).toBe(1);
-    expect(merge.stderr).toMatch(/^merge: refused: .*out-SIGINT is a shard whose grading was interrupted \(\d of 5 graded\): run its command again to finish it$/m);
     const before = csvRecords(fs.readFileSync(path.join(out, 'grades.csv'), 'utf8')).filter((r) => r.total === '12').length;
+    // The merge's own refusal, in process: shards.test.ts shows the command prints one as `merge: refused: …`, exit 1.
+    const merge = () => mergeShards([out], path.join(root, 'merged'), GRADED_CASES, BOOK);
+    expect(merge).toThrow(MergeError);
+    expect(merge).toThrow(/out-SIGINT is a shard whose grading was interrupted \(\d of 5 graded\): run its command again to finish it$/);
     const resumed = await batch(out);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(new RegExp(`^kept ${before} earlier result\\(s\\)`, 'm'));
