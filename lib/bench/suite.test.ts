@@ -23,11 +23,11 @@ describe('the suite bench reads what a .ci/run printed', () => {
 
   it('judges each run against its own goal', () => {
     const base = { cpuSeconds: 600, cpuCounted: { by: 'kernel' as const }, tally: 't', loadAtStart: 0.5, ok: true };
-    const rows = suiteSection([{ ...base, busy: false, wallSeconds: 240 }, { ...base, busy: true, wallSeconds: 660 }], '').filter((line) => /^\| (on its own|beside)/.test(line));
+    const rows = suiteSection([{ ...base, busy: false, wallSeconds: 384 }, { ...base, busy: true, wallSeconds: 792 }], '').filter((line) => /^\| (on its own|beside)/.test(line));
     expect(rows).toHaveLength(2);
     const [quiet, busy] = rows;
-    expect(quiet).toMatch(/on its own .*\*\*0\.80×\*\* the 5 min goal \(met\)/);
-    expect(busy).toMatch(/beside two busy loops .*\*\*1\.10×\*\* the 10 min goal \(not met\)/);
+    expect(quiet).toMatch(/on its own .*\*\*0\.80×\*\* the 8 min goal \(met\)/);
+    expect(busy).toMatch(/beside two busy loops .*\*\*1\.10×\*\* the 12 min goal \(not met\)/);
   });
 
   it("says who counted the CPU, and why not the kernel when it could not", () => {
