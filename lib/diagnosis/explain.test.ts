@@ -105,6 +105,21 @@ describe('a failing call that answers otherwise when made again', () => {
     expect(found?.message).not.toContain('right after a call');
   });
 
+  it("names no call whose answer lacks the failing part: only the test's own values, to the bit, count", async () => {
+    const weights = (w: number) => ({ kind: 'value' as const, output: vector([1]), parts: { output: vector([1]), weights: vector([w, w]) } });
+    const context: ProbeContext = {
+      probe: async () => weights(2),
+      failures: async () => [],
+      callsBefore: () => [{ name: 't_a', fn: 'f', inputs: () => inputsOf(1, 2) }],
+      // Alone, the failing call answers otherwise (the control holds); after t_a, it returns no weights at all.
+      inFreshInstance: async (calls) => (calls.length === 1 ? weights(3) : { kind: 'value', output: vector([1]) }),
+    };
+    const outcome: Outcome = { kind: 'output', output: vector([5, 5]), part: 'weights' };
+    const found = await replayDiffers(gradedCase('t_b'), fixtureOf('t_b', 1, 2), outcome, context);
+    expect(found?.mistake).toBe(ANSWER_CHANGES.id);
+    expect(found?.message).not.toContain('right after a call');
+  });
+
   it('says nothing of state when the call answers the same, and starts no fresh instance', async () => {
     const { context, outcome, fixture, fresh } = graded(() => (x, n) => new Array(n).fill(3 * x), [['t_a', 1, 2]], ['t_b', 2, 2]);
     expect(await replayDiffers(gradedCase('t_b'), fixture, outcome, context)).toBeUndefined();

@@ -173,7 +173,7 @@ async function earlierCallThatChangesIt(graded: GradedCase, fixture: LoadedFixtu
     triesUsed.set(context, used + 1);
     const answer = await inFreshInstance(calls);
     if (answer.kind === 'none') return undefined;
-    return (outcome.kind === 'output' ? afterOutput(outcome, answer) : afterThrow(outcome as Failure, answer)) === undefined;
+    return isTestsAnswer(outcome, answer);
   };
   // The control: alone in a fresh instance the call must not give the test's answer, or no earlier call is what changed it.
   if ((await givesTestsAnswer([failing])) !== false) return undefined;
@@ -183,6 +183,17 @@ async function earlierCallThatChangesIt(graded: GradedCase, fixture: LoadedFixtu
     if (found === undefined && (triesUsed.get(context) ?? 0) >= TRIES_PER_RUN) return undefined;
   }
   return undefined;
+}
+
+/**
+ * Whether an answer is the graded one itself: the same values to the bit (the graded part's, for a
+ * tuple), or the same error. Stricter than "no difference shown": an answer without the part is not it.
+ */
+function isTestsAnswer(graded: Outcome, answer: Exclude<ProbeAnswer, { kind: 'none' }>): boolean {
+  if (graded.kind !== 'output') return answer.kind === 'threw' && answer.name === graded.name && answer.message === graded.message;
+  if (answer.kind !== 'value') return false;
+  const again = graded.part ? answer.parts?.[graded.part] : answer.output;
+  return again !== undefined && again.shape.join() === graded.output.shape.join() && firstDifference(graded.output, again) < 0;
 }
 
 /** How the replay differs from a graded call that threw, or undefined when it threw the same. */
