@@ -13,7 +13,7 @@ import { formatIndex, formatNumber, plural, unravelIndex } from '../format';
 import { boundWidening, type LoadedFixture } from '../model/fixtures';
 import { formatShape } from '../shape';
 import { OUTPUT_FACTS, outputFacts } from './outputFacts';
-import { firstDifference, type EarlierCall, type ProbeAnswer, type ProbeContext } from './probe';
+import { firstDifference, type EarlierCall, type ProbeAnswer, type ProbeCall, type ProbeContext } from './probe';
 
 export interface Diagnosis {
   /** The cause's id in the assignment's catalogue; ids joined by '|' when several give this same output, by '+' when several show at once. */
@@ -150,7 +150,7 @@ const shapesOf = ({ inputs }: CaseInputs) => Object.entries(inputs).map(([name, 
  * from the first call that met the same shapes (a cache by shape), from its first call ever (a
  * value fixed once), or from its last call (a buffer reused); then the call just before.
  */
-function likeliestFirst(calls: readonly EarlierCall[], failing: { fn: string; inputs: CaseInputs }): EarlierCall[] {
+function likeliestFirst(calls: readonly EarlierCall[], failing: ProbeCall): EarlierCall[] {
   const own = calls.filter((c) => c.fn === failing.fn);
   const shapes = shapesOf(failing.inputs);
   const order = [own.find((c) => shapesOf(c.inputs()) === shapes), own[0], own.at(-1), calls.at(-1)];
@@ -165,9 +165,9 @@ function likeliestFirst(calls: readonly EarlierCall[], failing: { fn: string; in
 async function earlierCallThatChangesIt(graded: GradedCase, fixture: LoadedFixture, outcome: Outcome, context: ProbeContext): Promise<string | undefined> {
   const { callsBefore, inFreshInstance } = context;
   if (!callsBefore || !inFreshInstance) return undefined;
-  const failing = { fn: graded.fn, inputs: { params: fixture.params, inputs: fixture.inputs } };
+  const failing: ProbeCall = { fn: graded.fn, inputs: { params: fixture.params, inputs: fixture.inputs } };
   /** The answer to `calls` in a fresh instance is the test's own, to the bit; undefined when no instance may be started or it gave no answer. */
-  const givesTestsAnswer = async (calls: { fn: string; inputs: CaseInputs }[]): Promise<boolean | undefined> => {
+  const givesTestsAnswer = async (calls: ProbeCall[]): Promise<boolean | undefined> => {
     const used = triesUsed.get(context) ?? 0;
     if (used >= TRIES_PER_RUN) return undefined;
     triesUsed.set(context, used + 1);

@@ -63,7 +63,13 @@ export interface ProbeContext {
    * `calls` made one after another in a fresh instance of the submission (a new child, a new
    * import), no probe before them: the answer to the last. The instance is dropped after.
    */
-  inFreshInstance?(calls: readonly { fn: string; inputs: CaseInputs }[]): Promise<ProbeAnswer>;
+  inFreshInstance?(calls: readonly ProbeCall[]): Promise<ProbeAnswer>;
+}
+
+/** A call the diagnosis makes: the function and its inputs. */
+export interface ProbeCall {
+  fn: string;
+  inputs: CaseInputs;
 }
 
 /** A graded call made earlier in the same instance: its test, and its inputs, read when asked. */

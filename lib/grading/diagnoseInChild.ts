@@ -8,9 +8,9 @@ import type { GradedCase } from '../assignment/cases';
 import { specOf } from '../assignment/functions';
 import { explain } from '../diagnosis/explain';
 import type { Assignment } from './assignment';
-import type { EarlierCall, Probe, ProbeAnswer, ProbeContext } from '../diagnosis/probe';
+import type { EarlierCall, Probe, ProbeAnswer, ProbeCall, ProbeContext } from '../diagnosis/probe';
 import { runOrder } from '../model/invoke';
-import { askingOnce, noAnswer, valueAnswer } from './probeCalls';
+import { answerToLast, askingOnce, noAnswer, valueAnswer } from './probeCalls';
 import type { ChildSession } from '../sandbox/session';
 import type { LoadedFixture } from '../model/fixtures';
 import { withExplanation, type CaseVerdict } from './verdict';
@@ -49,15 +49,10 @@ async function callInChild(session: ChildSession, fn: string, inputs: CaseInputs
  * Calls in a child of their own (a sibling session, ended after), as npm test makes them in an
  * instance of their own: the probes' child is left as it was. A call with no answer ends it.
  */
-async function inFreshChild(session: ChildSession, calls: readonly { fn: string; inputs: CaseInputs }[]): Promise<ProbeAnswer> {
+async function inFreshChild(session: ChildSession, calls: readonly ProbeCall[]): Promise<ProbeAnswer> {
   const fresh = session.sibling();
   try {
-    let answer: ProbeAnswer = { kind: 'none', why: 'no call was made' };
-    for (const { fn, inputs } of calls) {
-      answer = await callInChild(fresh, fn, inputs);
-      if (answer.kind === 'none') break;
-    }
-    return answer;
+    return await answerToLast(calls, ({ fn, inputs }) => callInChild(fresh, fn, inputs));
   } finally {
     fresh.kill();
   }

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { CaseInputs } from '../assignment/call';
 import { partsOf, type FunctionSpec } from '../assignment/functions';
 import { partLabel } from '../assignment/returns';
-import type { Probe, ProbeAnswer } from '../diagnosis/probe';
+import type { Probe, ProbeAnswer, ProbeCall } from '../diagnosis/probe';
 import { formatShape } from '../shape';
 import { Tensor } from '../tensor';
 
@@ -39,6 +39,19 @@ export function askingOnce(ask: (fn: string, inputs: CaseInputs) => Promise<Prob
     if (!known) answers.set(key, answer);
     return answer;
   };
+}
+
+/**
+ * `calls` one after another through `ask` (in one fresh instance, both paths): the answer to the
+ * last; a call with no answer ends them, and is the answer.
+ */
+export async function answerToLast(calls: readonly ProbeCall[], ask: (call: ProbeCall) => ProbeAnswer | Promise<ProbeAnswer>): Promise<ProbeAnswer> {
+  let answer: ProbeAnswer = { kind: 'none', why: 'no call was made' };
+  for (const call of calls) {
+    answer = await ask(call);
+    if (answer.kind === 'none') break;
+  }
+  return answer;
 }
 
 /**

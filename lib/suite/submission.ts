@@ -8,11 +8,11 @@ import type { Assignment } from '../grading/assignment';
 import { expectedShapes } from '../assignment/call';
 import { specOf } from '../assignment/functions';
 import type { CaseInputs } from '../assignment/call';
-import type { Probe, ProbeAnswer } from '../diagnosis/probe';
+import type { Probe, ProbeAnswer, ProbeCall } from '../diagnosis/probe';
 import { trapExit } from '../grading/exitTrap';
 import { diedWords, notRunAfterLoad, PER_TEST_LIMIT_MS } from '../grading/hangWords';
 import { InProcessSession } from '../grading/inProcess';
-import { askingOnce, noAnswer, valueAnswer } from '../grading/probeCalls';
+import { answerToLast, askingOnce, noAnswer, valueAnswer } from '../grading/probeCalls';
 import { describeError } from '../sandbox/errorInfo';
 import { checkChosen, chosenFolder, loadError, LoadFailure, type Checked } from './load';
 import { watchedLoad } from './loadWatchdog';
@@ -44,7 +44,7 @@ function answerIn(session: InProcessSession, assignment: Pick<Assignment, 'funct
  * the grader makes them in a child of their own), one after another; a call with no answer ends it.
  */
 export function inFreshInstanceOf(assignment: Pick<Assignment, 'functions'>, loaded: Pick<Loaded, 'fresh' | 'checked'>, limitMs = PER_TEST_LIMIT_MS) {
-  return async (calls: readonly { fn: string; inputs: CaseInputs }[]): Promise<ProbeAnswer> => {
+  return async (calls: readonly ProbeCall[]): Promise<ProbeAnswer> => {
     let instance: object;
     try {
       instance = await loaded.fresh();
@@ -53,12 +53,7 @@ export function inFreshInstanceOf(assignment: Pick<Assignment, 'functions'>, loa
       throw err;
     }
     const session = new InProcessSession(instance, assignment.functions, loaded.checked.entryName, { timeoutMs: limitMs });
-    let answer: ProbeAnswer = { kind: 'none', why: 'no call was made' };
-    for (const { fn, inputs } of calls) {
-      answer = answerIn(session, assignment, fn, inputs);
-      if (answer.kind === 'none') break;
-    }
-    return answer;
+    return answerToLast(calls, ({ fn, inputs }) => answerIn(session, assignment, fn, inputs));
   };
 }
 
