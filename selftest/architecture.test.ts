@@ -198,3 +198,68 @@ describe('the house has no loops and no climbs', () => {
     expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
   });
 });
+
+/**
+ * What a module loads as it is loaded: its imports and re-exports that are not type-only, as
+ * specifiers (relative ones resolved like importsOf). A `require()` or `import()` inside a function
+ * loads later, when called, and is not counted.
+ */
+export function loadedAtStart(file: string, text = fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  const specifiers: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      const typeOnly = clause && (clause.isTypeOnly
+        || (!clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0
+          && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+      if (!typeOnly) specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
+      const named = statement.exportClause && ts.isNamedExports(statement.exportClause) ? statement.exportClause.elements : undefined;
+      if (!named || named.length === 0 || !named.every((e) => e.isTypeOnly)) specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
+    }
+  }
+  return specifiers.flatMap((spec) => {
+    if (!spec.startsWith('.')) return [spec];
+    const resolved = importsOf(file, `import '${spec}';`);
+    return resolved.length ? resolved : [];
+  });
+}
+
+/** The chain of modules by which loading `entry` loads the package `pkg`, or undefined when it does not. */
+export function chainTo(entry: string, pkg: string): string[] | undefined {
+  const from = new Map<string, string | undefined>([[entry, undefined]]);
+  const queue = [entry];
+  while (queue.length) {
+    const file = queue.shift()!;
+    for (const target of loadedAtStart(file)) {
+      if (target === pkg || target.startsWith(`${pkg}/`)) {
+        const chain = [target];
+        for (let at: string | undefined = file; at; at = from.get(at)) chain.unshift(at);
+        return chain;
+      }
+      if (target.startsWith('lib/') && !from.has(target)) {
+        from.set(target, file);
+        queue.push(target);
+      }
+    }
+  }
+  return undefined;
+}
+
+describe('a grading process loads TypeScript only where it uses it', () => {
+  // TypeScript is about a second of CPU to load: the transpiling and checking processes use it, a
+  // process that grades (in process under vitest, or a batch's) reads only what they made.
+  it('loading the grader, a batch or the Gradescope entry does not load TypeScript', () => {
+    for (const entry of ['lib/grading/grade.ts', 'lib/batch/gradeBatch.ts', 'lib/gradescope/autograde.ts']) expect(chainTo(entry, 'typescript'), entry).toBeUndefined();
+  });
+
+  it('the check sees a load through a re-export and a chain of modules, and not a type-only import or a require in a function', () => {
+    expect(chainTo('lib/sandbox/transpile.ts', 'typescript')).toEqual(['lib/sandbox/transpile.ts', 'typescript']);
+    expect(chainTo('lib/bench/nestingProbe.ts', 'typescript')?.[0]).toBe('lib/bench/nestingProbe.ts');
+    expect(loadedAtStart('x.ts', "import type ts from 'typescript';\nimport { type A, type B } from 'typescript';\nexport type { C } from 'typescript';\nfunction f() { return require('typescript'); }"))
+      .toEqual([]);
+    expect(loadedAtStart('x.ts', "import { type A, b } from 'typescript';")).toEqual(['typescript']);
+    expect(loadedAtStart('x.ts', "export { a } from 'typescript';")).toEqual(['typescript']);
+  });
+});

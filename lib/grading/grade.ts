@@ -19,7 +19,7 @@ import { ChildSession, type SessionOptions } from '../sandbox/session';
 import { transpileInChild, warmTranspiler, type TranspileOutcome } from '../sandbox/transpilePool';
 import { loadVerdict } from '../sandbox/loadCheck';
 import { DEFAULT_MEMORY_BYTES } from '../sandbox/outOfMemory';
-import { isPrepared, type PreparedSubmission, type TranspileJob } from '../sandbox/transpile';
+import { isPrepared, type PreparedSubmission, type TranspileJob } from '../sandbox/prepared';
 import type { WorkCache } from '../workCache';
 import type { Variants } from '../model/variants';
 import { checkedSubmission, startTypeCheck, TYPE_CHECK_LIMITS, type TypeNotes } from '../typecheck/run';
