@@ -9,6 +9,7 @@ import { DIAGNOSIS } from '../tests/diagnosis/diagnose';
 import { NotImplementedError, ResultError } from '../lib/errors';
 import { judgeValue } from '../lib/grading/verdict';
 import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
+import { readManifest } from '../lib/model/manifest';
 import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
 import { probeOf } from '../lib/suite/submission';
 import type { Tensor } from '../lib/tensor';
@@ -28,13 +29,27 @@ export interface CaseResult {
 }
 
 /**
+ * Each stored fixture read once for every grading in this process, as the grader reads them once
+ * per run (loadCaseFixtures): a call gets copies of its inputs (calls.ts, inProcess.ts), so no
+ * implementation can change what the next one meets. Read afresh per case, the manifest alone was
+ * parsed thousands of times by verdicts.test.ts.
+ */
+const stored = new Map<string, LoadedFixture>();
+let manifest: ReturnType<typeof readManifest> | undefined;
+function storedFixture(graded: GradedCase): LoadedFixture {
+  let fixture = stored.get(graded.fixture);
+  if (!fixture) stored.set(graded.fixture, (fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest()) })));
+  return fixture;
+}
+
+/**
  * `fixtureOf`: where a case's inputs and expected values come from (a drawn case's, for --variants);
  * its stored fixture by default. `probed`: the instance the diagnosis calls, one of its own as in
  * npm test and the grader (code that keeps state must meet a fresh one); `impl` itself by default,
  * for callers whose code keeps none.
  */
 export async function gradeInProcess(
-  impl: Partial<Submission>, label: string, cases = GRADED_CASES, fixtureOf: (graded: GradedCase) => LoadedFixture = (graded) => loadFixture(graded.fixture),
+  impl: Partial<Submission>, label: string, cases = GRADED_CASES, fixtureOf: (graded: GradedCase) => LoadedFixture = storedFixture,
   probed: Partial<Submission> = impl,
 ): Promise<CaseResult[]> {
   const call = caller(impl, label);
