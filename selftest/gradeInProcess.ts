@@ -8,14 +8,14 @@ import { explain, type Diagnosis } from '../lib/diagnosis/explain';
 import { DIAGNOSIS } from '../tests/diagnosis/diagnose';
 import { NotImplementedError, ResultError } from '../lib/errors';
 import { judgeValue } from '../lib/grading/verdict';
-import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
-import { readManifest } from '../lib/model/manifest';
+import type { LoadedFixture } from '../lib/model/fixtures';
 import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
 import { probeOf } from '../lib/suite/submission';
 import type { Tensor } from '../lib/tensor';
 import { ASSIGNMENT } from '../tests/assignment';
 import { GRADED_CASES, type GradedCase } from '../tests/cases';
 import { caller } from './calls';
+import { storedFixture } from './storedFixtures';
 
 export interface CaseResult {
   graded: GradedCase;
@@ -26,20 +26,6 @@ export interface CaseResult {
   output?: Tensor;
   /** The known mistake a failure shows, as the suite and the grader would name it. */
   diagnosis?: Diagnosis;
-}
-
-/**
- * Each stored fixture read once for every grading in this process, as the grader reads them once
- * per run (loadCaseFixtures): a call gets copies of its inputs (calls.ts, inProcess.ts), so no
- * implementation can change what the next one meets. Read afresh per case, the manifest alone was
- * parsed thousands of times by verdicts.test.ts.
- */
-const stored = new Map<string, LoadedFixture>();
-let manifest: ReturnType<typeof readManifest> | undefined;
-function storedFixture(graded: GradedCase): LoadedFixture {
-  let fixture = stored.get(graded.fixture);
-  if (!fixture) stored.set(graded.fixture, (fixture = loadFixture(graded.fixture, { manifest: (manifest ??= readManifest()) })));
-  return fixture;
 }
 
 /**
