@@ -8,13 +8,14 @@ import { explain, type Diagnosis } from '../lib/diagnosis/explain';
 import { DIAGNOSIS } from '../tests/diagnosis/diagnose';
 import { NotImplementedError, ResultError } from '../lib/errors';
 import { judgeValue } from '../lib/grading/verdict';
-import { loadFixture, type LoadedFixture } from '../lib/model/fixtures';
+import type { LoadedFixture } from '../lib/model/fixtures';
 import { InProcessSession, inProcessContext } from '../lib/grading/inProcess';
 import { probeOf } from '../lib/suite/submission';
 import type { Tensor } from '../lib/tensor';
 import { ASSIGNMENT } from '../tests/assignment';
 import { GRADED_CASES, type GradedCase } from '../tests/cases';
 import { caller } from './calls';
+import { storedFixture } from './storedFixtures';
 
 export interface CaseResult {
   graded: GradedCase;
@@ -34,7 +35,7 @@ export interface CaseResult {
  * for callers whose code keeps none.
  */
 export async function gradeInProcess(
-  impl: Partial<Submission>, label: string, cases = GRADED_CASES, fixtureOf: (graded: GradedCase) => LoadedFixture = (graded) => loadFixture(graded.fixture),
+  impl: Partial<Submission>, label: string, cases = GRADED_CASES, fixtureOf: (graded: GradedCase) => LoadedFixture = storedFixture,
   probed: Partial<Submission> = impl,
 ): Promise<CaseResult[]> {
   const call = caller(impl, label);

@@ -149,20 +149,30 @@ describe('through the grader\'s contained child: the same verdicts and the same 
   const work = tempDir('parts-catalogue');
   const cases = FORWARD.cases.filter((c) => OWN.has(c.fn));
   const options = { ...gradeOptions(), assignment: FORWARD, cases, fixtures: loadCaseFixtures(FORWARD, cases), timeoutMs: 30_000 };
+  /** The bug whose heatmaps are checked below. */
+  const DRAWN = 'attention_scores_as_weights';
+  /**
+   * Each bug graded once through the child, shared by the tests below; DRAWN with heatmaps, which
+   * are probed after every verdict and diagnosis is settled (lib/grading/grade.ts) and change neither.
+   */
+  const byChild = new Map<string, ReturnType<typeof grade>>();
+  const gradedByChild = (name: string) => {
+    if (!byChild.has(name)) byChild.set(name, grade(materialize(BUGS.find((b) => b.name === name)!.file, path.join(work, 'bugs'), name), name, { ...options, heatmaps: name === DRAWN }));
+    return byChild.get(name)!;
+  };
 
-  it.each(['attention_scores_as_weights', 'single_head_bias_missing', 'mha_weights_averaged'])('%s', async (name) => {
+  it.each([DRAWN, 'single_head_bias_missing', 'mha_weights_averaged'])('%s', async (name) => {
     const entry = BUGS.find((b) => b.name === name)!;
     const inProcess = (await gradedInProcess(entry)).filter((r) => OWN.has(r.graded.fn));
-    const result = await grade(materialize(entry.file, path.join(work, 'bugs'), name), name, options);
+    const result = await gradedByChild(name);
     expect(result.parts).toEqual(['core', ...PARTS]);
     expect(result.cases.map((c) => [c.name, c.status === 'passed', c.diagnosis?.message])).toEqual(inProcess.map((r) => [r.graded.name, r.passed, r.diagnosis?.message]));
     expect(result.cases.some((c) => c.diagnosis?.message === MISTAKES.find((m) => m.id === entry.mistake)!.message)).toBe(true);
   });
 
   it('a wrong weights output is drawn: each failed case that expects weights has a heatmap of the weights the function returned', async () => {
-    const name = 'attention_scores_as_weights';
-    const entry = BUGS.find((b) => b.name === name)!;
-    const result = await grade(materialize(entry.file, path.join(work, 'heatmaps'), name), name, { ...options, heatmaps: true });
+    const entry = BUGS.find((b) => b.name === DRAWN)!;
+    const result = await gradedByChild(DRAWN);
     const fixtureOf = (test: string) => options.fixtures.get(cases.find((c) => c.name === test)!.fixture)!;
     const failed = result.cases.filter((c) => c.status !== 'passed').map((c) => c.name);
     expect(failed.length).toBeGreaterThan(0);

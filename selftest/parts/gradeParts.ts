@@ -11,9 +11,10 @@ import { PER_TEST_LIMIT_MS } from '../../lib/grading/hangWords';
 import { inProcessBackend, inProcessContext, InProcessSession } from '../../lib/grading/inProcess';
 import type { Assignment } from '../../lib/grading/assignment';
 import type { GradedCase } from '../../lib/assignment/cases';
-import { loadFixture, type LoadedFixture } from '../../lib/model/fixtures';
+import type { LoadedFixture } from '../../lib/model/fixtures';
 import { DEFAULT_MEMORY_BYTES } from '../../lib/sandbox/outOfMemory';
 import { probeOf } from '../../lib/suite/submission';
+import { storedFixture } from '../storedFixtures';
 
 export interface Graded {
   graded: GradedCase;
@@ -29,7 +30,7 @@ export interface Graded {
  */
 export async function gradeParts(
   assignment: Assignment, impl: object, probed: object, label: string, cases: readonly GradedCase[],
-  fixtureOf: (graded: GradedCase) => LoadedFixture = (graded) => loadFixture(graded.fixture),
+  fixtureOf: (graded: GradedCase) => LoadedFixture = storedFixture,
 ): Promise<Graded[]> {
   const ledger = FunctionLedger.forCases(DEFAULT_BUDGET_MS, cases, assignment.functions);
   const engine = new CaseEngine(assignment, ledger, { timeoutMs: PER_TEST_LIMIT_MS, memoryBytes: DEFAULT_MEMORY_BYTES });
