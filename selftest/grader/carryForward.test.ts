@@ -1,9 +1,9 @@
 /**
  * --carry-forward: a multi-head case whose code is right given the student's own attention earns
  * its points, and says so; without the flag nothing changes; a multi-head mistake of its own still
- * loses them. Those end to end, through the grader's children; the catalogue's honest mistakes (one
- * of each kind) and two answers that need no attention in this process, where what is carried is
- * decided.
+ * loses them. The flag end to end, through the grader's children, on a missing scale; the
+ * catalogue's honest mistakes (one of each kind), a multi-head mistake of its own and two answers
+ * that need no attention in this process, where what is carried is decided.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { GRADED_CASES } from '../../tests/cases';
 import { toGradescope } from '../../lib/report/gradescope';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { grade, gradeOptions } from './harness';
-import { materialize, tempDir } from './materialize';
+import { tempDir } from './materialize';
 import { BUGS } from '../catalogue';
 import { ASSIGNMENT } from '../../tests/assignment';
 import { Tensor } from '../../lib/tensor';
@@ -75,35 +75,28 @@ describe('--carry-forward', () => {
     expect(toGradescope(withFlag).extra_data.carried).toEqual(multiHead.map((c) => c.name));
     expect(toGradescope(without).extra_data.carried).toBeUndefined();
   });
-
-  it('a multi-head mistake of its own (heads interleaved) on a correct attention keeps no points', async () => {
-    const dir = materialize(path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs', 'heads_interleaved.ts'), work);
-    const result = await grade(dir, 'heads_interleaved', { ...gradeOptions(multiHeadOnly), carryForward: true });
-    // (With one head, or one feature per head, interleaved heads are the contiguous ones: those cases pass on their own.)
-    expect(result.cases.filter((c) => c.fn === 'multihead_self_attention' && c.status === 'failed').length).toBeGreaterThan(0);
-    expect(result.cases.filter((c) => c.carried).map((c) => c.name)).toEqual([]);
-  });
 });
 
 /** A catalogue entry's attention (tensors in, one tensor out). */
 type Attention = (Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) => Tensor;
 
 /**
- * The catalogue's `name` under a multi-head attention that calls it (as ownMultiHead writes it),
- * graded with --carry-forward on every multi-head case in this process, as the grader grades it
- * (grade.ts): the engine's verdicts, then afterGrading.ts's carryForward, whose asks go to the
- * same functions. What a child adds (fresh processes, the channel) is the end-to-end tests' above
- * and attacks.test.ts's (honest mistakes carried, attacks refused, in one contained batch).
+ * The catalogue's `name` under a multi-head attention that calls it (as ownMultiHead writes it;
+ * with `ownMultiHead` false, as the entry is), graded with --carry-forward on every multi-head case
+ * in this process, as the grader grades it (grade.ts): the engine's verdicts, then
+ * afterGrading.ts's carryForward, whose asks go to the same functions. What a child adds (fresh
+ * processes, the channel) is the end-to-end test's above and attacks.test.ts's (honest mistakes
+ * carried, and multi-head answers of the attacks' own refused, in one contained batch).
  */
-async function gradedInProcess(name: string): Promise<{ name: string; status: string; reason: string; carried: boolean }[]> {
+async function gradedInProcess(name: string, ownMultiHead = true): Promise<{ name: string; status: string; reason: string; carried: boolean }[]> {
   const entry = BUGS.find((b) => b.name === name)!;
-  const bug = (await import(entry.file)) as { scaledDotProductAttention: Attention };
-  const multiHeadSelfAttention = (x: Tensor, w: Weights, numHeads: number, mask?: Tensor) => {
+  const bug = (await import(entry.file)) as { scaledDotProductAttention: Attention; multiHeadSelfAttention: unknown };
+  const own = (x: Tensor, w: Weights, numHeads: number, mask?: Tensor) => {
     const heads = (p: Tensor) => splitHeads(x.matmul(p.transpose(0, 1)), numHeads);
     const out = bug.scaledDotProductAttention(heads(w.qProj), heads(w.kProj), heads(w.vProj), mask);
     return mergeHeads(new Tensor(out.data, out.shape)).matmul(w.oProj.transpose(0, 1));
   };
-  const session = new InProcessSession({ ...bug, multiHeadSelfAttention }, ASSIGNMENT.functions, 'index.ts');
+  const session = new InProcessSession(ownMultiHead ? { ...bug, multiHeadSelfAttention: own } : bug, ASSIGNMENT.functions, 'index.ts');
   const backend = inProcessBackend(session, path.dirname(entry.file), name);
   const ledger = FunctionLedger.forCases(DEFAULT_BUDGET_MS, everyMultiHead, ASSIGNMENT.functions);
   const engine = new CaseEngine(ASSIGNMENT, ledger, { timeoutMs: PER_TEST_LIMIT_MS, memoryBytes: DEFAULT_MEMORY_BYTES });
@@ -124,6 +117,14 @@ async function gradedInProcess(name: string): Promise<{ name: string; status: st
  * reads the mask's first row for every query, so each query attends to key 0 alone).
  */
 describe('--carry-forward on the catalogue', () => {
+  // (With one head, or one feature per head, interleaved heads are the contiguous ones: those cases pass on their own.)
+  it('a multi-head mistake of its own (heads interleaved) on a correct attention keeps no points', async () => {
+    const multi = await gradedInProcess('heads_interleaved', false);
+    expect(multi.filter((c) => c.status === 'failed').length).toBeGreaterThan(0);
+    expect(multi.filter((c) => c.carried).map((c) => c.name)).toEqual([]);
+  });
+
+
   const carried = ['scale_by_dk_loop', 'mask_inverted', 'softmax_over_queries', 'batch_mixed_loop', 'denominator_plus_one', 'output_relu', 'online_softmax_no_rescale', 'kv_swapped'];
 
   it.each(carried)('%s: every multi-head case that fails is carried', async (name) => {
