@@ -8,7 +8,7 @@ import type { GradedCase } from '../assignment/cases';
 import type { LoadedFixture } from '../model/fixtures';
 import type { AttentionHeatmap, CaseResult, CaseStatus } from '../model/result';
 import type { ChildSession } from '../sandbox/session';
-import type { Assignment } from './assignment';
+import type { Assignment, FreshCalls } from './assignment';
 import { childProbe } from './diagnoseInChild';
 import type { CaseVerdict } from './verdict';
 
@@ -17,7 +17,7 @@ import type { CaseVerdict } from './verdict';
  * functions passes, with the plug-in's reason; the details keep what it failed with.
  */
 export async function carryForward(
-  assignment: Pick<Assignment, 'carryForward'>, session: ChildSession, cases: readonly GradedCase[], fixtures: ReadonlyMap<string, LoadedFixture>, verdicts: Map<string, CaseVerdict>,
+  assignment: Pick<Assignment, 'carryForward'>, session: FreshCalls, cases: readonly GradedCase[], fixtures: ReadonlyMap<string, LoadedFixture>, verdicts: Map<string, CaseVerdict>,
 ): Promise<void> {
   if (!assignment.carryForward) return;
   for (const graded of cases) {

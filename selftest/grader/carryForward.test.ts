@@ -1,7 +1,9 @@
 /**
  * --carry-forward: a multi-head case whose code is right given the student's own attention earns
  * its points, and says so; without the flag nothing changes; a multi-head mistake of its own still
- * loses them.
+ * loses them. The flag end to end, through the grader's children, on a missing scale; the
+ * catalogue's honest mistakes (one of each kind), a multi-head mistake of its own and two answers
+ * that need no attention in this process, where what is carried is decided.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,10 +14,18 @@ import { GRADED_CASES } from '../../tests/cases';
 import { toGradescope } from '../../lib/report/gradescope';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { grade, gradeOptions } from './harness';
-import { materialize, tempDir } from './materialize';
-import { ownMultiHead } from '../attacks/folders';
+import { tempDir } from './materialize';
 import { BUGS } from '../catalogue';
 import { ASSIGNMENT } from '../../tests/assignment';
+import { Tensor } from '../../lib/tensor';
+import { CaseEngine } from '../../lib/grading/engine';
+import { carryForward } from '../../lib/grading/afterGrading';
+import { DEFAULT_BUDGET_MS, FunctionLedger } from '../../lib/grading/faults';
+import { inProcessBackend, InProcessSession } from '../../lib/grading/inProcess';
+import { PER_TEST_LIMIT_MS } from '../../lib/grading/hangWords';
+import type { CaseVerdict } from '../../lib/grading/verdict';
+import { DEFAULT_MEMORY_BYTES } from '../../lib/sandbox/outOfMemory';
+import { mergeHeads, splitHeads, type Weights } from '../catalogue/bugs/base';
 
 const work = tempDir('carry-forward');
 const everyMultiHead = GRADED_CASES.filter((c) => c.fn === 'multihead_self_attention');
@@ -65,15 +75,39 @@ describe('--carry-forward', () => {
     expect(toGradescope(withFlag).extra_data.carried).toEqual(multiHead.map((c) => c.name));
     expect(toGradescope(without).extra_data.carried).toBeUndefined();
   });
-
-  it('a multi-head mistake of its own (heads interleaved) on a correct attention keeps no points', async () => {
-    const dir = materialize(path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs', 'heads_interleaved.ts'), work);
-    const result = await grade(dir, 'heads_interleaved', { ...gradeOptions(multiHeadOnly), carryForward: true });
-    // (With one head, or one feature per head, interleaved heads are the contiguous ones: those cases pass on their own.)
-    expect(result.cases.filter((c) => c.fn === 'multihead_self_attention' && c.status === 'failed').length).toBeGreaterThan(0);
-    expect(result.cases.filter((c) => c.carried).map((c) => c.name)).toEqual([]);
-  });
 });
+
+/** A catalogue entry's attention (tensors in, one tensor out). */
+type Attention = (Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor) => Tensor;
+
+/**
+ * The catalogue's `name` under a multi-head attention that calls it (as ownMultiHead writes it;
+ * with `ownMultiHead` false, as the entry is), graded with --carry-forward on every multi-head case
+ * in this process, as the grader grades it (grade.ts): the engine's verdicts, then
+ * afterGrading.ts's carryForward, whose asks go to the same functions. What a child adds (fresh
+ * processes, the channel) is the end-to-end test's above and attacks.test.ts's (honest mistakes
+ * carried, and multi-head answers of the attacks' own refused, in one contained batch).
+ */
+async function gradedInProcess(name: string, ownMultiHead = true): Promise<{ name: string; status: string; reason: string; carried: boolean }[]> {
+  const entry = BUGS.find((b) => b.name === name)!;
+  const bug = (await import(entry.file)) as { scaledDotProductAttention: Attention; multiHeadSelfAttention: unknown };
+  const own = (x: Tensor, w: Weights, numHeads: number, mask?: Tensor) => {
+    const heads = (p: Tensor) => splitHeads(x.matmul(p.transpose(0, 1)), numHeads);
+    const out = bug.scaledDotProductAttention(heads(w.qProj), heads(w.kProj), heads(w.vProj), mask);
+    return mergeHeads(new Tensor(out.data, out.shape)).matmul(w.oProj.transpose(0, 1));
+  };
+  const session = new InProcessSession(ownMultiHead ? { ...bug, multiHeadSelfAttention: own } : bug, ASSIGNMENT.functions, 'index.ts');
+  const backend = inProcessBackend(session, path.dirname(entry.file), name);
+  const ledger = FunctionLedger.forCases(DEFAULT_BUDGET_MS, everyMultiHead, ASSIGNMENT.functions);
+  const engine = new CaseEngine(ASSIGNMENT, ledger, { timeoutMs: PER_TEST_LIMIT_MS, memoryBytes: DEFAULT_MEMORY_BYTES });
+  const verdicts = new Map<string, CaseVerdict>();
+  for (const c of everyMultiHead) verdicts.set(c.name, (await engine.run(c, multiHeadOnly.fixtures.get(c.fixture)!, backend)).verdict);
+  await carryForward(ASSIGNMENT, { call: backend.call, takeOutput: backend.takeOutput, kill: () => {} }, everyMultiHead, multiHeadOnly.fixtures, verdicts);
+  return everyMultiHead.map((c) => {
+    const { status, reason, carried } = verdicts.get(c.name)!;
+    return { name: c.name, status, reason, carried: Boolean(carried) };
+  });
+}
 
 /**
  * Honest mistakes in attention under a multi-head attention that calls them, one of each kind
@@ -83,20 +117,24 @@ describe('--carry-forward', () => {
  * reads the mask's first row for every query, so each query attends to key 0 alone).
  */
 describe('--carry-forward on the catalogue', () => {
-  const carried = ['scale_by_dk_loop', 'mask_inverted', 'softmax_over_queries', 'batch_mixed_loop', 'denominator_plus_one', 'output_relu', 'online_softmax_no_rescale', 'kv_swapped'];
-  const opts = () => ({ ...gradeOptions(multiHeadOnly), carryForward: true });
-  const folder = (name: string) => ownMultiHead(BUGS.find((b) => b.name === name)!.file, work, `own_${name}`);
+  // (With one head, or one feature per head, interleaved heads are the contiguous ones: those cases pass on their own.)
+  it('a multi-head mistake of its own (heads interleaved) on a correct attention keeps no points', async () => {
+    const multi = await gradedInProcess('heads_interleaved', false);
+    expect(multi.filter((c) => c.status === 'failed').length).toBeGreaterThan(0);
+    expect(multi.filter((c) => c.carried).map((c) => c.name)).toEqual([]);
+  });
 
-  it.concurrent.for(carried)('%s: every multi-head case that fails is carried', async (name, { expect }) => {
-    const result = await grade(folder(name), name, opts());
-    const multi = result.cases.filter((c) => c.fn === 'multihead_self_attention');
+
+  const carried = ['scale_by_dk_loop', 'mask_inverted', 'softmax_over_queries', 'batch_mixed_loop', 'denominator_plus_one', 'output_relu', 'online_softmax_no_rescale', 'kv_swapped'];
+
+  it.each(carried)('%s: every multi-head case that fails is carried', async (name) => {
+    const multi = await gradedInProcess(name);
     expect(multi.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.reason}`)).toEqual([]);
     expect(multi.some((c) => c.carried)).toBe(true);
   });
 
-  it.concurrent('output_zeros_loop: zeros carry nothing', async ({ expect }) => {
-    const result = await grade(folder('output_zeros_loop'), 'output_zeros_loop', opts());
-    expect(result.cases.filter((c) => c.fn === 'multihead_self_attention').map((c) => c.status)).toEqual(everyMultiHead.map(() => 'failed'));
+  it('output_zeros_loop: zeros carry nothing', async () => {
+    expect((await gradedInProcess('output_zeros_loop')).map((c) => c.status)).toEqual(everyMultiHead.map(() => 'failed'));
   });
 
   /** The mask of a multi-head case: none, causal, or another. */
@@ -110,13 +148,11 @@ describe('--carry-forward on the catalogue', () => {
   // Every query reads the mask's first row: without a mask that is right; under a causal mask each
   // query attends to key 0 alone (a copy of V's first row, which carries nothing); under another
   // mask each query attends to the first query's keys, an honest mistake whose multi-head points carry.
-  it.concurrent('mask_first_row_loop: right without a mask, nothing carried under a causal one, carried under another', async ({ expect }) => {
-    const result = await grade(folder('mask_first_row_loop'), 'mask_first_row_loop', opts());
-    const multi = result.cases.filter((c) => c.fn === 'multihead_self_attention');
+  it('mask_first_row_loop: right without a mask, nothing carried under a causal one, carried under another', async () => {
     const expected = everyMultiHead.map((c) => {
       const kind = maskKind(c);
       return [c.name, kind === 'causal' ? 'failed' : 'passed', kind === 'other'];
     });
-    expect(multi.map((c) => [c.name, c.status, Boolean(c.carried)])).toEqual(expected);
+    expect((await gradedInProcess('mask_first_row_loop')).map((c) => [c.name, c.status, c.carried])).toEqual(expected);
   });
 });

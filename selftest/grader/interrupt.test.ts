@@ -3,12 +3,15 @@
  * batch.json (marked interrupted, which no merge takes) and the report for what finished, says
  * `interrupted: N of M graded; run the same command to resume` and exits 130 or 143; the same
  * command then grades only what was left. A submission that hangs keeps a job busy, so the signal
- * always finds work in flight.
+ * always finds work in flight. SIGINT end to end; SIGTERM's part of the path (its handler, its
+ * exit code) in this process.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { onStopSignal, SIGNAL_EXIT_CODE } from '../../lib/batch/interrupt';
 import { MergeError, mergeShards } from '../../lib/batch/merge';
 import { RECORD_FILE, type BatchRecord } from '../../lib/batch/record';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
@@ -75,7 +78,8 @@ beforeAll(() => {
 });
 
 describe('an interrupted batch', () => {
-  it.each([['SIGINT', 130], ['SIGTERM', 143]] as const)('%s: the gradebook of what finished, one line, exit %i, no child left', async (signal, code) => {
+  it('SIGINT: the gradebook of what finished, one line, exit 130, no child left', async () => {
+    const [signal, code] = ['SIGINT', 130] as const;
     const out = path.join(root, `out-${signal}`);
     const run = await batch(out, signal);
     const log = `${run.stdout}\n${run.stderr}`;
@@ -97,6 +101,32 @@ describe('an interrupted batch', () => {
     // Nothing the grader started outlives it: the hung child, the others, the type checker.
     expect(run.tree.length).toBeGreaterThan(0);
     expect(await survivors(run.tree)).toEqual([]);
+  });
+
+  // SIGTERM (a CI job's cancel) takes SIGINT's path through the command (scripts/grade.ts, gradeBatch):
+  // only onStopSignal's handler and the exit code differ by signal.
+  it('SIGTERM stops the batch as SIGINT does, naming itself, and exits 143 (128 + its number)', () => {
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+    const stopped: string[] = [];
+    const remove = onStopSignal((s) => stopped.push(s));
+    const added = (s: (typeof signals)[number]) => process.listeners(s).filter((l) => !before.get(s)!.has(l));
+    const exit = vi.spyOn(process, 'exit').mockImplementation(((code: number) => {
+      throw new Error(`exit ${code}`);
+    }) as never);
+    try {
+      for (const s of signals) expect(added(s), s).toHaveLength(1);
+      const [onTerm] = added('SIGTERM');
+      (onTerm as () => void)();
+      expect(stopped).toEqual(['SIGTERM']);
+      // A second signal while the gradebook is written exits at once, with its own code.
+      expect(onTerm).toThrow('exit 143');
+    } finally {
+      exit.mockRestore();
+      remove();
+    }
+    expect(signals.map(added)).toEqual([[], []]);
+    expect(SIGNAL_EXIT_CODE).toEqual({ SIGINT: 128 + os.constants.signals.SIGINT, SIGTERM: 128 + os.constants.signals.SIGTERM });
   });
 
   it('the same command then grades what was left and keeps the rest; no merge takes an interrupted folder', async () => {

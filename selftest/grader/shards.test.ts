@@ -12,7 +12,9 @@ import { RECORD_FILE, type BatchRecord } from '../../lib/batch/record';
 import { notRunAfterLoad } from '../../lib/model/notRun';
 import { CACHE_DIR } from '../../lib/workCache';
 import { gradeBatch, type BatchOptions } from '../../lib/batch/gradeBatch';
-import { loadCaseFixtures } from '../../lib/grading/grade';
+import { caseTable, fixtureHashes, gradedWith } from '../../lib/batch/provenance';
+import { fixturesDir } from '../../lib/grading/assignment';
+import { readManifest } from '../../lib/model/manifest';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
 import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { GRADED_CASES } from '../../tests/cases';
@@ -151,10 +153,17 @@ describe('a merge refuses, naming the culprit', () => {
     expect(refusal([shardDirs[0], shardDirs[1], copy, shardDirs[2]])).toMatch(/^shard 2\/3 is given twice: .*shard-2 and .*copy-of-2;/);
   });
 
-  it('a shard graded with --hidden when the others were not', async () => {
+  it('a shard graded with --hidden when the others were not', () => {
+    // Shard 2's folder with the record a --hidden run of it writes (gradeBatch.ts: what it grades
+    // with, every case's table and fixtures). That a run records --hidden so is resume.test.ts's (a
+    // --hidden run regrades every result) and gradeOptions.test.ts's (each option's other value).
     const cases = GRADED_CASES;
-    const hidden = out('hidden-2');
-    await gradeBatch(submissions, hidden, { ...options, cases, fixtures: loadCaseFixtures(ASSIGNMENT, cases), shard: { index: 2, count: 3 } });
+    const fixtures = fixtureHashes(cases, readManifest(fixturesDir(ASSIGNMENT)));
+    const hidden = variant(1, 'hidden-2', (_, rec) => {
+      rec.graded_with = gradedWith({ ...options, cases }, cases, fixtures, ASSIGNMENT.parts?.on);
+      rec.case_table = caseTable(cases);
+      rec.fixtures = fixtures;
+    });
     expect(refusal([shardDirs[0], hidden, shardDirs[2]]))
       .toBe(`${hidden} was graded with --hidden on instead of off, unlike ${shardDirs[0]}: grade every shard with the same checkout and flags`);
   });
