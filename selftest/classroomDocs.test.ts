@@ -7,8 +7,10 @@
  * The student's clone is the handout installed as a student installs it (its own `npm ci`, offline
  * from the npm cache the project's own `npm ci` filled): the one install of the handout in the
  * self-tests. Between the blocks, in that install, every script the handout ships runs, and its
- * GitHub workflow's grading steps run as a runner would run them (on the stubs, then on what the
- * student pushed). selftest/release.test.ts checks what the handout holds, with packages linked.
+ * GitHub workflow's grading steps run as a runner would run them on what the student pushed. The
+ * stubs are graded there once, by `npm run grade -- --html` (exit 0, 0 points): a workflow run on
+ * them would grade them a second time. selftest/release.test.ts checks what the handout holds,
+ * with packages linked.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -191,11 +193,6 @@ describe('docs/classroom.md, run as written: handout → template → a student 
     expect(output).not.toMatch(/crashed/);
     expect(output).not.toMatch(/_hidden\b/);
     expect(code).toBe(0);
-  });
-
-  it('the handout\'s .github/workflows/classroom.yml, run on the stubs: exit 0, summary written, points re-posted as the only command', async (ctx) => {
-    needsInstall(ctx);
-    await workflowGrades(`0/${VISIBLE_MAX}`, 'not_implemented');
   });
 
   it('steps 3 and 4: the student pushes a solution; the course is fetched and graded', async (ctx) => {

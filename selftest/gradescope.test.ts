@@ -48,6 +48,8 @@ const TOP_LEVEL = [
 ];
 
 let temp: string;
+/** The handout cut once: every bundle here but the one that checks the bytes are reproducible is built from it. */
+let handout: Map<string, Buffer>;
 let zip: Buffer;
 let entries: ZipEntry[];
 let source: string;
@@ -59,7 +61,8 @@ beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'gradescope-'));
   // The contained child runs as nobody when the tests run as root: it must be able to reach its runtime.
   fs.chmodSync(temp, 0o755);
-  zip = writeZip(buildBundle({ assignment: ASSIGNMENT, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE }));
+  handout = buildHandout(ASSIGNMENT).files;
+  zip = writeZip(buildBundle({ assignment: ASSIGNMENT, handout, nodeVersion: ACTIVE_LTS_RELEASE }));
   entries = readZip(zip);
   source = path.join(temp, 'source');
   unpack(source, entries);
@@ -116,7 +119,6 @@ describe('the bundle', () => {
   });
 
   it('a package with native code the grader needs that the bundle\'s package.json leaves out: the bundle is refused, naming it', () => {
-    const handout = buildHandout(ASSIGNMENT).files;
     const pkg = JSON.parse(handout.get('package.json')!.toString('utf8')) as Record<string, Record<string, string>>;
     for (const { name } of NATIVE_PACKAGES) {
       const without = Object.fromEntries(Object.entries(pkg).map(([key, value]) =>
@@ -128,7 +130,6 @@ describe('the bundle', () => {
   });
 
   it('setup.sh installs a release of a supported LTS line only (Node 20 reached end of life)', () => {
-    const handout = buildHandout(ASSIGNMENT).files;
     for (const ok of ['v22.23.3', 'v26.10.0']) expect(() => buildBundle({ assignment: ASSIGNMENT, handout, nodeVersion: ok })).not.toThrow();
     for (const refused of ['v20.20.2', 'v25.1.0', '24.21.0', 'v24']) {
       expect(() => buildBundle({ assignment: ASSIGNMENT, handout, nodeVersion: refused }), refused).toThrow(/is not a release of a supported LTS line \(22, 24, 26\)/);
@@ -147,6 +148,10 @@ describe('the bundle', () => {
     expect(test.stdout).toMatch(/^No errors detected/);
   });
 });
+
+const catalogue = (...parts: string[]) => fs.readFileSync(path.join(PROJECT_ROOT, 'selftest', ...parts), 'utf8');
+const helpers = { 'base.ts': catalogue('catalogue', 'bugs', 'base.ts'), 'loops.ts': catalogue('catalogue', 'bugs', 'loops.ts') };
+const IS_ROOT = process.getuid?.() === 0;
 
 describe.concurrent('run_autograder, one fresh root per submission', () => {
   it('a submission without index.ts: 0, and every test says what to upload', async () => {
@@ -185,8 +190,8 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     expect(saidOnce(results.tests, 'Not run')).toMatch(/^Not run: .*"notes\\xFF\.ts" has a name that is not UTF-8 text .*: rename it/);
   });
 
-  // The intake is the one every path takes (the batch grades every crossing, in every setting): two of them here, through Gradescope's.
-  it.each(['entries_past_the_cap_between_listings', 'total_bytes_one_over_in_a_later_folder'])('an upload that crosses the intake\'s cap, as a "Download ZIP" of the repository: %s', async (name) => {
+  // The intake is the one every path takes (the attacks grade every crossing, in every setting, selftest/attacks/layouts.ts): one here, through Gradescope's.
+  it.each(['entries_past_the_cap_between_listings'])('an upload that crosses the intake\'s cap, as a "Download ZIP" of the repository: %s', async (name) => {
     const root = autograderRoot(`cap-${name}`, {});
     const student = path.join(root, 'submission', 'attention-main', 'student');
     fs.mkdirSync(student, { recursive: true });
@@ -196,22 +201,35 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     expect(saidOnce(results.tests, 'Not run')).toMatch(CAP_CROSSINGS[name].reason);
   });
 
-  it('a late policy in the bundle: the score is what is left after the penalty for the metadata\'s time and the student\'s own due date', async () => {
+  // One grading holds both: a buggy submission's points, and the late policy taken from what is left of them.
+  it('a buggy submission (scale missing), late, in Gradescope\'s container (root without CAP_SYS_ADMIN) when the tests run as root: it loses the attention points and keeps the others; the late policy in the bundle takes its penalty for the metadata\'s time and the student\'s own due date from what is left', async () => {
     const late = path.join(temp, 'source-late');
     const policy = parseLatePolicy('per=day,penalty=10%,cap=50%,grace=15m', false) as LatePolicy;
-    unpack(late, buildBundle({ assignment: ASSIGNMENT, handout: buildHandout(ASSIGNMENT).files, nodeVersion: ACTIVE_LTS_RELEASE, latePolicy: policy }));
+    unpack(late, buildBundle({ assignment: ASSIGNMENT, handout, nodeVersion: ACTIVE_LTS_RELEASE, latePolicy: policy }));
     linkNodeModules(late);
-    const root = autograderRoot('late', { 'index.ts': reference() }, late);
-    // Due on the 1st for the class, the 2nd for this student (an extension); made 1 day 1 h after that: 2 started days, 20%.
+    const files = { ...helpers, 'index.ts': catalogue('catalogue', 'bugs', 'scale_missing.ts') };
+    const root = autograderRoot('late_buggy', files, late);
+    // Due on the 1st for the class, the 2nd for this student (an extension); made 1 day 1 h after that: 2 started days, 20% of the points.
     fs.writeFileSync(path.join(root, 'submission_metadata.json'), JSON.stringify({
       id: 1, created_at: '2026-12-03T23:59:00.000000-05:00',
       assignment: { due_date: '2026-12-01T22:59:00.000000-05:00', late_due_date: '2026-12-08T22:59:00.000000-05:00', title: 'Attention' },
       users: [{ email: 's@example.com', id: 7, name: 'S', assignment: { due_date: '2026-12-02T22:59:00.000000-05:00', late_due_date: null } }],
     }));
-    const { results } = await runAutograder(root);
-    expect(results.tests.every((t) => t.status === 'passed')).toBe(true);
-    expect(results.score).toBeCloseTo(FULL_MARKS * 0.8, 9);
-    expect(results.output).toMatch(/^Late policy: 1 day 1 h late \(2 days at 10% a day\): −2\.9 points; score 11\.6\/14\.5 after it\.$/m);
+    const { results } = await runAutograder(root, { prefix: IS_ROOT ? WITHOUT_SYS_ADMIN : [] });
+    const byName = new Map(results.tests.map((t) => [t.name, t]));
+    for (const c of GRADED_CASES) {
+      const test = byName.get(c.name)!;
+      if (c.fn === 'softmax' || c.fn === 'causal_mask') expect(test.score, c.name).toBe(c.points);
+    }
+    expect(byName.get('test_scaled_dot_product_attention')!.score).toBe(0);
+    // The tests keep what they earned; the penalty (20% of 14.5) comes off their sum, which is more than it.
+    const earned = results.tests.reduce((sum, t) => sum + t.score, 0);
+    expect(earned).toBeGreaterThan(FULL_MARKS * 0.2);
+    expect(earned).toBeLessThan(FULL_MARKS);
+    expect(results.score).toBeCloseTo(earned - FULL_MARKS * 0.2, 5);
+    const said = /^Late policy: 1 day 1 h late \(2 days at 10% a day\): −2\.9 points; score ([\d.]+)\/14\.5 after it\.$/m.exec(results.output);
+    expect(said, results.output).not.toBeNull();
+    expect(Math.abs(Number(said![1]) - results.score)).toBeLessThan(0.05);
   });
 
   it('a tampered fixture: "Autograder error" for students, the cause in a hidden test', async () => {
@@ -268,23 +286,7 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
   });
 });
 
-const catalogue = (...parts: string[]) => fs.readFileSync(path.join(PROJECT_ROOT, 'selftest', ...parts), 'utf8');
-
-describe.runIf(process.getuid?.() === 0).concurrent('run_autograder as root without CAP_SYS_ADMIN, as in Gradescope\'s container', () => {
-  const helpers = { 'base.ts': catalogue('catalogue', 'bugs', 'base.ts'), 'loops.ts': catalogue('catalogue', 'bugs', 'loops.ts') };
-
-  it('a buggy submission (scale missing): it loses the attention points and keeps the others', async () => {
-    const files = { ...helpers, 'index.ts': catalogue('catalogue', 'bugs', 'scale_missing.ts') };
-    const { results } = await runAutograder(autograderRoot('docker_buggy', files), { prefix: WITHOUT_SYS_ADMIN });
-    const byName = new Map(results.tests.map((t) => [t.name, t]));
-    for (const c of GRADED_CASES) {
-      const test = byName.get(c.name)!;
-      if (c.fn === 'softmax' || c.fn === 'causal_mask') expect(test.score, c.name).toBe(c.points);
-    }
-    expect(byName.get('test_scaled_dot_product_attention')!.score).toBe(0);
-    expect(results.score).toBeLessThan(FULL_MARKS);
-  });
-
+describe.runIf(IS_ROOT).concurrent('run_autograder as root without CAP_SYS_ADMIN, as in Gradescope\'s container', () => {
   it('a hostile submission (forges results.json and grades.csv): no more than it earns, and the results are the grader\'s', async () => {
     const files = { ...helpers, 'index.ts': catalogue('attacks', 'forge_results.ts'), 'kit.ts': catalogue('attacks', 'kit.ts') };
     const { results } = await runAutograder(autograderRoot('docker_hostile', files), { prefix: WITHOUT_SYS_ADMIN });

@@ -7,12 +7,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../lib/paths';
-import { buildHandout, writeHandout, type Handed } from '../lib/release';
+import { buildHandout, writeHandout, type Handed, type Handout } from '../lib/release';
 import { linkNodeModules } from './linkNodeModules';
 
-/** `<temp>/<name>` for each name, the same handout in each; `solved`, when named, has the reference as student/index.ts. */
-export function handoutCopies<Name extends string>(assignment: Handed, temp: string, names: readonly Name[]): Record<Name, string> {
-  const handout = buildHandout(assignment);
+/**
+ * `<temp>/<name>` for each name, the same handout in each (`handout`, when the caller has cut it
+ * already); `solved`, when named, has the reference as student/index.ts.
+ */
+export function handoutCopies<Name extends string>(
+  assignment: Handed, temp: string, names: readonly Name[], handout: Handout = buildHandout(assignment),
+): Record<Name, string> {
   const dirs = Object.fromEntries(names.map((name) => {
     const dir = path.join(temp, name);
     writeHandout(handout, dir);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mistakeFile, type Manifest } from '../lib/model/manifest';
 import { PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
-import { buildHandout, writeHandout } from '../lib/release';
+import { buildHandout, writeHandout, type Handout } from '../lib/release';
 import { withCaseTables } from '../lib/readmeTables';
 import { keepRegions } from '../lib/text/regions';
 import { visibleCases } from '../tests/cases';
@@ -32,6 +32,7 @@ const TOP_LEVEL = [
 ];
 
 let temp: string;
+let handout: Handout;
 let stubs: string;
 let solved: string;
 let buggy: string;
@@ -71,7 +72,8 @@ const assertions = (report: JsonReport) => report.testResults.flatMap((f) => f.a
 
 beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-'));
-  ({ stubs, solved, buggy } = handoutCopies(ASSIGNMENT, temp, ['stubs', 'solved', 'buggy']));
+  handout = buildHandout(ASSIGNMENT);
+  ({ stubs, solved, buggy } = handoutCopies(ASSIGNMENT, temp, ['stubs', 'solved', 'buggy'], handout));
   const bugs = path.join(PROJECT_ROOT, 'selftest', 'catalogue', 'bugs');
   fs.copyFileSync(path.join(bugs, 'scale_missing.ts'), path.join(buggy, 'student', 'index.ts'));
   fs.copyFileSync(path.join(bugs, 'base.ts'), path.join(buggy, 'student', 'base.ts'));
@@ -199,7 +201,7 @@ describe('what the handout holds', () => {
   });
 
   it('refuses a folder that is not empty', () => {
-    expect(() => writeHandout(buildHandout(ASSIGNMENT), stubs, 'handout')).toThrow('handout is not empty: pick a new folder');
+    expect(() => writeHandout(handout, stubs, 'handout')).toThrow('handout is not empty: pick a new folder');
   });
 });
 

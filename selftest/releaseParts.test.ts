@@ -16,7 +16,7 @@ import { ACTIVE_LTS_RELEASE } from '../lib/gradescope/nodeRelease';
 import { readZip, writeZip } from '../lib/gradescope/zip';
 import type { Manifest } from '../lib/model/manifest';
 import { TS_NODE_BIN } from '../lib/paths';
-import { buildHandout } from '../lib/release';
+import { buildHandout, type Handout } from '../lib/release';
 import { hasRegions } from '../lib/text/regions';
 import { assignmentWith, ASSIGNMENT } from '../tests/assignment';
 import { PARTS } from '../tests/parts';
@@ -30,6 +30,11 @@ const full = assignmentWith(FULL);
 const weightsOnly = assignmentWith(['core', 'weights']);
 const visible = full.cases.filter((c) => !c.hidden);
 const points = (cases: readonly { points: number }[]) => cases.reduce((sum, c) => sum + c.points, 0);
+/** Each handout these tests use or compare with, cut once. */
+const cut = new Map<object, Handout>();
+const handoutOf = (assignment: typeof full) => cut.get(assignment) ?? cut.set(assignment, buildHandout(assignment)).get(assignment)!;
+const handoutFiles = (assignment: typeof full) => handoutOf(assignment).files;
+const handoutText = (assignment: typeof full, file: string) => handoutFiles(assignment).get(file)!.toString('utf8');
 
 let temp: string;
 let stubs: string;
@@ -64,7 +69,7 @@ beforeAll(() => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-parts-'));
   // The contained child runs as nobody when the tests run as root: it must be able to reach its runtime.
   fs.chmodSync(temp, 0o755);
-  ({ stubs, solved } = handoutCopies(full, temp, ['stubs', 'solved']));
+  ({ stubs, solved } = handoutCopies(full, temp, ['stubs', 'solved'], handoutOf(full)));
 });
 
 afterAll(() => {
@@ -78,17 +83,17 @@ describe('what a handout with parts on holds', () => {
       expect(student).toContain(`throw new NotImplementedError('${stub}')`);
     }
     expect(hasRegions(student)).toBe(false);
-    const onlyWeights = buildHandout(weightsOnly).files.get('student/index.ts')!.toString('utf8');
+    const onlyWeights = handoutText(weightsOnly, 'student/index.ts');
     expect(onlyWeights).toContain("throw new NotImplementedError('attention')");
     expect(onlyWeights).not.toContain('singleHeadAttention');
     // The default handout's stubs are the committed file without any part's region.
-    expect(buildHandout(ASSIGNMENT).files.get('student/index.ts')!.toString('utf8')).not.toMatch(/attention\(|singleHeadAttention|AttentionOptions|Backward/);
+    expect(handoutText(ASSIGNMENT, 'student/index.ts')).not.toMatch(/attention\(|singleHeadAttention|AttentionOptions|Backward/);
   });
 
   it('the fixtures of its cases, and only those: another part\'s stay out', () => {
     const manifest = JSON.parse(read(stubs, 'fixtures/manifest.json')) as Manifest;
     expect(Object.keys(manifest.fixtures).sort()).toEqual([...new Set(visible.map((c) => c.fixture))].sort());
-    const weights = JSON.parse(buildHandout(weightsOnly).files.get('fixtures/manifest.json')!.toString('utf8')) as Manifest;
+    const weights = JSON.parse(handoutText(weightsOnly, 'fixtures/manifest.json')) as Manifest;
     expect(Object.keys(weights.fixtures).filter((key) => key.startsWith('mha_biased') || key.startsWith('single_head'))).toEqual([]);
     expect(Object.keys(weights.fixtures)).toContain('attention_causal');
   });
@@ -99,12 +104,12 @@ describe('what a handout with parts on holds', () => {
     expect(readme).toContain('| `attention(Q, K, V, { mask?, scale?, returnWeights? })` | 3 |');
     expect(readme).toContain('the functions after those four are yours to write too');
     expect(hasRegions(readme)).toBe(false);
-    expect(buildHandout(ASSIGNMENT).files.get('README.md')!.toString('utf8')).not.toContain('yours to write too');
+    expect(handoutText(ASSIGNMENT, 'README.md')).not.toContain('yours to write too');
     expect(read(stubs, 'docs/students.md')).toContain('`singleHeadAttention` and `multiHeadAttention` project with biases');
   });
 
   it('the packages of the default handout: the parts change no dependency', () => {
-    const usual = buildHandout(ASSIGNMENT).files;
+    const usual = handoutFiles(ASSIGNMENT);
     for (const file of ['package.json', 'package-lock.json', 'tsconfig.json']) expect(read(stubs, file), file).toBe(usual.get(file)!.toString('utf8'));
   });
 });
@@ -143,7 +148,7 @@ describe.concurrent('the handout with parts on, used as a student would', () => 
 
 describe('the Gradescope bundle with parts on', () => {
   it('grades the reference to full marks, hidden cases of every part on included, and records the parts', async () => {
-    const entries = readZip(writeZip(buildBundle({ assignment: full, handout: buildHandout(full).files, nodeVersion: ACTIVE_LTS_RELEASE })));
+    const entries = readZip(writeZip(buildBundle({ assignment: full, handout: handoutFiles(full), nodeVersion: ACTIVE_LTS_RELEASE })));
     const source = path.join(temp, 'bundle');
     unpack(source, entries);
     linkNodeModules(source);
