@@ -3,7 +3,8 @@
  * only worth its name while those tests exist: a cut that moves or renames a test must move its
  * line (issue 45 cut three rounds of them). A title is looked for as written in its file (vitest's
  * placeholders included, “…” standing for words left out), or in the self-test modules the file
- * imports, where shared describes live (grader/catalogueClaims.ts for verdicts.test.ts).
+ * imports, where shared describes live (grader/catalogueClaims.ts for verdicts.test.ts). And every
+ * test file is cited: a file that holds no listed guarantee is a guarantee nobody wrote down.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,9 +49,24 @@ function staleCitations(text: string): string[] {
   return problems;
 }
 
+/** The project's test files (lib's units, the self-tests, the graded suite), but the assignments the self-tests grade. */
+function testFiles(): string[] {
+  return ['lib', 'selftest', 'tests'].flatMap((dir) =>
+    fs.readdirSync(path.join(PROJECT_ROOT, dir), { recursive: true, encoding: 'utf8' })
+      .map((f) => path.posix.join(dir, f.split(path.sep).join('/')))
+      .filter((f) => f.endsWith('.test.ts') && !f.startsWith('selftest/assignments/')));
+}
+
 describe('docs/guarantees.md cites tests that exist', () => {
   it('every cited file exists and holds every title it is cited for', () => {
     expect(staleCitations(fs.readFileSync(path.join(PROJECT_ROOT, 'docs', 'guarantees.md'), 'utf8'))).toEqual([]);
+  });
+
+  it('cites every test file', () => {
+    const list = fs.readFileSync(path.join(PROJECT_ROOT, 'docs', 'guarantees.md'), 'utf8');
+    const files = testFiles();
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.filter((f) => !list.includes(`\`${f}\``))).toEqual([]);
   });
 
   it('a title that is not in its file, a file that is not there and a citation without a file are each found', () => {
