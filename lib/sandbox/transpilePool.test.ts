@@ -52,18 +52,43 @@ describe('transpileInChild', () => {
       expect((await transpileInChild(job(some), 600_000)).kind).toBe('done');
       return Math.max(...pool.map((pid, i) => ticks(pid) - before[i])) * 10;
     };
-    const cpuMs = await cost();
-    // Eight busy loops share one CPU with every transpiling process: a job waits about eight times
-    // its CPU time for the CPU, far past a limit of twice its CPU time.
+    // TypeScript's own code keeps warming for several jobs (1.9 s, then 1.0, 0.8, 0.7 s of CPU for
+    // the same job): a limit set from a cold job's cost let a warm job finish inside it even among
+    // the loops, and the test then proved nothing (it failed once so in CI). The cost is measured
+    // until it stops falling.
+    let cpuMs = await cost();
+    for (let runs = 1; runs < 8; runs++) {
+      const next = await cost();
+      const settled = next > 0.85 * cpuMs;
+      cpuMs = Math.min(cpuMs, next);
+      if (settled) break;
+    }
+    const limitMs = 2 * cpuMs + 200;
+    // Busy loops share one CPU with every transpiling process: a job waits several times its CPU
+    // time for the CPU, past a limit of twice its CPU time. How many times depends on the kernel's
+    // scheduler (about 4.3 with eight loops here, not 9): loops are added until the wait is plain.
     const cpu = /:\s*(\d+)/.exec(execFileSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8' }))![1];
-    const loops: ChildProcess[] = Array.from({ length: 8 }, () => spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }));
+    const loops: ChildProcess[] = [];
+    const seen: string[] = [];
+    let wallMs = 0;
     try {
-      for (const pid of [...pool, ...loops.map((l) => l.pid!)]) execFileSync('taskset', ['-cp', cpu, String(pid)], { stdio: 'ignore' });
-      const started = Date.now();
-      const outcome = await transpileInChild(job(some), 2 * cpuMs + 200);
-      const wallMs = Date.now() - started;
-      expect(outcome.kind, `CPU ${cpuMs} ms alone, ${wallMs} ms of wall time among the loops`).toBe('done');
-      expect(wallMs).toBeGreaterThan(2 * cpuMs + 200);
+      for (const pid of pool) execFileSync('taskset', ['-cp', cpu, String(pid)], { stdio: 'ignore' });
+      for (const count of [8, 16, 32]) {
+        while (loops.length < count) {
+          const loop = spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' });
+          loops.push(loop);
+          execFileSync('taskset', ['-cp', cpu, String(loop.pid)], { stdio: 'ignore' });
+        }
+        const started = Date.now();
+        const outcome = await transpileInChild(job(some), limitMs);
+        wallMs = Date.now() - started;
+        seen.push(`${wallMs} ms of wall time among ${count} loops`);
+        // Whatever the wait, the job is charged its CPU time and is done.
+        expect(outcome.kind, `CPU ${cpuMs} ms alone, ${seen.join(', ')}`).toBe('done');
+        if (wallMs > limitMs) break;
+      }
+      // A wall-clock limit would have failed this job: without that, the test proved nothing.
+      expect(wallMs, `CPU ${cpuMs} ms alone, limit ${limitMs} ms: ${seen.join(', ')}`).toBeGreaterThan(limitMs);
     } finally {
       for (const loop of loops) loop.kill('SIGKILL');
       for (const pid of pool) execFileSync('taskset', ['-cp', '0-1023', String(pid)], { stdio: 'ignore' });
