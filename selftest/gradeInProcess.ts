@@ -14,7 +14,7 @@ import { probeOf } from '../lib/suite/submission';
 import type { Tensor } from '../lib/tensor';
 import { ASSIGNMENT } from '../tests/assignment';
 import { GRADED_CASES, type GradedCase } from '../tests/cases';
-import { caller } from './calls';
+import { caller, type Call } from './calls';
 import { storedFixture } from './storedFixtures';
 
 export interface CaseResult {
@@ -46,18 +46,39 @@ export async function gradeInProcess(
 
   async function gradeCase(graded: GradedCase): Promise<CaseResult> {
     const fixture = fixtureOf(graded);
-    let output: Tensor;
-    try {
-      output = call(graded.fn, fixture);
-    } catch (err) {
-      const { name, message } = err instanceof Error ? err : { name: 'thrown', message: String(err) };
-      if (err instanceof NotImplementedError) return { graded, fixture, passed: false, message: `${name}: ${message}` };
-      const { diagnosis } = await explain(DIAGNOSIS, graded, fixture, { kind: err instanceof ResultError ? 'unreadable' : 'threw', name, message }, context);
-      return { graded, fixture, passed: false, message: `${name}: ${message}`, diagnosis };
-    }
-    const verdict = judgeValue(ASSIGNMENT, graded, [{ name: graded.fn, value: output }], fixture);
-    const passed = verdict.status === 'passed';
-    const { diagnosis } = passed ? {} : await explain(DIAGNOSIS, graded, fixture, { kind: 'output', output }, context);
-    return { graded, fixture, passed, message: [verdict.reason, verdict.details].filter(Boolean).join('\n'), output, diagnosis };
+    const { thrown, ...judged } = judgeCase(call, graded, fixture);
+    // A stub that says it is not implemented has nothing to diagnose.
+    if (judged.passed || thrown instanceof NotImplementedError) return { graded, fixture, ...judged };
+    const explained = judged.output
+      ? await explain(DIAGNOSIS, graded, fixture, { kind: 'output', output: judged.output }, context)
+      : await explain(DIAGNOSIS, graded, fixture, { kind: thrown instanceof ResultError ? 'unreadable' : 'threw', ...thrownWords(thrown) }, context);
+    return { graded, fixture, ...judged, diagnosis: explained.diagnosis };
   }
+}
+
+export interface JudgedCase {
+  passed: boolean;
+  message: string;
+  /** What the function returned, when the adapter could read it. */
+  output?: Tensor;
+  /** What it threw instead (the adapter's ResultError when the return could not be read). */
+  thrown?: unknown;
+}
+
+const thrownWords = (err: unknown) => (err instanceof Error ? { name: err.name, message: err.message } : { name: 'thrown', message: String(err) });
+
+/**
+ * One case's verdict as the suite gives it, without a diagnosis: the function called through the
+ * adapter, its return judged against the fixture, a throw a failure naming what was thrown.
+ */
+export function judgeCase(call: Call, graded: GradedCase, fixture: LoadedFixture): JudgedCase {
+  let output: Tensor;
+  try {
+    output = call(graded.fn, fixture);
+  } catch (thrown) {
+    const { name, message } = thrownWords(thrown);
+    return { passed: false, message: `${name}: ${message}`, thrown };
+  }
+  const verdict = judgeValue(ASSIGNMENT, graded, [{ name: graded.fn, value: output }], fixture);
+  return { passed: verdict.status === 'passed', message: [verdict.reason, verdict.details].filter(Boolean).join('\n'), output };
 }

@@ -12,7 +12,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Submission } from '../adapters';
 import { gradeBatch } from '../lib/batch/gradeBatch';
 import { loadCaseFixtures } from '../lib/grading/grade';
-import { judgeValue } from '../lib/grading/verdict';
 import type { LoadedFixture } from '../lib/model/fixtures';
 import { secretHash } from '../lib/model/secret';
 import type { Variants } from '../lib/model/variants';
@@ -22,7 +21,7 @@ import { GRADED_CASES, type GradedCase } from '../tests/cases';
 import { caller } from './calls';
 import { BUGS, CORRECT } from './catalogue';
 import { gradeDraws } from './gradeDraws';
-import { gradeInProcess } from './gradeInProcess';
+import { gradeInProcess, judgeCase } from './gradeInProcess';
 import { grade, gradeOptions } from './grader/harness';
 import { materialize, tempDir } from './grader/materialize';
 import { ASSIGNMENT } from '../tests/assignment';
@@ -47,20 +46,13 @@ const variants: Variants = {
   },
 };
 /**
- * The hidden cases `impl` fails on a draw, judged as gradeInProcess judges them (a call that throws
- * fails) but not diagnosed: the tests that read only which cases fail need no diagnosis, and a
+ * The hidden cases `impl` fails on a draw, judged as gradeInProcess judges them (judgeCase: a call
+ * that throws fails) but not diagnosed: the tests that read only which cases fail need no diagnosis, and a
  * drawn case's diagnosis is held below ("a drawn case is diagnosed as a stored one").
  */
 function failedOn(impl: Partial<Submission>, label: string, drawn: Map<string, LoadedFixture>): GradedCase[] {
   const call = caller(impl, label);
-  return hidden.filter((graded) => {
-    const fixture = drawn.get(graded.fixture)!;
-    try {
-      return judgeValue(ASSIGNMENT, graded, [{ name: graded.fn, value: call(graded.fn, fixture) }], fixture).status !== 'passed';
-    } catch {
-      return true;
-    }
-  });
+  return hidden.filter((graded) => !judgeCase(call, graded, drawn.get(graded.fixture)!).passed);
 }
 const withInputs = hidden.filter((c) => c.fn !== 'causal_mask');
 const inputsOf = (secret: string, name: string) =>
