@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { FunctionSpec } from '../lib/assignment/functions';
 import { PROJECT_ROOT } from '../lib/paths';
 import { ALL_FUNCTIONS } from '../adapters/functions';
+import { importsOf } from './importGraph';
 
 /**
  * lib's folders (and top-level files), bottom up. A module may import its own layer's and those
@@ -41,16 +42,6 @@ function walk(dir: string, keep: (file: string) => boolean): string[] {
 
 const isSource = (file: string) => /\.(ts|mts)$/.test(file) && !file.endsWith('.d.ts');
 const isProduct = (file: string) => isSource(file) && !/\.test\.ts$/.test(file);
-
-/** The project files a module imports (relative specifiers resolved as the project resolves them), static and `import()` alike. */
-export function importsOf(file: string, text = fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')): string[] {
-  const { importedFiles } = ts.preProcessFile(text, true, true);
-  return importedFiles.map((f) => f.fileName).filter((spec) => spec.startsWith('.')).flatMap((spec) => {
-    const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)).replace(/\.js$/, '');
-    const found = [`${base}.ts`, `${base}.mts`, `${base}/index.ts`, base].find((f) => fs.existsSync(path.join(PROJECT_ROOT, f)) && fs.statSync(path.join(PROJECT_ROOT, f)).isFile());
-    return found ? [found] : [];
-  });
-}
 
 /** The layer of a lib module: its folder's (lib/grading/…) or its own (lib/tensor.ts). */
 function layerOf(file: string): number {

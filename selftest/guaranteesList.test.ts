@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../lib/paths';
+import { importsOf } from './importGraph';
 
 /** A file's text with its strings' escaped quotes read as the quotes they are. */
 const textOf = (file: string) => fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8').replace(/\\(['"`])/g, '$1');
@@ -18,10 +19,7 @@ const textOf = (file: string) => fs.readFileSync(path.join(PROJECT_ROOT, file), 
 function withImports(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file) || !fs.existsSync(path.join(PROJECT_ROOT, file))) return seen;
   seen.add(file);
-  for (const [, spec] of textOf(file).matchAll(/from '(\.[^']+)'/g)) {
-    const imported = path.posix.join(path.posix.dirname(file), `${spec}.ts`);
-    if (imported.startsWith('selftest/')) withImports(imported, seen);
-  }
+  for (const imported of importsOf(file)) if (imported.startsWith('selftest/')) withImports(imported, seen);
   return seen;
 }
 
