@@ -192,4 +192,15 @@ describe('batchReportHtml', () => {
     // 10% of the 1.5 points: 0.15 off.
     expect(data.rows.map((r) => [r[0], r[2], r[5]])).toEqual([['penalised', 1.35, [1.5, 0.15]], ['untimed', 1.5, [1.5, 0]], ['extended', 1.5, [1.5, 0]]]);
   });
+
+  it('--carry-forward: the submissions whose points were carried are counted and named, escaped; without any, no note', () => {
+    const carried = (name: string) => submission(name, [caseResult(cases[0].name, { maxPoints: 1, carried: true, reason: 'carried forward' }), caseResult(cases[1].name, { fn: 'causal_mask' })]);
+    const page = batchReportHtml([
+      { name: 'good', results: toGradescope(good) },
+      { name: 'ada', results: toGradescope(carried('ada')) },
+      { name: HOSTILE, results: toGradescope(carried(HOSTILE)) },
+    ], cases, TERMS);
+    expect(page).toContain(`--carry-forward: 2 submission(s) earned multi-head points on their own attention (ada, ${escapeHtml(HOSTILE)}); their tests' reasons say so.`);
+    expect(batchReportHtml([{ name: 'good', results: toGradescope(good) }], cases, TERMS)).not.toContain('--carry-forward');
+  });
 });
