@@ -5,10 +5,21 @@ import path from 'node:path';
 export const PROJECT_ROOT = path.resolve(__dirname, '..');
 export const FIXTURES_DIR = path.join(PROJECT_ROOT, 'fixtures');
 
-/** A path as a person should read it: relative to the project, never the machine's absolute path. */
-export function displayPath(file: string): string {
-  const relative = path.relative(PROJECT_ROOT, file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? path.basename(file) : relative.split(path.sep).join('/');
+/**
+ * A path as a person should read it: relative to the project, never the machine's absolute path.
+ * A file outside the project (an assignment folder GRADER_ASSIGNMENT names elsewhere) is shown from
+ * `folder`, the folder it belongs to, named by its own name: "course/fixtures/case_2d/x.npy", where
+ * the file's name alone could be any of the assignment's many x.npy.
+ */
+export function displayPath(file: string, folder?: string): string {
+  const within = (base: string) => {
+    const relative = path.relative(base, file);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative.split(path.sep).join('/');
+  };
+  const inProject = within(PROJECT_ROOT);
+  if (inProject !== undefined) return inProject;
+  const inFolder = folder === undefined ? undefined : within(folder);
+  return inFolder === undefined ? path.basename(file) : path.posix.join(path.basename(folder!), inFolder);
 }
 
 /**

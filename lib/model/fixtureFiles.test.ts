@@ -26,15 +26,17 @@ describe('an assignment\'s fixtures folder, written and checked from one build',
     expect(Array.from(parseNpy(Buffer.from(x.file.bytes), 'x.npy').data)).toEqual([1, 2, 3, 4]);
   });
 
-  it('a written build checks clean; a changed, missing or extra file is named', () => {
-    const dir = temp();
+  it('a written build checks clean; a changed, missing or extra file is named from its assignment\'s folder', () => {
+    // An assignment outside the project: each file is named from the assignment's folder, by that
+    // folder's name, since "x.npy" alone could be any case's.
+    const dir = path.join(temp(), 'course', 'fixtures');
     writeFixtures(dir, build);
     expect(checkFixtures(dir, build)).toEqual([]);
     fs.appendFileSync(path.join(dir, 'case', 'x.npy'), '\0');
     fs.writeFileSync(path.join(dir, 'case', 'y.npy'), '');
     fs.rmSync(path.join(dir, 'manifest.json'));
     expect(checkFixtures(dir, build)).toEqual([
-      'x.npy: differs from what the generator makes', 'manifest.json: missing', 'y.npy: not made by the generator',
+      'course/fixtures/case/x.npy: differs from what the generator makes', 'course/fixtures/manifest.json: missing', 'course/fixtures/case/y.npy: not made by the generator',
     ]);
   });
 

@@ -52,13 +52,13 @@ export function checkFixtures(dir: string, files: BuiltFile[]): string[] {
   const wanted = new Set(files.map((f) => f.name));
   for (const file of files) {
     const target = path.join(dir, file.name);
-    if (!fs.existsSync(target)) problems.push(`${displayPath(target)}: missing`);
+    if (!fs.existsSync(target)) problems.push(`${displayPath(target, path.dirname(dir))}: missing`);
     else if (!Buffer.from(file.bytes).equals(fs.readFileSync(target))) {
-      problems.push(`${displayPath(target)}: differs from what the generator makes`);
+      problems.push(`${displayPath(target, path.dirname(dir))}: differs from what the generator makes`);
     }
   }
   for (const extra of listFiles(dir).filter((name) => !wanted.has(name))) {
-    problems.push(`${displayPath(path.join(dir, extra))}: not made by the generator`);
+    problems.push(`${displayPath(path.join(dir, extra), path.dirname(dir))}: not made by the generator`);
   }
   return problems;
 }

@@ -52,8 +52,8 @@ export interface LoadOptions {
 }
 
 /** Reads a fixture file once: its bytes are hashed (when verifying) and parsed from the same read. */
-function readChecked(file: string, entry: FileEntry, verify: boolean): NpyArray {
-  const label = displayPath(file);
+function readChecked(file: string, entry: FileEntry, verify: boolean, fixturesDir: string): NpyArray {
+  const label = displayPath(file, path.dirname(fixturesDir));
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
@@ -78,7 +78,7 @@ export function loadFixture(key: string, options: LoadOptions = {}): LoadedFixtu
   const verify = options.verify ?? false;
   const entry = manifestEntry(options.manifest ?? readManifest(fixturesDir), key, fixturesDir);
   const read = (name: string, fileEntry: FileEntry) => {
-    const array = readChecked(path.join(fixturesDir, key, name), fileEntry, verify);
+    const array = readChecked(path.join(fixturesDir, key, name), fileEntry, verify, fixturesDir);
     return new Tensor(array.data, array.shape);
   };
   const inputs: Record<string, Tensor> = {};

@@ -74,14 +74,14 @@ export function readManifest(fixturesDir = FIXTURES_DIR): Manifest {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    throw new FixtureError(`${displayPath(file)}: not found; ${FIXTURES_FIX}`);
+    throw new FixtureError(`${displayPath(file, path.dirname(fixturesDir))}: not found; ${FIXTURES_FIX}`);
   }
   try {
     const manifest = JSON.parse(text) as Manifest;
     if (typeof manifest.fixtures !== 'object' || manifest.fixtures === null) throw new Error('no "fixtures" object');
     return manifest;
   } catch (err) {
-    throw new FixtureError(`${displayPath(file)}: not valid JSON (${(err as Error).message}); ${FIXTURES_FIX}`);
+    throw new FixtureError(`${displayPath(file, path.dirname(fixturesDir))}: not valid JSON (${(err as Error).message}); ${FIXTURES_FIX}`);
   }
 }
 
@@ -89,7 +89,7 @@ export function manifestEntry(manifest: Manifest, key: string, fixturesDir = FIX
   const entry = manifest.fixtures[key];
   if (!entry) {
     throw new FixtureError(
-      `${displayPath(path.join(fixturesDir, MANIFEST_NAME))}: no fixture "${key}"; ${FIXTURES_FIX}`,
+      `${displayPath(path.join(fixturesDir, MANIFEST_NAME), path.dirname(fixturesDir))}: no fixture "${key}"; ${FIXTURES_FIX}`,
     );
   }
   return entry;

@@ -116,6 +116,22 @@ describe('npm run grade', () => {
     expect(run.stderr.split('\n')[0]).toBe('npm took --html as its own setting (the -- after npm run grade is missing): did you mean npm run grade -- --html page.html');
   });
 
+  // The check itself is lib/model's (fixtureFiles.test.ts); this is the command's wiring: the
+  // fixtures are read before a child starts, so no student code runs on a tampered one.
+  it('a tampered fixture: exit 1 before anything is graded, the file (from its assignment\'s folder) and the fix in one line', () => {
+    const copy = path.join(work, 'norms-tampered');
+    fs.cpSync(path.join(PROJECT_ROOT, 'selftest', 'assignments', 'norms'), copy, { recursive: true, verbatimSymlinks: true });
+    fs.rmSync(path.join(copy, 'lib'));
+    fs.symlinkSync(path.join(PROJECT_ROOT, 'lib'), path.join(copy, 'lib'));
+    fs.appendFileSync(path.join(copy, 'fixtures', 'top_k_2d', 'expected_values.npy'), '\0');
+    const json = path.join(work, 'tampered.json');
+    const run = grade(['--reference', '--json', json], { GRADER_ASSIGNMENT: copy });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^grade: could not grade: norms-tampered\/fixtures\/top_k_2d\/expected_values\.npy: sha256 does not match fixtures\/manifest\.json \(the file was changed\); restore it with `git checkout fixtures`/)]);
+    expect(run.stdout).toBe('');
+    expect(fs.existsSync(json)).toBe(false);
+  });
+
   it('every command parses with the same parser: a slip in another command\'s flag gets its did-you-mean', () => {
     const run = spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/release.ts', '--otu', 'x'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(run.status).toBe(2);
