@@ -171,7 +171,7 @@ function course(count: number): string {
 }
 
 describe('the batch report of a 1,000-submission course', () => {
-  it('draws the grid in under a second (measured), answers "who failed test_causal_mask_hidden and why" in two clicks', async () => {
+  it('draws the grid (its load time measured for docs/benchmarks.md, under 10 s a hang guard), answers "who failed test_causal_mask_hidden and why" in two clicks', async () => {
     const file = course(1000);
     const visited = await visit(file);
     const { page } = visited;
