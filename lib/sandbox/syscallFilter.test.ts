@@ -111,4 +111,35 @@ describe.runIf(perl && arch)('installed before Node', () => {
       ownPriority: 'os.setPriority(0, 1)',
     })).toEqual({ parent: 'EPERM', everyone: 'EPERM', parentPriority: 'ERR_SYSTEM_ERROR', self: 'ok', ownGroup: 'ok', ownPriority: 'ok' });
   });
+
+  /**
+   * What each raw system call gives perl (its `syscall` builtin reaches any number, as native code
+   * would): the errno, or "ok". The refusal comes before the kernel reads an argument, so zeros do.
+   */
+  function rawCalls(calls: readonly string[], filtered: boolean): Record<string, string> {
+    const script = calls.map((call) => `print "${call}=", (syscall(${NUMBERS[call][arch!]},0,0,0,0,0) == -1 ? $!+0 : "ok"), "\\n";`).join('');
+    const command = [...(filtered ? filterPrefix(perl!, arch!) : []), perl!, '-e', script];
+    const run = spawnSync(command[0], command.slice(1), { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    return Object.fromEntries(run.stdout.trim().split('\n').map((line) => line.split('=') as [string, string]));
+  }
+
+  // Generated from the rules: every call a rule refuses whatever its arguments (keyrings, System V
+  // and POSIX IPC, io_uring, bpf, userfaultfd, perf events, ptrace, sockets, file changes…).
+  const unconditional = RULES.flatMap((rule) => ('bits' in rule || 'only' in rule ? [] : rule.calls.filter((call) => NUMBERS[call][arch!] !== undefined).map((call) => [call, rule.refuse] as const)));
+
+  it('every call a rule refuses outright is refused with its errno, however it is made', () => {
+    expect(unconditional.map(([call]) => call)).toEqual(expect.arrayContaining(['keyctl', 'shmget', 'mq_open', 'io_uring_setup', 'bpf', 'userfaultfd', 'perf_event_open', 'ptrace']));
+    const calls = unconditional.map(([call]) => call);
+    expect(rawCalls(calls, true)).toEqual(Object.fromEntries(unconditional.map(([call, errno]) => [call, String(errno)])));
+    // The same calls without the filter: the kernel answers otherwise (a test that could not fail would not be one).
+    expect(rawCalls(calls, false)).not.toEqual(rawCalls(calls, true));
+  });
+
+  it.runIf(arch === 'x64')("another architecture's system call (x32's numbering) kills the process", () => {
+    const getpid = 39;
+    const command = [...filterPrefix(perl!, arch!), perl!, '-e', `syscall(${0x40000000 + getpid}); print "survived\\n";`];
+    const run = spawnSync(command[0], command.slice(1), { encoding: 'utf8' });
+    expect([run.signal, run.stdout]).toEqual(['SIGSYS', '']);
+  });
 });
