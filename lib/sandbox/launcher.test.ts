@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { GraderError } from '../errors';
 import { PROJECT_ROOT } from '../paths';
-import { launch, type ContainedProcess } from './launcher';
+import { launch, launcherPid, type ContainedProcess } from './launcher';
 import { findTools } from './probeLayers';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'launcher-'));
@@ -70,6 +70,25 @@ it('Ctrl-C and SIGTERM to the process group leave the launcher and its children 
   // Both gone before the next test kills the launcher: their pipes can end before the launcher
   // reports the exit, and a child it still ran would get that test's failure, with nobody listening.
   expect(await Promise.all([firstExit, secondExit])).toEqual([[0, null], [0, null]]);
+});
+
+/** Whether a process whose /proc status is `status` has a handler for `signal` (its bit in the SigCgt mask). */
+function catches(status: string, signal: NodeJS.Signals): boolean {
+  const mask = /SigCgt:\s*([0-9a-f]+)/.exec(status)![1];
+  return ((parseInt(mask.slice(-8), 16) >>> (os.constants.signals[signal] - 1)) & 1) === 1;
+}
+
+it("the launcher runs with none of the grader's environment and no handler for SIGUSR1: Node's inspector cannot be opened in it", async () => {
+  const echo = launch('/bin/echo', ['up'], { detached: false });
+  expect((await readAll(echo))[0]).toBe('up\n');
+  const pid = launcherPid()!;
+  // Nothing of the grader's environment (a CI token, say): only the variables Node sets for the channel to the grader.
+  const environment = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => entry.split('=')[0]);
+  expect(environment.filter((name) => !name.startsWith('NODE_CHANNEL_'))).toEqual([]);
+  // Node opens its inspector from a SIGUSR1 handler: a Node started without --disable-sigusr1 has one.
+  const plain = spawnSync(process.execPath, ['-e', "process.stdout.write(require('fs').readFileSync('/proc/self/status', 'utf8'))"], { encoding: 'utf8' });
+  expect(catches(plain.stdout, 'SIGUSR1')).toBe(true);
+  if (process.allowedNodeEnvironmentFlags.has('--disable-sigusr1')) expect(catches(fs.readFileSync(`/proc/${pid}/status`, 'utf8'), 'SIGUSR1')).toBe(false);
 });
 
 it("a launcher that dies takes its children with it, and what they ran ends as the harness's failure", async () => {
