@@ -131,9 +131,15 @@ describe.runIf(perl && arch)('installed before Node', () => {
   it('every call a rule refuses outright is refused with its errno, however it is made', () => {
     expect(unconditional.map(([call]) => call)).toEqual(expect.arrayContaining(['keyctl', 'shmget', 'mq_open', 'io_uring_setup', 'bpf', 'userfaultfd', 'perf_event_open', 'ptrace']));
     const calls = unconditional.map(([call]) => call);
-    expect(rawCalls(calls, true)).toEqual(Object.fromEntries(unconditional.map(([call, errno]) => [call, String(errno)])));
-    // The same calls without the filter: the kernel answers otherwise (a test that could not fail would not be one).
-    expect(rawCalls(calls, false)).not.toEqual(rawCalls(calls, true));
+    const refused = rawCalls(calls, true);
+    expect(refused).toEqual(Object.fromEntries(unconditional.map(([call, errno]) => [call, String(errno)])));
+    // Without the filter the kernel answers otherwise (a test that could not fail would not be one):
+    // shown on calls that change nothing given zeros. Not all of them: msgget(IPC_PRIVATE) would
+    // create a message queue that outlives the test, ptrace(PTRACE_TRACEME) would make this process
+    // perl's tracer.
+    const harmless = ['socket', 'mq_open', 'io_uring_setup', 'perf_event_open'];
+    const answered = rawCalls(harmless, false);
+    for (const call of harmless) expect(answered[call], call).not.toBe(refused[call]);
   });
 
   it.runIf(arch === 'x64')("another architecture's system call (x32's numbering) kills the process", () => {
