@@ -20,6 +20,7 @@ import type { Assignment } from './assignment';
 import { faultOf, type FunctionLedger } from './faults';
 import { inputsChangedNote } from './hangWords';
 import { blockedVerdict, fromOutcome, type CaseVerdict } from './verdict';
+import { runOrder } from '../model/invoke';
 
 /** How a graded function of the submission is called: the grader's contained child, or npm test's own process. */
 export interface Backend {
@@ -62,6 +63,11 @@ export class CaseEngine {
     return this.loadFailure !== undefined;
   }
 
+  /** The verdict of the case that found the submission cannot load, when one did. */
+  get loadFailureVerdict(): CaseVerdict | undefined {
+    return this.loadFailure?.verdict;
+  }
+
   /** The submission cannot load (found before any call: npm test's load check): `test` says why with `verdict`, every later case names it. */
   failLoad(verdict: CaseVerdict, test: string): void {
     this.loadFailure ??= { verdict, in: test };
@@ -96,4 +102,27 @@ export class CaseEngine {
       ...(outcome.kind === 'threw' && !outcome.unreadable && { thrown: outcome.error }),
     };
   }
+}
+
+/** The visible cases, then the hidden ones (when there are any): graded in that order, each phase on an instance of its own. */
+export function phases<C extends GradedCase>(cases: readonly C[]): C[][] {
+  return [cases.filter((c) => !c.hidden), cases.filter((c) => c.hidden)].filter((phase) => phase.length > 0);
+}
+
+/**
+ * Every case as the grader grades a submission: phase by phase, `fresh` called between two (a
+ * new instance: nothing a hidden case gave the code reaches another case), each phase in the
+ * table's order (runOrder, as npm test calls them, so code that keeps state sees one sequence).
+ * Each case's run by name, in the order they ran; the grader, the audit and the self-tests that
+ * grade in this process share this one loop.
+ */
+export async function runPhases(
+  engine: CaseEngine, cases: readonly GradedCase[], fixtureOf: (graded: GradedCase) => LoadedFixture, backend: Backend, fresh: () => void,
+): Promise<Map<string, CaseRun>> {
+  const runs = new Map<string, CaseRun>();
+  for (const [at, phase] of phases(cases).entries()) {
+    if (at > 0) fresh();
+    for (const graded of runOrder(phase)) runs.set(graded.name, await engine.run(graded, fixtureOf(graded), backend));
+  }
+  return runs;
 }

@@ -30,12 +30,11 @@ import { carryForward, heatmaps as heatmapsOf } from './afterGrading';
 import { explainFailures } from './diagnoseInChild';
 import { DEFAULT_BUDGET_MS, FunctionLedger } from './faults';
 import { PER_TEST_LIMIT_MS } from './hangWords';
-import { runOrder } from '../model/invoke';
 import { loadFixture, type LoadedFixture } from '../model/fixtures';
 import { readManifest } from '../model/manifest';
 import { totals, type AttentionHeatmap, type SubmissionResult } from '../model/result';
 import { caseResult, studentStack, withoutRunning, type CaseVerdict } from './verdict';
-import { CaseEngine, type Backend } from './engine';
+import { CaseEngine, phases, runPhases, type Backend } from './engine';
 
 export { withoutRunning } from './verdict';
 
@@ -126,11 +125,6 @@ export function loadCaseFixtures(assignment: Pick<Assignment, 'root'>, cases: re
   );
 }
 
-/** The visible cases, then the hidden ones (when there are any): graded in that order, each in a child of its own. */
-export function phases(cases: readonly GradedCase[]): GradedCase[][] {
-  return [cases.filter((c) => !c.hidden), cases.filter((c) => c.hidden)].filter((phase) => phase.length > 0);
-}
-
 /** Each submission's type check may take as long as one test may (in CPU time, see typecheck/run.ts). */
 const typeCheckLimits = (timeoutMs: number) => ({ ...TYPE_CHECK_LIMITS, submissionMs: timeoutMs });
 
@@ -208,23 +202,18 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     session.ledger = ledger;
     const engine = new CaseEngine(options.assignment, ledger, { timeoutMs: options.timeoutMs, memoryBytes: options.child.memoryBytes ?? DEFAULT_MEMORY_BYTES });
     const backend = childBackend(session, prepared);
-    const verdicts = new Map<string, CaseVerdict>();
-    const runs = new Map<string, { printed: string; durationMs: number }>();
+    // Hidden cases run after every visible one, in a child of their own: nothing a hidden case
+    // gave its child (its inputs, anything it printed) can reach another child.
+    const runs = await runPhases(engine, options.cases, (graded) => fixtures.get(graded.fixture)!, backend, () => session.kill());
+    const verdicts = new Map<string, CaseVerdict>([...runs].map(([name, run]) => [name, run.verdict]));
     const resultOf = (c: GradedCase) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs);
     const heatmaps = new Map<string, AttentionHeatmap>();
+    // What a call changed of its inputs, said once per function, of a visible test only: a hidden test's name is not for the student yet.
     const notes = new Map<string, string>();
-    for (const [phase, cases] of phases(options.cases).entries()) {
-      // Hidden cases run after every visible one, in a child of their own: nothing a hidden case
-      // gave its child (its inputs, anything it printed) can reach another child.
-      if (phase > 0) session.kill();
-      // The table's order, as npm test calls them (invoke.ts runOrder): code that keeps state sees one sequence.
-      for (const graded of runOrder(cases)) {
-        const run = await engine.run(graded, fixtures.get(graded.fixture)!, backend);
-        // Said once per function, of a visible test only: a hidden test's name is not for the student yet.
-        if (run.inputsChanged && !graded.hidden && !notes.has(graded.fn)) notes.set(graded.fn, run.inputsChanged);
-        verdicts.set(graded.name, run.verdict);
-        runs.set(graded.name, { printed: run.printed, durationMs: run.durationMs });
-      }
+    const byName = new Map(options.cases.map((c) => [c.name, c]));
+    for (const [name, { inputsChanged }] of runs) {
+      const graded = byName.get(name)!;
+      if (inputsChanged && !graded.hidden && !notes.has(graded.fn)) notes.set(graded.fn, inputsChanged);
     }
     if (!engine.loadFailed) {
       // The diagnosis probes a fresh child, after every graded call of every phase: what its probes

@@ -7,12 +7,10 @@
  * mutant would cost seconds each on a shared machine; this costs a fraction of one.
  */
 import { explainFailures } from '../../lib/grading/diagnoseInChild';
-import { CaseEngine } from '../../lib/grading/engine';
+import { CaseEngine, phases, runPhases } from '../../lib/grading/engine';
 import { FunctionLedger } from '../../lib/grading/faults';
 import type { LoadedFixture } from '../../lib/model/fixtures';
-import { phases } from '../../lib/grading/grade';
 import { InProcessSession as Calls } from '../../lib/grading/inProcess';
-import { runOrder } from '../../lib/model/invoke';
 import type { Assignment } from '../../lib/grading/assignment';
 import type { CaseInputs } from '../../lib/assignment/call';
 import { studentStack, type CaseVerdict } from '../../lib/grading/verdict';
@@ -89,16 +87,10 @@ export async function gradeMutant(
   const session = new InProcessSession(prepared, assignment.functions, limitMs);
   const engine = new CaseEngine(assignment, FunctionLedger.forCases(Infinity, cases, assignment.functions), { timeoutMs: limitMs, memoryBytes: DEFAULT_MEMORY_BYTES });
   const backend = { call: session.call.bind(session), takeOutput: () => '', stackOf: (error: ErrorInfo) => studentStack(error, prepared) };
-  const verdicts = new Map<string, CaseVerdict>();
-  // As grade.ts: the graded calls of each phase in a child of their own, in the table's order, by the grader's engine …
-  for (const phase of phases(cases)) {
-    session.restart();
-    for (const graded of runOrder(phase)) {
-      const { verdict } = await engine.run(graded, fixtures.get(graded.fixture)!, backend);
-      if (engine.loadFailed) return `the mutant failed to load: ${verdict.reason}`;
-      verdicts.set(graded.name, verdict);
-    }
-  }
+  // As grade.ts: the graded calls of each phase in an instance of their own, by the grader's engine …
+  const runs = await runPhases(engine, cases, (graded) => fixtures.get(graded.fixture)!, backend, () => session.restart());
+  if (engine.loadFailureVerdict) return `the mutant failed to load: ${engine.loadFailureVerdict.reason}`;
+  const verdicts = new Map<string, CaseVerdict>([...runs].map(([name, run]) => [name, run.verdict]));
   // … then the diagnosis in a fresh one, after every graded call.
   session.restart();
   for (const phase of phases(cases)) await explainFailures(assignment, session as unknown as ChildSession, phase, fixtures, verdicts);

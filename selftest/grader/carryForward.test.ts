@@ -18,7 +18,8 @@ import { tempDir } from './materialize';
 import { BUGS } from '../catalogue';
 import { ASSIGNMENT } from '../../tests/assignment';
 import { Tensor } from '../../lib/tensor';
-import { CaseEngine } from '../../lib/grading/engine';
+import { CaseEngine, phases, runPhases } from '../../lib/grading/engine';
+import type { GradedCase } from '../../lib/assignment/cases';
 import { carryForward } from '../../lib/grading/afterGrading';
 import { DEFAULT_BUDGET_MS, FunctionLedger } from '../../lib/grading/faults';
 import { inProcessBackend, InProcessSession } from '../../lib/grading/inProcess';
@@ -100,9 +101,13 @@ async function gradedInProcess(name: string, ownMultiHead = true): Promise<{ nam
   const backend = inProcessBackend(session, path.dirname(entry.file), name);
   const ledger = FunctionLedger.forCases(DEFAULT_BUDGET_MS, everyMultiHead, ASSIGNMENT.functions);
   const engine = new CaseEngine(ASSIGNMENT, ledger, { timeoutMs: PER_TEST_LIMIT_MS, memoryBytes: DEFAULT_MEMORY_BYTES });
-  const verdicts = new Map<string, CaseVerdict>();
-  for (const c of everyMultiHead) verdicts.set(c.name, (await engine.run(c, multiHeadOnly.fixtures.get(c.fixture)!, backend)).verdict);
-  await carryForward(ASSIGNMENT, { call: backend.call, takeOutput: backend.takeOutput, kill: () => {} }, everyMultiHead, multiHeadOnly.fixtures, verdicts);
+  // The honest mistakes keep no state: one instance serves both phases, where the grader starts a child for each.
+  const fixtureOf = (c: GradedCase) => multiHeadOnly.fixtures.get(c.fixture)!;
+  const runs = await runPhases(engine, everyMultiHead, fixtureOf, backend, () => {});
+  const verdicts = new Map<string, CaseVerdict>([...runs].map(([case_, run]) => [case_, run.verdict]));
+  for (const phase of phases(everyMultiHead)) {
+    await carryForward(ASSIGNMENT, { call: backend.call, takeOutput: backend.takeOutput, kill: () => {} }, phase, multiHeadOnly.fixtures, verdicts);
+  }
   return everyMultiHead.map((c) => {
     const { status, reason, carried } = verdicts.get(c.name)!;
     return { name: c.name, status, reason, carried: Boolean(carried) };
