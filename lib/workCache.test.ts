@@ -3,21 +3,14 @@
  * an entry no run has read for two weeks is removed at the end of a run, one read since is kept.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolders } from './tempFolders.testkit';
 import { CACHE_DIR, WorkCache } from './workCache';
 
 const DAY_MS = 24 * 3600 * 1000;
 const isNumber = (value: unknown): value is number => typeof value === 'number';
-const folders: string[] = [];
-afterEach(() => folders.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-function outDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'work-cache-'));
-  folders.push(dir);
-  return dir;
-}
+const outDir = tempFolders('work-cache-');
 
 /** The entry files of `kind`, with their modification times set `daysAgo` back. */
 function ageEntries(out: string, kind: string, daysAgo: number): void {

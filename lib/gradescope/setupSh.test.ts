@@ -8,15 +8,14 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolders } from '../tempFolders.testkit';
 import { SETUP_PACKAGES, setupSh } from './launchers';
 
 const VERSION = 'v26.12.1';
 const TARBALL = `node-${VERSION}-linux-x64.tar.xz`;
-const folders: string[] = [];
-afterEach(() => folders.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+const runRoot = tempFolders('setup-sh-');
 
 const STUBS: Record<string, string> = {
   'apt-get': 'echo "apt-get $*" >> "$LOG"',
@@ -41,8 +40,7 @@ interface Run {
 
 /** Runs setup.sh in a bundle folder of its own, nodejs.org serving `served` (file name → bytes). */
 function setup(served: Record<string, string | Buffer>): Run {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'setup-sh-'));
-  folders.push(root);
+  const root = runRoot();
   const [bundle, stubs, servedDir] = ['bundle', 'stubs', 'served'].map((name) => path.join(root, name));
   for (const dir of [bundle, stubs, servedDir]) fs.mkdirSync(dir);
   const log = path.join(root, 'log');

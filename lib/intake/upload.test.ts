@@ -4,20 +4,18 @@
  * student folder are ignored, and the student is told so, with each lib/ file they changed named.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFolders } from '../tempFolders.testkit';
 import { PROJECT_ROOT } from '../paths';
 import { IntakeError } from './folder';
 import { locateSubmission } from './upload';
 
-const folders: string[] = [];
-afterEach(() => folders.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+const uploadDir = tempFolders('upload-');
 
 /** An upload holding `files` (relative path → text). */
 function upload(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-'));
-  folders.push(dir);
+  const dir = uploadDir();
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.writeFileSync(path.join(dir, file), text);
