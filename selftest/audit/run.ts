@@ -1,6 +1,6 @@
 /**
  * Grades one mutant and diagnoses its failures with the grader's own code (the engine of
- * lib/grading/engine.ts, grade.ts's phases, diagnoseInChild.ts's explainFailures and childProbe),
+ * lib/grading/engine.ts and its runPhases, diagnoseInChild.ts's explainFailures and childProbe),
  * only without the process boundary: the "session" below runs the submission in this process as
  * the child would (copies of the inputs, what a call changed, its return read, a time limit per
  * call, a fresh load after a hang and for the hidden cases). It is what the audit needs by the thousand: a contained child per
