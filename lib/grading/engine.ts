@@ -126,3 +126,8 @@ export async function runPhases(
   }
   return runs;
 }
+
+/** Each case's verdict, from its run (runPhases). */
+export function verdictsOf(runs: ReadonlyMap<string, CaseRun>): Map<string, CaseVerdict> {
+  return new Map([...runs].map(([name, run]) => [name, run.verdict]));
+}

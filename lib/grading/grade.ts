@@ -33,8 +33,9 @@ import { PER_TEST_LIMIT_MS } from './hangWords';
 import { loadFixture, type LoadedFixture } from '../model/fixtures';
 import { readManifest } from '../model/manifest';
 import { totals, type AttentionHeatmap, type SubmissionResult } from '../model/result';
-import { caseResult, studentStack, withoutRunning, type CaseVerdict } from './verdict';
-import { CaseEngine, phases, runPhases, type Backend } from './engine';
+import { caseResult, studentStack, withoutRunning } from './verdict';
+import { CaseEngine, phases, runPhases, verdictsOf, type Backend } from './engine';
+import { runOrder } from '../model/invoke';
 
 export { withoutRunning } from './verdict';
 
@@ -205,15 +206,14 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
     // Hidden cases run after every visible one, in a child of their own: nothing a hidden case
     // gave its child (its inputs, anything it printed) can reach another child.
     const runs = await runPhases(engine, options.cases, (graded) => fixtures.get(graded.fixture)!, backend, () => session.kill());
-    const verdicts = new Map<string, CaseVerdict>([...runs].map(([name, run]) => [name, run.verdict]));
+    const verdicts = verdictsOf(runs);
     const resultOf = (c: GradedCase) => caseResult(c, verdicts.get(c.name)!, runs.get(c.name)?.printed, runs.get(c.name)?.durationMs);
     const heatmaps = new Map<string, AttentionHeatmap>();
     // What a call changed of its inputs, said once per function, of a visible test only: a hidden test's name is not for the student yet.
     const notes = new Map<string, string>();
-    const byName = new Map(options.cases.map((c) => [c.name, c]));
-    for (const [name, { inputsChanged }] of runs) {
-      const graded = byName.get(name)!;
-      if (inputsChanged && !graded.hidden && !notes.has(graded.fn)) notes.set(graded.fn, inputsChanged);
+    for (const graded of runOrder(options.cases.filter((c) => !c.hidden))) {
+      const changed = runs.get(graded.name)?.inputsChanged;
+      if (changed && !notes.has(graded.fn)) notes.set(graded.fn, changed);
     }
     if (!engine.loadFailed) {
       // The diagnosis probes a fresh child, after every graded call of every phase: what its probes

@@ -7,7 +7,7 @@
  * mutant would cost seconds each on a shared machine; this costs a fraction of one.
  */
 import { explainFailures } from '../../lib/grading/diagnoseInChild';
-import { CaseEngine, phases, runPhases } from '../../lib/grading/engine';
+import { CaseEngine, phases, runPhases, verdictsOf } from '../../lib/grading/engine';
 import { FunctionLedger } from '../../lib/grading/faults';
 import type { LoadedFixture } from '../../lib/model/fixtures';
 import { InProcessSession as Calls } from '../../lib/grading/inProcess';
@@ -90,7 +90,7 @@ export async function gradeMutant(
   // As grade.ts: the graded calls of each phase in an instance of their own, by the grader's engine …
   const runs = await runPhases(engine, cases, (graded) => fixtures.get(graded.fixture)!, backend, () => session.restart());
   if (engine.loadFailureVerdict) return `the mutant failed to load: ${engine.loadFailureVerdict.reason}`;
-  const verdicts = new Map<string, CaseVerdict>([...runs].map(([name, run]) => [name, run.verdict]));
+  const verdicts = verdictsOf(runs);
   // … then the diagnosis in a fresh one, after every graded call.
   session.restart();
   for (const phase of phases(cases)) await explainFailures(assignment, session as unknown as ChildSession, phase, fixtures, verdicts);

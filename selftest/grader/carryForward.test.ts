@@ -18,13 +18,12 @@ import { tempDir } from './materialize';
 import { BUGS } from '../catalogue';
 import { ASSIGNMENT } from '../../tests/assignment';
 import { Tensor } from '../../lib/tensor';
-import { CaseEngine, phases, runPhases } from '../../lib/grading/engine';
+import { CaseEngine, phases, runPhases, verdictsOf } from '../../lib/grading/engine';
 import type { GradedCase } from '../../lib/assignment/cases';
 import { carryForward } from '../../lib/grading/afterGrading';
 import { DEFAULT_BUDGET_MS, FunctionLedger } from '../../lib/grading/faults';
 import { inProcessBackend, InProcessSession } from '../../lib/grading/inProcess';
 import { PER_TEST_LIMIT_MS } from '../../lib/grading/hangWords';
-import type { CaseVerdict } from '../../lib/grading/verdict';
 import { DEFAULT_MEMORY_BYTES } from '../../lib/sandbox/outOfMemory';
 import { mergeHeads, splitHeads, type Weights } from '../catalogue/bugs/base';
 
@@ -104,7 +103,7 @@ async function gradedInProcess(name: string, ownMultiHead = true): Promise<{ nam
   // The honest mistakes keep no state: one instance serves both phases, where the grader starts a child for each.
   const fixtureOf = (c: GradedCase) => multiHeadOnly.fixtures.get(c.fixture)!;
   const runs = await runPhases(engine, everyMultiHead, fixtureOf, backend, () => {});
-  const verdicts = new Map<string, CaseVerdict>([...runs].map(([case_, run]) => [case_, run.verdict]));
+  const verdicts = verdictsOf(runs);
   for (const phase of phases(everyMultiHead)) {
     await carryForward(ASSIGNMENT, { call: backend.call, takeOutput: backend.takeOutput, kill: () => {} }, phase, multiHeadOnly.fixtures, verdicts);
   }
