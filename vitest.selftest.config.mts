@@ -8,22 +8,25 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * run several at a time (vitest's default, cores − 1, is one file at a time on a 2-core runner).
  * Files share nothing: every one works in folders of its own (mkdtemp), each grading process
  * takes uids from a block of its own pid (lib/sandbox/uidPool.ts), and a file looks for processes
- * from its own pid down. Two things are shared, and decide the second group, run after the first:
+ * from its own pid down. Two things are shared, and decide the groups run after the first:
  * - the machine's world-writable folders: the attack files (selftest/attacks.test.ts,
  *   selftest/attacks/settings.test.ts) check that no contained child left anything there since
  *   they began, and selftest/attacks/bare.test.ts runs attacks uncontained, which do leave files;
  * - the scheduler: chargedTime.test.ts pins a child to a CPU and sets its weight to starve it on
  *   purpose; beside the rest of the suite the share it gives the child would be the suite's to
- *   decide.
- * Those two run last, one after the other. Before them, alone, the two paths held to one verdict
- * over the whole catalogue (verdicts.test.ts): its diagnoses depend on probes answering, and beside
- * the attack batches a fresh-clone run once had 8 of its 115 submissions explained in one path and
- * not the other. The likely cause, reproduced on a single submission in a control group given 2 %
- * of a core: npm test's in-process probes run in wall time, and a starved test met the graded
- * suite's own 30 s test timeout (vitest.config.mts) before its diagnosis, while the grader, which
- * charges its child CPU time, explained it. Same verdict, no diagnosis on one path.
+ *   decide. Tried beside the two attack files: its starved call took 18.7 s instead of about 6 s,
+ *   at 30 s it is a grader failure, and its spinner held a core all that time.
+ * Those two run last, side by side: bare's six uncontained attacks are light (about 5 s), and
+ * chargedTime leaves the other core mostly idle on purpose. Before them, alone, the two paths held
+ * to one verdict over the whole catalogue (verdicts.test.ts): its diagnoses depend on probes
+ * answering, and beside the attack batches a fresh-clone run once had 8 of its 115 submissions
+ * explained in one path and not the other. The likely cause, reproduced on a single submission in
+ * a control group given 2 % of a core: npm test's in-process probes run in wall time, and a starved
+ * test met the graded suite's own 30 s test timeout (vitest.config.mts) before its diagnosis, while
+ * the grader, which charges its child CPU time, explained it. Same verdict, no diagnosis on one path.
  */
-const LAST = ['selftest/grader/verdicts.test.ts', 'selftest/attacks/bare.test.ts', 'selftest/grader/chargedTime.test.ts'];
+const ALONE = ['selftest/grader/verdicts.test.ts'];
+const LAST = ['selftest/attacks/bare.test.ts', 'selftest/grader/chargedTime.test.ts'];
 /**
  * The longest files, longest first (CPU of each on its own, `npm run bench:suite -- --files`,
  * after the cuts of issue 45): started first, they do not keep the run going alone at its end. A
@@ -91,9 +94,10 @@ export default defineConfig({
   test: {
     sequence: { sequencer: LongestFirst },
     projects: [
-      group('units', 0, UNITS, LAST, 3, false),
-      group('parallel', 0, ['selftest/**/*.test.ts'], LAST, 3),
-      group('last', 1, LAST, [], 1),
+      group('units', 0, UNITS, [...ALONE, ...LAST], 3, false),
+      group('parallel', 0, ['selftest/**/*.test.ts'], [...ALONE, ...LAST], 3),
+      group('alone', 1, ALONE, [], 1),
+      group('last', 2, LAST, [], 2),
     ],
   },
 });
