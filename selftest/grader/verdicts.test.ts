@@ -55,8 +55,9 @@ async function vitestVerdicts(name: string): Promise<Record<string, Ending>> {
 }
 
 /**
- * Every folder graded, a few at a time, from the first test on: not tied to the tests' own slots,
- * which wait on the shared vitest run, so that grading and that run overlap.
+ * Every folder graded, and each bug's hidden cases in process, a few at a time, from the first
+ * test on: not tied to the tests' own slots, which wait on the shared vitest run, so that grading
+ * and that run overlap.
  */
 const GRADING_AT_ONCE = 4;
 let slots = GRADING_AT_ONCE;
@@ -78,6 +79,11 @@ function gradedOf(name: string): Promise<SubmissionResult> {
     const result = inTurn(() => grade(dir, n));
     // Its own test reports a failure; until that test awaits it, it is not an unhandled one.
     result.catch(() => undefined);
+    // A bug's hidden cases queued right after its grading: in process, they take this worker's one
+    // thread, and asked for only by the tests that read them, after every grading, they once ran
+    // at the end with the other core idle.
+    const bug = BUGS.find((e) => e.name === n);
+    if (bug) hiddenOf(bug).catch(() => undefined);
     return [n, result];
   }));
   return graded.get(name)!;
@@ -89,7 +95,9 @@ const HIDDEN = GRADED_CASES.filter((c) => c.hidden);
 const hidden = new Map<string, Promise<Claim[]>>();
 function hiddenOf(entry: CatalogueEntry): Promise<Claim[]> {
   // The probes get an instance of their own (a query makes the module a new one), as in npm test and the grader.
-  if (!hidden.has(entry.name)) hidden.set(entry.name, Promise.all([load(entry.file), load(`${entry.file}?probe`)]).then(([impl, probed]) => gradeInProcess(impl, entry.name, HIDDEN, undefined, probed)));
+  if (!hidden.has(entry.name)) {
+    hidden.set(entry.name, inTurn(() => Promise.all([load(entry.file), load(`${entry.file}?probe`)]).then(([impl, probed]) => gradeInProcess(impl, entry.name, HIDDEN, undefined, probed))));
+  }
   return hidden.get(entry.name)!;
 }
 
