@@ -79,9 +79,8 @@ function gradedOf(name: string): Promise<SubmissionResult> {
     const result = inTurn(() => grade(dir, n));
     // Its own test reports a failure; until that test awaits it, it is not an unhandled one.
     result.catch(() => undefined);
-    // A bug's hidden cases queued right after its grading: in process, they take this worker's one
-    // thread, and asked for only by the tests that read them, after every grading, they once ran
-    // at the end with the other core idle.
+    // Its hidden cases (a bug's) queued right behind it: they run in process, on this worker's one
+    // thread, and when only the tests that read them asked, they ran after every grading, alone.
     const bug = BUGS.find((e) => e.name === n);
     if (bug) hiddenOf(bug).catch(() => undefined);
     return [n, result];

@@ -8,7 +8,6 @@
  * submission; a child that cannot start for a reason of the grader's own is a grader error
  * with a non-zero exit, never a student's crash; and the similarity check runs.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import { resultsFile } from '../../lib/report/batchReport';
 import type { GradescopeResults } from '../../lib/report/gradescope';
 import { visibleCases, type GradedFunction } from '../../tests/cases';
 import { BUGS, CORRECT } from '../catalogue';
+import { runCollected, type Run } from './run';
 import { materialize } from '../grader/materialize';
 import { WITHOUT_SYS_ADMIN } from '../simulatedSettings';
 
@@ -64,44 +64,18 @@ const BATCH: Record<string, Expected> = {
 const VISIBLE = visibleCases();
 const VISIBLE_MAX = VISIBLE.reduce((sum, c) => sum + c.points, 0);
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `args` under the line's `node` (after `prefix`, a wrapper such as setpriv), as a promise: the lines' checks run side by side. */
 function runUnder(binDir: string, args: string[], env: NodeJS.ProcessEnv = {}, pathFirst: string[] = [], prefix: string[] = []): Promise<Run> {
   const [file, ...rest] = [...prefix, path.join(binDir, 'node'), ...args];
-  return new Promise((resolve) => {
-    const child = spawn(file, rest, {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env, PATH: [...pathFirst, binDir, process.env.PATH ?? ''].join(path.delimiter) },
-    });
-    const out: string[] = [];
-    const err: string[] = [];
-    let kept = 0;
-    const keep = (into: string[]) => (chunk: Buffer) => {
-      if ((kept += chunk.length) <= MAX_OUTPUT) into.push(chunk.toString('utf8'));
-    };
-    child.stdout.on('data', keep(out));
-    child.stderr.on('data', keep(err));
-    let failure = '';
-    const timer = setTimeout(() => {
-      failure = `\nkilled after ${RUN_LIMIT_MS / 1000} s`;
-      child.kill('SIGKILL');
-    }, RUN_LIMIT_MS);
-    child.on('error', (e) => (failure += `\n${String(e)}`));
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout: out.join(''), stderr: `${err.join('')}${failure}` });
-    });
+  return runCollected(file, rest, {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env, PATH: [...pathFirst, binDir, process.env.PATH ?? ''].join(path.delimiter) },
+    limitMs: RUN_LIMIT_MS,
   });
 }
 
 /** A hang guard per command, not a speed check. */
 const RUN_LIMIT_MS = 180_000;
-const MAX_OUTPUT = 32 << 20;
 
 const gradeArgs = (...flags: string[]) => [TS_NODE_BIN, 'scripts/grade.ts', ...flags];
 const tail = (run: Run) => `exit ${run.status}; ${`${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-3).join(' | ').slice(0, 600)}`;

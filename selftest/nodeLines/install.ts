@@ -4,10 +4,11 @@
  * npm into node_modules/.cache/node-lines/<line>. Nothing is committed, and `npm ci` wipes the
  * folder, so every CI run takes the newest release of each line (from npm's own cache when it can).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../lib/paths';
+import { runCollected, type Run } from './run';
 
 
 export type NodeLine =
@@ -27,19 +28,12 @@ function versionOf(binDir: string): string | undefined {
 
 /**
  * npm as `npm run` started it (npm_execpath), so the same npm installs whatever node is first on PATH.
- * Asynchronous, so that the lines install side by side: unpacking a 30 MB binary is about 5 s of one core.
+ * A promise, so that the lines install side by side: unpacking a 30 MB binary is about 5 s of one core.
  */
-function npm(args: string[], cwd: string): Promise<{ status: number | null; stderr: string }> {
+function npm(args: string[], cwd: string): Promise<Run> {
   const execPath = process.env.npm_execpath;
   const [file, fullArgs] = execPath ? [process.execPath, [execPath, ...args]] : ['npm', args];
-  return new Promise((resolve) => {
-    const child = spawn(file, fullArgs, { cwd, stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-20_000)));
-    // A spawn that failed (no npm) may never close: its error is the answer.
-    child.on('error', (err) => resolve({ status: null, stderr: `${stderr}${String(err)}` }));
-    child.on('close', (status) => resolve({ status, stderr }));
-  });
+  return runCollected(file, fullArgs, { cwd, limitMs: 300_000 });
 }
 
 /** npm's own summary of what went wrong: the FetchError line, or its error code and message. */
