@@ -63,7 +63,7 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 describe('the type check started from its snapshot', () => {
-  it('uses the parsed declaration files of the same TypeScript, none whose text changed, none under other options', () => {
+  it('uses the parsed declaration and harness files of the same TypeScript, none whose text changed, none under other options', () => {
     const probe = path.join(work, 'probe.js');
     fs.writeFileSync(probe, `
 const ts = require(${JSON.stringify(require.resolve('typescript'))});
@@ -72,12 +72,13 @@ const snapshot = globalThis.__attentionTypeCheckSnapshot;
 const options = compilerOptions();
 const used = preparsedFiles(options);
 const es5 = [...snapshot.files.keys()].find((f) => f.endsWith('lib.es5.d.ts'));
+const tensor = ${JSON.stringify(path.join(PROJECT_ROOT, 'lib', 'tensor.ts'))};
 const read = ts.sys.readFile;
 ts.sys.readFile = (file, encoding) => (file === es5 ? read(file, encoding) + '\\n' : read(file, encoding));
 const changed = preparsedFiles(options);
 ts.sys.readFile = read;
 console.log(JSON.stringify({
-  same: snapshot.ts === ts, held: snapshot.files.size, used: used.size, node: [...used.keys()].some((f) => f.endsWith('@types/node/fs.d.ts')),
+  same: snapshot.ts === ts, held: snapshot.files.size, used: used.size, node: [...used.keys()].some((f) => f.endsWith('@types/node/fs.d.ts')), harness: used.has(tensor),
   changedKept: changed.has(es5), changedSize: changed.size, otherOptions: preparsedFiles({ ...options, strict: false }).size,
 }));
 `);
@@ -88,6 +89,8 @@ console.log(JSON.stringify({
     expect(seen.held).toBeGreaterThan(100);
     expect(seen.used).toBe(seen.held);
     expect(seen.node).toBe(true);
+    // The harness module a submission imports comes parsed too: a check parses only the submission's files.
+    expect(seen.harness).toBe(true);
     expect(seen.changedKept).toBe(false);
     expect(seen.changedSize).toBe((seen.held as number) - 1);
     expect(seen.otherOptions).toBe(0);

@@ -96,6 +96,12 @@ export function keepsToItself(submission: CheckedSubmission): boolean {
  */
 type Shared = Map<string, ts.SourceFile | undefined>;
 
+export interface SnapshotSettings {
+  optionsJson: string;
+  readableJson: string;
+  rootsJson: string;
+}
+
 interface TypeCheckSnapshot {
   ts: typeof ts;
   optionsJson: string;
@@ -103,9 +109,13 @@ interface TypeCheckSnapshot {
   files: Map<string, ts.SourceFile>;
 }
 
-/** What the type check's snapshot is built for (snapshot.ts): these options, and a compiler that reads only what this one may. */
-export function snapshotSettings(options = compilerOptions()): { optionsJson: string; readableJson: string } {
-  return { optionsJson: JSON.stringify(options), readableJson: JSON.stringify(READABLE) };
+/**
+ * What the type check's snapshot is built for (snapshot.ts): these options, a compiler that reads
+ * only what this one may, and the harness modules every program holds as roots (what they import
+ * comes with them), so that a check parses only the submission's own files.
+ */
+export function snapshotSettings(options = compilerOptions()): SnapshotSettings {
+  return { optionsJson: JSON.stringify(options), readableJson: JSON.stringify(READABLE), rootsJson: JSON.stringify(Object.keys(HARNESS_MODULES).map(harnessFile)) };
 }
 
 /**

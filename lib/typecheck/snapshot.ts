@@ -1,7 +1,7 @@
 /**
  * A startup snapshot for the grader's checking processes (run.ts): Node's `--snapshot-blob` with
- * TypeScript loaded and the ES library's and Node's declaration files parsed and bound
- * (snapshotBuild.js). A checking process spent about 2.4 s of CPU on a submission, most of it
+ * TypeScript loaded and the ES library's and Node's declaration files parsed and bound, and the
+ * harness modules a submission imports (snapshotBuild.js). A checking process spent about 2.4 s of CPU on a submission, most of it
  * loading TypeScript and parsing those 2.8 MB of declarations, the same in every process; started
  * from the snapshot it spends about 1 s (docs/benchmarks.md).
  *
@@ -10,7 +10,7 @@
  * the very TypeScript module the check runs (snapshotPreload.js makes it `typescript`). The blob's
  * name only keeps a stale one from being used: it is named by the Node binary (a snapshot loads in
  * the Node that built it and no other), the project's folder, the builder, TypeScript, the
- * declaration packages and tsconfig.json.
+ * declaration packages, tsconfig.json and the harness's files it holds.
  *
  * The blob is built ahead (ensureTypeCheckSnapshot: `npm run selftest` builds it before its tests;
  * a grader never builds it on its own, so that no run pays for a build it cannot use) and kept in
@@ -22,6 +22,7 @@ import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
+import { HARNESS_MODULES } from '../sandbox/protocol';
 
 const CACHE = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'typecheck-snapshot');
 export const SNAPSHOT_PRELOAD = path.join(__dirname, 'snapshotPreload.js');
@@ -37,7 +38,7 @@ export function snapshotBlobPath(cache = CACHE): string {
     // An execPath that cannot be read: the version names the binary.
   }
   try {
-    hashFiles(hash, [BUILDER, ...compilerFiles()]);
+    hashFiles(hash, [BUILDER, ...compilerFiles(), ...harnessFiles()]);
   } catch {
     // A file gone (no declaration packages): a name no build matches, so the check runs without a snapshot.
     hash.update('missing\0');
@@ -52,6 +53,24 @@ export function compilerFiles(): string[] {
   for (const pkg of fs.readdirSync(path.join(modules, '@types')).sort()) files.push(path.join(modules, '@types', pkg, 'package.json'));
   return files;
 }
+
+/**
+ * The harness modules (lib/sandbox/protocol.ts) and the project files they import, which the
+ * snapshot holds parsed: a blob built before one of them changed is replaced, not kept with a parse
+ * that no check may use (check.ts uses a parsed file only when its text is the text on disk).
+ */
+export function harnessFiles(): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, specifier] of fs.readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) visit(path.join(path.dirname(file), `${specifier}.ts`));
+  };
+  for (const module of Object.values(HARNESS_MODULES)) visit(path.join(PROJECT_ROOT, `${module}.ts`));
+  return [...seen].sort();
+}
+/** `from './shape'` and `import './x'`: a name for the blob, not a resolution (check.ts resolves). */
+const RELATIVE_IMPORT = /(?:\bfrom|^import)\s*['"](\.{1,2}\/[^'"]+?)(?:\.ts)?['"]/gm;
 
 /** Each file's project-relative name and bytes into `hash`. */
 export function hashFiles(hash: Hash, files: readonly string[]): void {
@@ -78,7 +97,7 @@ export function usableSnapshot(): string | undefined {
  * the compiler may read) unless it exists: a few seconds (5 s of wall time on a 2-core machine at
  * rest). Returns its path, or why there is none (the checks then run as before).
  */
-export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readableJson: string }, cache = CACHE): { blob: string; built: boolean } | { why: string } {
+export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readableJson: string; rootsJson: string }, cache = CACHE): { blob: string; built: boolean } | { why: string } {
   const blob = snapshotBlobPath(cache);
   if (fs.existsSync(blob)) return { blob, built: false };
   const partial = `${blob}.${process.pid}.partial`;
@@ -87,7 +106,7 @@ export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readabl
     const built = spawnSync(process.execPath, ['--snapshot-blob', partial, '--build-snapshot', BUILDER], {
       cwd: PROJECT_ROOT,
       encoding: 'utf8',
-      env: { ...process.env, ATTENTION_SNAPSHOT_TYPESCRIPT: require.resolve('typescript'), ATTENTION_SNAPSHOT_OPTIONS: settings.optionsJson, ATTENTION_SNAPSHOT_READABLE: settings.readableJson },
+      env: { ...process.env, ATTENTION_SNAPSHOT_TYPESCRIPT: require.resolve('typescript'), ATTENTION_SNAPSHOT_OPTIONS: settings.optionsJson, ATTENTION_SNAPSHOT_READABLE: settings.readableJson, ATTENTION_SNAPSHOT_ROOTS: settings.rootsJson },
       timeout: 120_000,
     });
     if (built.status !== 0 || !fs.existsSync(partial)) {
