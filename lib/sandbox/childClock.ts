@@ -141,12 +141,15 @@ export class CallClock {
    * thread sleeps or ends); its CPU time goes on being charged.
    */
   charged(): number {
+    if (this.cpuStart === undefined) return this.wall();
+    // Waits read before the wall clock, as they were read after it at the start: every wait counted
+    // then lies within the wall time, so a wait that ends between the two reads is never taken
+    // from a wall time that does not hold it (a sleep charged less than its quarter).
+    const waitedNow = this.waitStart === undefined ? undefined : waitedMs(this.pids);
     const wall = this.wall();
-    if (this.cpuStart === undefined) return wall;
     // A process that has exited is no longer read: what it spent stays spent, never negative.
     const now = cpuMs(this.pids);
     const cpu = now === undefined ? 0 : Math.max(0, now - this.cpuStart);
-    const waitedNow = this.waitStart === undefined ? undefined : waitedMs(this.pids);
     const waited = waitedNow === undefined ? 0 : Math.min(wall, Math.max(0, waitedNow - this.waitStart!));
     if (!anyRunnable(this.pids)) this.sleptCharge = Math.max(this.sleptCharge, (wall - waited) / WALL_FACTOR);
     return Math.max(cpu, this.sleptCharge);
@@ -186,10 +189,12 @@ export class ThreadClock {
   private readonly waitStart = threadWaitedMs();
 
   charged(): number {
+    // Waits before the wall clock, as in CallClock.charged: a preemption between the two reads
+    // (this thread is the one measured) otherwise took its wait from a wall time without it.
+    const waitedNow = this.waitStart === undefined ? undefined : threadWaitedMs();
     const wall = performance.now() - this.wallStart;
     const cpu = this.cpuStart === undefined ? undefined : threadCpuMs();
     if (cpu === undefined) return wall;
-    const waitedNow = this.waitStart === undefined ? undefined : threadWaitedMs();
     const waited = waitedNow === undefined ? 0 : Math.min(wall, Math.max(0, waitedNow - this.waitStart!));
     return Math.max(cpu - this.cpuStart!, (wall - waited) / WALL_FACTOR);
   }
