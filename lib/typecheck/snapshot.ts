@@ -1,9 +1,9 @@
 /**
  * A startup snapshot for the grader's checking processes (run.ts): Node's `--snapshot-blob` with
  * TypeScript loaded and the ES library's and Node's declaration files parsed and bound, and the
- * harness modules a submission imports (snapshotBuild.js). A checking process spent about 2.4 s of CPU on a submission, most of it
- * loading TypeScript and parsing those 2.8 MB of declarations, the same in every process; started
- * from the snapshot it spends about 1 s (docs/benchmarks.md).
+ * harness modules a submission imports (snapshotBuild.js). A checking process spent about 2.4 s of
+ * CPU on a submission, most of it loading TypeScript and parsing those 2.8 MB of declarations, the
+ * same in every process; started from the snapshot it spends about 0.7 s (docs/benchmarks.md).
  *
  * Correct by construction, not by naming: a parsed file is used only when its text is the text on
  * disk now and the compiler options are the check's own (check.ts, preparsedFiles), and only from
