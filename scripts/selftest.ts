@@ -22,6 +22,11 @@ import { CHROMIUM_PATH } from '../selftest/browser/chromium';
 import { CHECKS_PER_LINE, checkNodeLine } from '../selftest/nodeLines/checks';
 import { installNodeLine } from '../selftest/nodeLines/install';
 
+/** A release's line: v26.12.1 → 26. */
+function lineOf(version: string): number {
+  return Number(/^v(\d+)\./.exec(version)![1]);
+}
+
 /**
  * Every Node process the self-tests start shares V8's cache of the code it compiled
  * (NODE_COMPILE_CACHE, Node 22.1 and later; an older Node ignores it). A quiet optimisation of
@@ -37,10 +42,9 @@ process.env.NODE_COMPILE_CACHE ??= path.join(PROJECT_ROOT, 'node_modules', '.cac
  * of CPU more with it than without it (`ts-node -e 1`, `grade.ts --help`, alternating). The
  * package's own switch turns it off for every process the self-tests start.
  */
-if (Number(/^v(\d+)\./.exec(process.version)![1]) >= 22) process.env.DISABLE_V8_COMPILE_CACHE ??= '1';
+if (lineOf(process.version) >= 22) process.env.DISABLE_V8_COMPILE_CACHE ??= '1';
 
-const ACTIVE_LINE = Number(/^v(\d+)\./.exec(ACTIVE_LTS_RELEASE)![1]);
-const lineOf = (version: string) => Number(/^v(\d+)\./.exec(version)![1]);
+const ACTIVE_LINE = lineOf(ACTIVE_LTS_RELEASE);
 /** Set in the run this script starts under the Active LTS line, so that it does not start another. */
 const ON_ACTIVE_LINE = 'ATTENTION_SELFTEST_ACTIVE_LINE';
 

@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
 import { HARNESS_MODULES } from '../sandbox/protocol';
+import type { SnapshotSettings } from './check';
 
 const CACHE = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'typecheck-snapshot');
 export const SNAPSHOT_PRELOAD = path.join(__dirname, 'snapshotPreload.js');
@@ -97,7 +98,7 @@ export function usableSnapshot(): string | undefined {
  * the compiler may read) unless it exists: a few seconds (5 s of wall time on a 2-core machine at
  * rest). Returns its path, or why there is none (the checks then run as before).
  */
-export function ensureTypeCheckSnapshot(settings: { optionsJson: string; readableJson: string; rootsJson: string }, cache = CACHE): { blob: string; built: boolean } | { why: string } {
+export function ensureTypeCheckSnapshot(settings: SnapshotSettings, cache = CACHE): { blob: string; built: boolean } | { why: string } {
   const blob = snapshotBlobPath(cache);
   if (fs.existsSync(blob)) return { blob, built: false };
   const partial = `${blob}.${process.pid}.partial`;
