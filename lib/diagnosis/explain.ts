@@ -103,8 +103,8 @@ export function summarise(output: Values, expected: Values, tol: Tolerance | und
 /**
  * The premise under every diagnosis, checked first and on the graded call itself: the function
  * answers from its arguments alone. The failing call is made again with the case's own inputs (the
- * grader's probes run in a fresh child after every graded call; npm test's in an instance of the
- * submission of its own); an answer that differs from the graded one is a measured fact, and then
+ * grader's probes and npm test's run in an instance of the submission of its own, the grader's
+ * after every graded call); an answer that differs from the graded one is a measured fact, and then
  * no probe can be trusted to read the code: the diagnosis says that, and nothing else. A cache
  * keyed on part of the inputs (a mask kept by shape) gives itself away here even where a probe's
  * own repeated calls agree, because the graded call met state the replay does not.

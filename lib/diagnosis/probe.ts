@@ -1,8 +1,8 @@
 /**
  * What the diagnosis may do with a submission: call its own graded functions again on inputs it
  * derives from the failing case. Under vitest the call runs in-process, in an instance of the
- * submission of its own (adapters/index.ts); when grading it runs in a fresh contained child, after
- * every graded call (lib/grading/grade.ts), so a probe never changes points. Both hand back what lib/assignment/returns.ts reads from the return,
+ * submission of its own (adapters/index.ts); when grading, in an instance of its own in a contained
+ * child, after every graded call (lib/grading/grade.ts), so a probe never changes points. Both hand back what lib/assignment/returns.ts reads from the return,
  * NaN kept: where a NaN appears is evidence.
  */
 import type { Tolerance, Values } from '../compare';

@@ -1,6 +1,7 @@
 /**
- * The diagnosis when grading: probes call the submission again in a fresh contained child, after
- * every case has its verdict, so a probe that hangs, crashes or lies changes no points (a probe
+ * The diagnosis when grading: probes call an instance of the submission of its own, after every
+ * case has its verdict (grade.ts: a new instance in the child that graded the visible cases, or a
+ * new child after hidden ones), so a probe that hangs, crashes or lies changes no points (a probe
  * that gives no answer is simply no evidence). What the probes print is nobody's feedback.
  */
 import { expectedShapes, type CaseInputs } from '../assignment/call';

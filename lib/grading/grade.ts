@@ -216,10 +216,14 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
       if (changed && !notes.has(graded.fn)) notes.set(graded.fn, changed);
     }
     if (!engine.loadFailed) {
-      // The diagnosis probes a fresh child, after every graded call of every phase: what its probes
-      // do reaches no graded call, and they are paid from what each function's share left (a
-      // probe never costs a test its time), as npm test probes an instance of its own.
-      session.kill();
+      // The diagnosis probes an instance of its own, after every graded call of every phase: what
+      // its probes do reaches no graded call, and they are paid from what each function's share
+      // left (a probe never costs a test its time). After the visible cases alone it is a new
+      // instance in the child that graded them, as npm test probes one beside its graded instance;
+      // after hidden cases, a new child: that one has seen their inputs, and a visible test's
+      // diagnosis must not be able to tell them.
+      if (phases(options.cases).length > 1) session.kill();
+      else session.freshInstance();
       for (const cases of phases(options.cases)) {
         // The instructor's choice: multi-head cases right on the student's own attention earn their points.
         if (options.carryForward) await carryForward(options.assignment, session, cases, fixtures, verdicts);

@@ -216,6 +216,17 @@ export class ChildSession {
     return other;
   }
 
+  /**
+   * The next call loads the submission again, in the child that runs (or a new one, when none
+   * does): a new instance of every one of its modules, which no call has reached, as npm test's
+   * instance for probes is. What earlier calls left in the child's realm (its globals) stays, as it
+   * does under npm test. Starting a child costs more than the rest of most diagnoses.
+   */
+  freshInstance(): void {
+    this.blame = undefined;
+    this.loaded = undefined;
+  }
+
   /** The transpiled submission every child of this session loads. */
   setSubmission(load: Omit<LoadMessage, 'functions'>): void {
     this.load = load;

@@ -2,7 +2,7 @@
  * The submission npm test grades, in the test's own process: read and checked as the grader reads
  * it (load.ts), imported under a watchdog (loadWatchdog.ts), twice: the graded instance, which
  * sees only the graded calls in the table's order (as the grader's child does), and an instance of
- * its own for the diagnosis's probes (as the grader probes in a fresh child).
+ * its own for the diagnosis's probes (as the grader probes one in the child that graded).
  */
 import type { Assignment } from '../grading/assignment';
 import { expectedShapes } from '../assignment/call';

@@ -3,7 +3,8 @@
  * has ever been given (so that anything of a hidden case it saw earlier would show in a later
  * test's output) and fails its attention, graded with the hidden cases. No field a student sees
  * before publication (visible tests' output, the top-level output) holds a hidden case's input,
- * name or result; the hidden tests themselves keep everything, for after publication.
+ * name or result; the hidden tests themselves keep everything, for after publication. Nor does
+ * a visible test's diagnosis tell whether the hidden cases ran: its probes run where none did.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,9 @@ import { GRADED_CASES } from '../../tests/cases';
 import { grade, gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
 import { ASSIGNMENT } from '../../tests/assignment';
+import { ANSWER_CHANGES } from '../../lib/diagnosis/explain';
+
+const CALLED_AGAIN = ANSWER_CHANGES.message.split(':')[0];
 
 const PRINTS_INPUTS = `import type { Tensor } from '../lib/tensor';
 import * as base from './base';
@@ -68,4 +72,44 @@ it('nothing of a hidden case reaches a visible test or the top-level output', as
   // The hidden tests keep what they printed, for after publication.
   const hiddenOutput = written.tests.filter((t) => t.visibility === 'after_published').map((t) => t.output).join('\n');
   expect(tokens.some((token) => hiddenOutput.includes(token))).toBe(true);
+});
+
+/**
+ * Attention off by a factor of 1.5, which turns to 2 once its realm (globalThis, which a new
+ * instance of the submission does not reset) has seen an input of a shape only hidden cases have.
+ * The shapes are written into its source, as a student could learn them from a published grade.
+ */
+const changesAfterHidden = (hiddenShapes: string[]) => `import type { Tensor } from '../lib/tensor';
+import * as base from './base';
+
+export { causalMask, multiHeadSelfAttention, softmax } from './base';
+
+const HIDDEN_SHAPES = new Set(${JSON.stringify(hiddenShapes)});
+const realm = globalThis as { sawHidden?: boolean };
+
+export function scaledDotProductAttention(Q: Tensor, K: Tensor, V: Tensor, mask?: Tensor): Tensor {
+  if (HIDDEN_SHAPES.has(Q.shape.join('x'))) realm.sawHidden = true;
+  return base.scaledDotProductAttention(Q, K, V, mask).mul(realm.sawHidden ? 2 : 1.5);
+}
+`;
+
+it("a visible test's diagnosis is made where no hidden input was seen: the same with and without the hidden cases", async () => {
+  const shapes = (cases: typeof GRADED_CASES) => new Set(cases.filter((c) => c.fn === 'scaled_dot_product_attention').map((c) => fixtures.get(c.fixture)!.inputs.q.shape.join('x')));
+  const fixtures = loadCaseFixtures(ASSIGNMENT, GRADED_CASES);
+  const visible = shapes(GRADED_CASES.filter((c) => !c.hidden));
+  const hiddenOnly = [...shapes(GRADED_CASES.filter((c) => c.hidden))].filter((shape) => !visible.has(shape));
+  expect(hiddenOnly.length).toBeGreaterThan(0);
+  const dir = materialize(path.join(__dirname, 'misbehaving', 'base.ts'), tempDir('hidden-diagnosis'), 'changes_after_hidden');
+  fs.writeFileSync(path.join(dir, 'index.ts'), changesAfterHidden(hiddenOnly));
+  const [withHidden, visibleOnly] = await Promise.all([
+    grade(dir, 'changes_after_hidden', { ...gradeOptions(), cases: GRADED_CASES, fixtures }),
+    grade(dir, 'changes_after_hidden'),
+  ]);
+  const diagnoses = (result: typeof withHidden) =>
+    Object.fromEntries(result.cases.filter((c) => !c.hidden && c.fn === 'scaled_dot_product_attention').map((c) => [c.name, c.diagnosis?.message]));
+  // Its hidden tests met the factor of 2: the realm of the child that ran them saw their inputs.
+  expect(withHidden.cases.filter((c) => c.hidden && c.fn === 'scaled_dot_product_attention').every((c) => c.status === 'failed')).toBe(true);
+  const seen = diagnoses(visibleOnly);
+  expect(Object.values(seen).every((message) => message !== undefined && !message.startsWith(CALLED_AGAIN))).toBe(true);
+  expect(diagnoses(withHidden)).toEqual(seen);
 });

@@ -1,7 +1,7 @@
 /**
  * Attention that forgets its scale after its eighth call, counted by a helper module of its own
  * (counter.ts). Its last two visible tests fail in both paths, and their diagnosis probes an
- * instance of the submission of its own (a fresh child, a second instance of every file), where the
+ * instance of the submission of its own (a second instance of every file), where the
  * count starts again: the same probes get the same answers in both paths.
  */
 import type { Tensor } from '../../lib/tensor';
