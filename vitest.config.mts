@@ -11,7 +11,7 @@ const libId = lib.replace(/\\/g, '/');
  * resolveImport): the same candidates in the same order, `.ts` before `.js` and a file before a
  * folder's index, whatever extension the import was written with (vite alone takes a helpers.js
  * beside helpers.ts, a compiled copy, say). The diagnosis probes an instance of the submission of
- * its own (`index.ts?probe`, adapters/index.ts), as the grader probes a fresh child: every file
+ * its own (`index.ts?probe`, adapters/index.ts), as the grader probes one in the child that graded: every file
  * that instance imports from the folder is a second instance too. The harness's modules (the
  * tensor module, mapped by the alias below) stay shared. selftest/loadShapes.test.ts holds both
  * paths to one verdict on each shape of folder.
