@@ -222,9 +222,10 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
       // instance in the child that graded them, as npm test probes one beside its graded instance;
       // after hidden cases, a new child: that one has seen their inputs, and a visible test's
       // diagnosis must not be able to tell them.
-      if (phases(options.cases).length > 1) session.kill();
+      const graded = phases(options.cases);
+      if (graded.length > 1) session.kill();
       else session.freshInstance();
-      for (const cases of phases(options.cases)) {
+      for (const cases of graded) {
         // The instructor's choice: multi-head cases right on the student's own attention earn their points.
         if (options.carryForward) await carryForward(options.assignment, session, cases, fixtures, verdicts);
         await explainFailures(options.assignment, session, cases, fixtures, verdicts);
