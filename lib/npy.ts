@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 // npyjs's package.json lists its ESM `types` ahead of the `require` condition, so TypeScript
-// believes require('npyjs') loads ESM (TS1479); at run time require gets dist/index.cjs (ts-node)
+// believes require('npyjs') loads ESM (TS1479); at run time require gets dist/index.cjs (the scripts)
 // and import gets dist/index.js (vitest), both fine. The types still apply.
 // @ts-ignore TS1479, see above (not @ts-expect-error: the error depends on tsconfig's module setting)
 import { parse as npyjsParse } from 'npyjs';

@@ -28,8 +28,11 @@ export function displayPath(file: string, folder?: string): string {
  */
 export const PAGES_DIR = path.join(PROJECT_ROOT, 'pages');
 
-/** ts-node's command-line entry: scripts are run with `node TS_NODE_BIN script.ts`, as `npm run` does. */
-export const TS_NODE_BIN = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
+/**
+ * How the project's scripts run (scripts/runTs.js): `node RUN_TS script.ts ARGS`, as `npm run` does,
+ * or `node -r RUN_TS …` for a process that only needs `.ts` files to load.
+ */
+export const RUN_TS = path.join(PROJECT_ROOT, 'scripts', 'runTs.js');
 
 /**
  * Whether this checkout is the student handout (`npm run release`): no reference solution and no

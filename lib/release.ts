@@ -40,8 +40,8 @@ const HARNESS_COPIED: readonly Copied[] = [
   { path: 'lib/', skip: /\.test\.ts$|^lib\/release\.ts$|^lib\/readmeTables\.ts$|^lib\/report\/(sampleResults|githubBatch)\.ts$|^lib\/batch\/(fetch|fetchGit|fetchWrite|fetchedEntries|merge)\.ts$|^lib\/(bench|gradescope|similarity)\// },
   { path: 'scripts/grade.ts' },
   { path: 'scripts/typecheck.ts' },
-  // tsconfig.json names it as ts-node's transpiler: without it no script of the handout starts.
-  { path: 'scripts/cachedTranspiler.js' },
+  // What the handout's scripts run under (package.json): without it no script of the handout starts.
+  { path: 'scripts/runTs.js' },
   { path: 'vitest.config.mts' },
   // The page a student gets from `npm run grade -- --html FILE`, shown in the handout's README.
   { path: 'docs/report-submission.png' },
@@ -151,7 +151,7 @@ function visibleFixtures(root: string, handed: Handed, files: Map<string, Buffer
  */
 const SHIPPED_DEPENDENCIES = ['npyjs', 'seedrandom'];
 // rolldown: its parser checks a submission's imports in npm test as in the grader (lib/sandbox/imports.ts).
-const SHIPPED_DEV_DEPENDENCIES = ['@types/node', '@types/seedrandom', 'rolldown', 'ts-node', 'typescript', 'vitest'];
+const SHIPPED_DEV_DEPENDENCIES = ['@types/node', '@types/seedrandom', 'rolldown', 'typescript', 'vitest'];
 
 interface PackageJson {
   scripts?: Record<string, string>;

@@ -1,6 +1,6 @@
 /**
  * run_autograder's fallback when scripts/autograde.ts left no results.json because Node could not
- * start it (ts-node or TypeScript missing, a crash before the script's own handler): the bundle's
+ * start it (TypeScript missing, a crash before the script's own handler): the bundle's
  * "Autograder error" result (made by lib/gradescope/errorResults.ts) with the instructors' detail
  * replaced by what Node printed on stderr. Its end is kept when it is long: Node prints the error
  * that ended it last. Plain JavaScript with Node's own modules only: what failed may be the packages.

@@ -15,7 +15,7 @@ import { displayPath } from '../lib/paths';
 
 const flags = parseFlags(process.argv.slice(2), { check: 'boolean' }, 'npm run fixtures [-- --check]');
 const root = assignmentRoot();
-// Required, not imported: the generator is the chosen assignment's (ts-node compiles it).
+// Required, not imported: the generator is the chosen assignment's (scripts/runTs.js compiles it).
 const { buildFixtures } = require(path.join(root, 'reference', 'fixtures', 'generate')) as { buildFixtures(): { files: BuiltFile[]; manifest: Manifest } };
 const { files, manifest } = buildFixtures();
 const count = Object.keys(manifest.fixtures).length;

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ACTIVE_LTS_RELEASE, NODE_LTS_LINES } from '../lib/gradescope/nodeRelease';
-import { PROJECT_ROOT } from '../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../lib/paths';
 import { CHROMIUM_PATH } from '../selftest/browser/chromium';
 import { CHECKS_PER_LINE, checkNodeLine } from '../selftest/nodeLines/checks';
 import { installNodeLine, type NodeLine } from '../selftest/nodeLines/install';
@@ -36,13 +36,6 @@ function lineOf(version: string): number {
  * which `npm ci` empties.
  */
 process.env.NODE_COMPILE_CACHE ??= path.join(PROJECT_ROOT, 'node_modules', '.cache', 'node-compile');
-/**
- * ts-node loads TypeScript through a compile cache of its own (v8-compile-cache-lib), which goes
- * around Node's: where Node's is in force (22.1 and later) each ts-node start costs 0.04 to 0.1 s
- * of CPU more with it than without it (`ts-node -e 1`, `grade.ts --help`, alternating). The
- * package's own switch turns it off for every process the self-tests start.
- */
-if (lineOf(process.version) >= 22) process.env.DISABLE_V8_COMPILE_CACHE ??= '1';
 
 const ACTIVE_LINE = lineOf(ACTIVE_LTS_RELEASE);
 /** Set in the run this script starts under the Active LTS line, so that it does not start another. */
@@ -68,7 +61,7 @@ async function onActiveLine(): Promise<{ why: string; skipped: number } | undefi
     return { why: `the whole suite runs on Node ${process.version} instead: ${installed.why}`, skipped: 1 };
   }
   console.log(`== the whole self-test under Node ${installed.version}, the Active LTS line${installed.note ? ` (${installed.note})` : ''}; this machine's Node is ${process.version}`);
-  const run = spawnSync(path.join(installed.binDir, 'node'), [bin('ts-node', 'dist/bin.js'), path.join(PROJECT_ROOT, 'scripts', 'selftest.ts'), ...process.argv.slice(2)], {
+  const run = spawnSync(path.join(installed.binDir, 'node'), [RUN_TS, path.join(PROJECT_ROOT, 'scripts', 'selftest.ts'), ...process.argv.slice(2)], {
     cwd: process.cwd(),
     stdio: 'inherit',
     env: { ...process.env, [ON_ACTIVE_LINE]: '1', PATH: `${installed.binDir}${path.delimiter}${process.env.PATH ?? ''}` },
@@ -186,7 +179,7 @@ if (unknown.length) {
   process.exit(2);
 }
 if (QUICK) {
-  step("the type check's snapshot", [bin('ts-node', 'dist/bin.js'), 'scripts/typecheck-snapshot.ts']);
+  step("the type check's snapshot", [RUN_TS, 'scripts/typecheck-snapshot.ts']);
   vitestStep('quick tier: lib unit tests and a sample end to end (vitest)', 'vitest.quick.config.mts');
   console.log(`\n${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
   process.exit(tally.failed === 0 ? 0 : 1);
@@ -204,9 +197,9 @@ async function whole(): Promise<void> {
     [{ title: 'typecheck (tsc)', args: [bin('typescript', 'bin/tsc'), '-p', '.'] }],
     [
       // Built before the tests, under the Node they run on: every grading process's type check starts from it.
-      { title: snapshot, args: [bin('ts-node', 'dist/bin.js'), 'scripts/typecheck-snapshot.ts'] },
+      { title: snapshot, args: [RUN_TS, 'scripts/typecheck-snapshot.ts'] },
       { title: 'typecheck student/ (tsc)', args: [bin('typescript', 'bin/tsc'), '-p', 'student'] },
-      { title: 'fixtures --check', args: [bin('ts-node', 'dist/bin.js'), 'scripts/fixtures.ts', '--check'] },
+      { title: 'fixtures --check', args: [RUN_TS, 'scripts/fixtures.ts', '--check'] },
     ],
   ]);
   // The snapshot is a cache, not a check: without it the grader builds its program from scratch.

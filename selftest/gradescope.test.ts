@@ -81,8 +81,8 @@ describe('the bundle', () => {
     expect(names().filter((n) => /^(reference|selftest|\.ci|docs|student)\//.test(n) || n.endsWith('.test.ts') && !n.startsWith('tests/')))
       .toEqual([]);
     expect(names().filter((n) => n.startsWith('scripts/')).sort()).toEqual([
-      'scripts/autograde-failed.js', 'scripts/autograde.ts', 'scripts/cachedTranspiler.js', 'scripts/check-packages.ts', 'scripts/grade.ts',
-      'scripts/typecheck-snapshot.ts',
+      'scripts/autograde-failed.js', 'scripts/autograde.ts', 'scripts/check-packages.ts', 'scripts/grade.ts',
+      'scripts/runTs.js', 'scripts/typecheck-snapshot.ts',
     ]);
     // The project's manifest, in its own layout, less the fixtures of the parts that are off (tests/parts.ts).
     const project = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'fixtures', 'manifest.json'), 'utf8')) as Manifest;
@@ -112,9 +112,9 @@ describe('the bundle', () => {
     expect(setup.trim().split('\n').slice(-2)).toEqual(['node --version', `bash ${SETUP_PACKAGES}`]);
     const install = fs.readFileSync(path.join(source, SETUP_PACKAGES), 'utf8').trim().split('\n').filter((line) => !line.startsWith('#'));
     expect(install.slice(-3)[0]).toMatch(/^npm ci( --no-(audit|fund))*$/);
-    expect(install.slice(-2)[0]).toBe('node node_modules/ts-node/dist/bin.js scripts/check-packages.ts');
+    expect(install.slice(-2)[0]).toBe('node scripts/runTs.js scripts/check-packages.ts');
     // Then the type check's snapshot, built in the image for every submission's check (lib/typecheck/snapshot.ts), by a script the bundle holds.
-    expect(install.slice(-1)[0]).toMatch(/^node node_modules\/ts-node\/dist\/bin\.js scripts\/typecheck-snapshot\.ts \|\| echo /);
+    expect(install.slice(-1)[0]).toMatch(/^node scripts\/runTs\.js scripts\/typecheck-snapshot\.ts \|\| echo /);
     expect(names()).toContain('scripts/typecheck-snapshot.ts');
   });
 
@@ -256,7 +256,7 @@ describe.concurrent('run_autograder, one fresh root per submission', () => {
     expect(results.tests[0]).toMatchObject({ name: AUTOGRADER_ERROR_TEST, score: 0, visibility: 'visible' });
     expect(results.tests[1]).toMatchObject({ name: bundled.tests[1].name, visibility: 'hidden' });
     expect(results.tests[1].output).toMatch(/^run_autograder: scripts\/autograde\.ts ended with exit code 1 and wrote no results\.json; what Node printed on stderr:\n\n/);
-    expect(results.tests[1].output).toMatch(/Cannot find module '.*node_modules\/ts-node\/dist\/bin\.js'/);
+    expect(results.tests[1].output).toMatch(/Cannot find module 'typescript\/package\.json'/);
   });
 
   it('what Node printed is bounded: its end kept, where Node prints the error that ended it', async () => {

@@ -17,7 +17,7 @@ import { MergeError, mergeShards } from '../lib/batch/merge';
 import { RECORD_FILE, type BatchRecord } from '../lib/batch/record';
 import { difference, gradedWith } from '../lib/batch/provenance';
 import { loadCaseFixtures } from '../lib/grading/grade';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../lib/paths';
 import { buildHandout } from '../lib/release';
 import { CauseBook } from '../lib/report/causes';
 import { toGradescope } from '../lib/report/gradescope';
@@ -123,7 +123,7 @@ describe('ATTENTION_PARTS overrides the switch outside a handout, and nothing do
     ['npm run grade', 'scripts/grade.ts', ['--reference']],
     ['npm run release', 'scripts/release.ts', ['--out', 'never-written']],
   ])('%s with an unknown part: one line naming it and the known ones, exit 2', (_, script, args) => {
-    const run = spawnSync(process.execPath, [TS_NODE_BIN, script, ...args], {
+    const run = spawnSync(process.execPath, [RUN_TS, script, ...args], {
       cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ATTENTION_PARTS: 'core,gradient' },
     });
     expect(run.stdout).toBe('');

@@ -12,13 +12,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mistakeFile, type Manifest } from '../lib/model/manifest';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
+import { PROJECT_ROOT } from '../lib/paths';
 import { buildHandout, writeHandout, type Handout } from '../lib/release';
 import { withCaseTables } from '../lib/readmeTables';
 import { keepRegions } from '../lib/text/regions';
 import { visibleCases } from '../tests/cases';
 import { handoutCopies } from './handoutCopies';
 import { ASSIGNMENT } from '../tests/assignment';
+
+/** The handout's own loader, as its `npm run grade` and `npm run typecheck` run it (from the handout's folder). */
+const HANDOUT_RUN_TS = 'scripts/runTs.js';
 
 interface JsonReport {
   numTotalTests: number;
@@ -87,7 +90,7 @@ describe('what the handout holds', () => {
   it('only the allow-listed paths: no reference, hidden fixtures, selftests, CI or instructor scripts', () => {
     const files = filesUnder(stubs);
     expect([...new Set(files.map((file) => file.split('/')[0]))].sort()).toEqual(TOP_LEVEL);
-    expect(files.filter((file) => file.startsWith('scripts/'))).toEqual(['scripts/cachedTranspiler.js', 'scripts/grade.ts', 'scripts/typecheck.ts']);
+    expect(files.filter((file) => file.startsWith('scripts/'))).toEqual(['scripts/grade.ts', 'scripts/runTs.js', 'scripts/typecheck.ts']);
     expect(files.filter((file) => file.startsWith('fixtures/hidden/') || (file.endsWith('.test.ts') && !file.startsWith('tests/'))))
       .toEqual([]);
     // The student's guide and the page its README shows; the instructors' pages stay behind.
@@ -129,7 +132,7 @@ describe('what the handout holds', () => {
     const project = readJson<Pkg>(PROJECT_ROOT, 'package.json');
     expect(Object.keys(shipped.scripts).sort()).toEqual(['grade', 'test', 'typecheck']);
     expect(Object.keys(shipped.dependencies).sort()).toEqual(['npyjs', 'seedrandom']);
-    expect(Object.keys(shipped.devDependencies).sort()).toEqual(['@types/node', '@types/seedrandom', 'rolldown', 'ts-node', 'typescript', 'vitest']);
+    expect(Object.keys(shipped.devDependencies).sort()).toEqual(['@types/node', '@types/seedrandom', 'rolldown', 'typescript', 'vitest']);
     for (const [name, range] of Object.entries({ ...shipped.dependencies, ...shipped.devDependencies })) {
       expect(range, name).toBe(project.dependencies[name] ?? project.devDependencies[name]);
     }
@@ -161,11 +164,11 @@ describe('what the handout holds', () => {
   });
 
   it('npm run grade -- --help lists only what works in the handout; an instructor flag is one line and the usage, exit 2', async () => {
-    const help = await run(stubs, [TS_NODE_BIN, 'scripts/grade.ts', '--help']);
+    const help = await run(stubs, [HANDOUT_RUN_TS, 'scripts/grade.ts', '--help']);
     expect(help.code).toBe(0);
     for (const flag of ['--reference', '--hidden', '--instructor-view', '--similarity']) expect(help.output, flag).not.toContain(flag);
     for (const flag of ['--submission', '--html', '--json', '--submissions', '--timeout']) expect(help.output, flag).toContain(flag);
-    const refused = await run(stubs, [TS_NODE_BIN, 'scripts/grade.ts', '--reference']);
+    const refused = await run(stubs, [HANDOUT_RUN_TS, 'scripts/grade.ts', '--reference']);
     expect(refused.code).toBe(2);
     const [problem, usage, ...more] = refused.output.trim().split('\n');
     expect(problem).toMatch(/^--reference is for instructors: this handout has no reference solution/);

@@ -15,7 +15,6 @@ import { buildBundle } from '../lib/gradescope/bundle';
 import { ACTIVE_LTS_RELEASE } from '../lib/gradescope/nodeRelease';
 import { readZip, writeZip } from '../lib/gradescope/zip';
 import type { Manifest } from '../lib/model/manifest';
-import { TS_NODE_BIN } from '../lib/paths';
 import { buildHandout, type Handout } from '../lib/release';
 import { hasRegions } from '../lib/text/regions';
 import { assignmentWith, ASSIGNMENT } from '../tests/assignment';
@@ -23,6 +22,9 @@ import { PARTS } from '../tests/parts';
 import { autograderRoot, reference, runAutograder, unpack } from './gradescopeKit';
 import { handoutCopies } from './handoutCopies';
 import { linkNodeModules } from './linkNodeModules';
+
+/** The handout's own loader, as its `npm run grade` and `npm run typecheck` run it (from the handout's folder). */
+const HANDOUT_RUN_TS = 'scripts/runTs.js';
 
 /** The documented preset `full`: every part on (tests/parts.ts). */
 const FULL = PARTS.map((p) => p.id);
@@ -129,14 +131,14 @@ describe.concurrent('the handout with parts on, used as a student would', () => 
   });
 
   it('npm run grade on the reference: every visible point of the parts on, ATTENTION_PARTS set or not; results.json records the parts', async () => {
-    const { code, output } = await run(solved, [TS_NODE_BIN, 'scripts/grade.ts', '--json', 'results.json'], { ATTENTION_PARTS: 'nonsense' });
+    const { code, output } = await run(solved, [HANDOUT_RUN_TS, 'scripts/grade.ts', '--json', 'results.json'], { ATTENTION_PARTS: 'nonsense' });
     expect(code, output).toBe(0);
     expect(output).toMatch(new RegExp(`Total: ${points(visible)}/${points(visible)}\\b`));
     expect(JSON.parse(read(solved, 'results.json')).extra_data.parts).toEqual(FULL);
   });
 
   it('npm run typecheck and tsc on the project and student/ pass on the stubs of every part on', async () => {
-    const typecheck = await run(stubs, [TS_NODE_BIN, 'scripts/typecheck.ts']);
+    const typecheck = await run(stubs, [HANDOUT_RUN_TS, 'scripts/typecheck.ts']);
     expect(typecheck.code, typecheck.output).toBe(0);
     for (const project of ['.', 'student']) {
       const { code, output } = await run(stubs, ['node_modules/typescript/bin/tsc', '-p', project]);

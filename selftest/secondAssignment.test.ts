@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment } from '../lib/grading/assignment';
 import { readZip } from '../lib/gradescope/zip';
 import { readNpy } from '../lib/npy';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../lib/paths';
 import { withCaseTables } from '../lib/readmeTables';
 import { buildHandout } from '../lib/release';
 import { csvRecords } from '../lib/report/exports';
@@ -47,7 +47,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
     });
   });
 }
-const script = (name: string, args: string[]) => run([TS_NODE_BIN, path.join('scripts', `${name}.ts`), ...args]);
+const script = (name: string, args: string[]) => run([RUN_TS, path.join('scripts', `${name}.ts`), ...args]);
 
 let work: string;
 let submissions: string;
@@ -105,9 +105,9 @@ describe('its declaration, as an instructor writes it', () => {
     expect(linked.Tensor).toBe(Tensor);
   });
 
-  it('Node (ts-node, the scripts\' loader) loads one module through both paths', async () => {
+  it('Node (scripts/runTs.js, the scripts\' loader) loads one module through both paths', async () => {
     const same = `console.log(require(${JSON.stringify(path.join(NORMS, 'lib', 'tensor'))}).Tensor === require('./lib/tensor').Tensor)`;
-    const { stdout, stderr } = await run([TS_NODE_BIN, '-e', same]);
+    const { stdout, stderr } = await run(['-r', RUN_TS, '-e', same]);
     expect(stdout.trim(), stderr).toBe('true');
   });
 

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../lib/paths';
 import { didNotLoad, notRunAfterLoad, PER_TEST_LIMIT_MS } from '../lib/grading/hangWords';
 import { stoppedWords } from '../lib/suite/loadWatchdog';
 import { grade } from './grader/harness';
@@ -136,7 +136,7 @@ function watchedForEver(limitMs: number): Promise<{ code: number | null; signal:
   const stuck = 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);';
   const script = `require(${JSON.stringify(path.join(PROJECT_ROOT, 'lib', 'suite', 'loadWatchdog'))}).watchedLoad(async () => { ${stuck} }, 'stuck/index.ts', ${limitMs});`;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', script], { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', RUN_TS, '-e', script], { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     const guard = setTimeout(() => child.kill('SIGKILL'), GUARD_MS);
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../lib/paths';
 import type { CheckedSubmission } from '../lib/typecheck/check';
 import { snapshotSettings } from '../lib/typecheck/check';
 import { startTypeCheck, TYPE_CHECK_LIMITS } from '../lib/typecheck/run';
@@ -82,7 +82,7 @@ console.log(JSON.stringify({
   changedKept: changed.has(es5), changedSize: changed.size, otherOptions: preparsedFiles({ ...options, strict: false }).size,
 }));
 `);
-    const run = spawnSync(process.execPath, ['--snapshot-blob', blob, '-r', SNAPSHOT_PRELOAD, '-r', require.resolve('ts-node/register/transpile-only'), probe], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--snapshot-blob', blob, '-r', SNAPSHOT_PRELOAD, '-r', RUN_TS, probe], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
     const seen = JSON.parse(run.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     expect(seen.same).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * Batch grading throughput, measured: a folder of submissions graded by `npm run grade --
- * --submissions` (the whole command, ts-node start included) with one job per core, against a
+ * --submissions` (the whole command, its start included) with one job per core, against a
  * `vitest run` per submission, also one per core. The caller lays out the submissions.
  */
 import { spawn } from 'node:child_process';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { loadCaseFixtures, prepareChild } from '../grading/grade';
 import { runOrder } from '../model/invoke';
 import { takeSubmission } from '../intake/intake';
-import { PROJECT_ROOT } from '../paths';
+import { PROJECT_ROOT, RUN_TS } from '../paths';
 import { buildChildRuntime } from '../sandbox/build';
 import { childCommand, launchCommand } from '../sandbox/containment';
 import { ChildSession } from '../sandbox/session';
@@ -48,7 +48,7 @@ export interface BatchResult {
 const bin = (pkg: string, file: string) => path.join(PROJECT_ROOT, 'node_modules', pkg, file);
 
 function timeGrader(submissions: string, out: string, jobs: number): number {
-  const args = [bin('ts-node', 'dist/bin.js'), 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--force', '--jobs', String(jobs)];
+  const args = [RUN_TS, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--force', '--jobs', String(jobs)];
   return timeNode(args, PROJECT_ROOT) / 1000;
 }
 

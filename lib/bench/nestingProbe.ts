@@ -2,7 +2,7 @@
  * Not imported: run by parserLimits.ts as a process of its own, since what it measures is how deep
  * a parser goes before it brings its process down.
  *
- *   node [flags] -r ts-node/register/transpile-only lib/bench/nestingProbe.ts <parser> <construct> <count> [thread]
+ *   node [flags] -r scripts/runTs.js lib/bench/nestingProbe.ts <parser> <construct> <count> [thread]
  *
  * Parses the construct (lib/bench/nesting.ts) nested as deep as `count` allows, once, with one
  * parser (oxc as the load check calls it, on this thread or on a worker thread as vitest's pool
@@ -18,6 +18,7 @@ import ts from 'typescript';
 import { INTAKE_LIMITS } from '../intake/folder';
 import { COMPILER_OPTIONS } from '../sandbox/build';
 import { depthOf, NESTING_CONSTRUCTS, stepsWithin } from './nesting';
+import { RUN_TS } from '../paths';
 
 const parseAst = () => (createRequire(__filename)('rolldown/parseAst') as { parseAst: (source: string, options: object, file: string) => unknown }).parseAst;
 
@@ -46,6 +47,6 @@ if (!isMainThread) {
 } else if (require.main === module) {
   const [parser, construct, count, thread] = process.argv.slice(2);
   // vitest's pool runs npm test on worker threads (vitest.config.mts), with a worker's own stack.
-  if (thread === 'thread') new Worker(__filename, { workerData: { parser, construct, count: Number(count) }, execArgv: ['-r', 'ts-node/register/transpile-only'] });
+  if (thread === 'thread') new Worker(__filename, { workerData: { parser, construct, count: Number(count) }, execArgv: ['-r', RUN_TS] });
   else say(probe(parser, construct, Number(count)));
 }

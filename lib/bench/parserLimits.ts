@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../paths';
+import { PROJECT_ROOT, RUN_TS } from '../paths';
 import { NESTING_LIMIT } from '../text/nesting';
 import { TRANSPILER_FLAGS } from '../sandbox/transpilePool';
 import { NESTING_CONSTRUCTS } from './nesting';
@@ -38,7 +38,7 @@ export interface Limit {
 }
 
 function probeOnce(parser: Parser, construct: string, count: number): { line: string; how?: string } {
-  const run = spawnSync(process.execPath, [...parser.flags, '-r', 'ts-node/register/transpile-only', PROBE, parser.parser, construct, String(count), ...(parser.thread ? ['thread'] : [])], {
+  const run = spawnSync(process.execPath, [...parser.flags, '-r', RUN_TS, PROBE, parser.parser, construct, String(count), ...(parser.thread ? ['thread'] : [])], {
     cwd: PROJECT_ROOT, encoding: 'utf8', timeout: PROBE_LIMIT_MS, killSignal: 'SIGKILL',
   });
   const line = run.stdout.trim().split('\n').pop() ?? '';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../paths';
+import { PROJECT_ROOT, RUN_TS } from '../paths';
 import { median, timeNode } from './measure';
 
 export const TYPECHECK_TARGET = 2;
@@ -42,9 +42,9 @@ export function measureTypecheck(runs: number): TypecheckResult {
     const stubs = fs.readFileSync(entry, 'utf8');
     // A comment no earlier run has seen: the code's answer is not in the cache yet.
     const edit = () => fs.writeFileSync(entry, `${stubs}\n// bench ${process.pid} ${process.hrtime.bigint()}\n`);
-    const typecheck = () => timeNode([TS_NODE_BIN, path.join(PROJECT_ROOT, 'scripts', 'typecheck.ts'), '--submission', student], PROJECT_ROOT);
+    const typecheck = () => timeNode([RUN_TS, path.join(PROJECT_ROOT, 'scripts', 'typecheck.ts'), '--submission', student], PROJECT_ROOT);
     const emptyRun = () => timeNode([VITEST, 'run'], empty);
-    // Warm-up: ts-node's transpiled scripts and vitest's first start.
+    // Warm-up: the scripts' transpiled modules (scripts/runTs.js) and vitest's first start.
     edit();
     typecheck();
     emptyRun();
@@ -70,7 +70,7 @@ export function typecheckSection(r: TypecheckResult): string[] {
   return [
     "## The student's type check",
     '',
-    'Command timed: `scripts/typecheck.ts --submission DIR` under ts-node (what `npm run typecheck` runs, without ' +
+    'Command timed: `scripts/typecheck.ts --submission DIR` under scripts/runTs.js (what `npm run typecheck` runs, without ' +
       "npm's own start) on a copy of the stubs, alternating with `vitest run` of one empty test in an empty folder with " +
       'the default config. Also on its own: `npm run bench:typecheck`.',
     '',

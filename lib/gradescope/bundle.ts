@@ -29,7 +29,7 @@ export class BundleError extends Error {
 /** The autograder's own files, added even if the handout leaves them out. */
 const AUTOGRADER_FILES = [
   'scripts/autograde.ts', 'scripts/autograde-failed.js', 'lib/gradescope/autograde.ts', 'lib/gradescope/errorResults.ts',
-  'scripts/check-packages.ts', 'lib/gradescope/nativePackages.ts', 'scripts/typecheck-snapshot.ts',
+  'scripts/check-packages.ts', 'lib/gradescope/nativePackages.ts', 'scripts/typecheck-snapshot.ts', 'scripts/runTs.js',
 ];
 // The student's `npm run typecheck` (the autograder checks types through lib/typecheck/ itself).
 const DROPPED = [/^student\//, /^README\.md$/, /^\.github\//, /^docs\//, /^scripts\/typecheck\.ts$/];

@@ -56,10 +56,10 @@ export function setupPackagesSh(): string {
 set -euo pipefail
 cd "$(dirname "$0")"
 npm ci --no-audit --no-fund
-node node_modules/ts-node/dist/bin.js scripts/check-packages.ts
+node scripts/runTs.js scripts/check-packages.ts
 # The snapshot each submission's type check starts from (lib/typecheck/snapshot.ts): without it the
 # checks are slower, not different, so it never fails the image.
-node node_modules/ts-node/dist/bin.js scripts/typecheck-snapshot.ts || echo "setup-packages.sh: no type check snapshot (the error is above); the checks run without it"
+node scripts/runTs.js scripts/typecheck-snapshot.ts || echo "setup-packages.sh: no type check snapshot (the error is above); the checks run without it"
 `;
 }
 
@@ -80,7 +80,7 @@ mkdir -p "$ROOT/results"
 rm -f "$ROOT/results/results.json"
 cd "$ROOT/source" || exit 1
 stderr="$(mktemp)" || stderr=/dev/null
-node node_modules/ts-node/dist/bin.js scripts/autograde.ts 2>"$stderr"
+node scripts/runTs.js scripts/autograde.ts 2>"$stderr"
 status=$?
 cat "$stderr" >&2
 if [ ! -s "$ROOT/results/results.json" ]; then

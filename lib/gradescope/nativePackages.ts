@@ -31,7 +31,7 @@ export type NativeCheck =
   | { kind: 'loaded'; pkg: NativePackage; /** The native files it loaded, relative to the project. */ files: string[] }
   | { kind: 'failed'; pkg: NativePackage; /** One line: the error and its causes, as Node gave them. */ error: string };
 
-// Node's own require, whoever loads this module (vitest's runner, ts-node): its cache lists the native files loaded.
+// Node's own require, whoever loads this module (vitest's runner, scripts/runTs.js): its cache lists the native files loaded.
 const nodeRequire = createRequire(__filename);
 const loadedNativeFiles = (): string[] => Object.keys(nodeRequire.cache).filter((file) => file.endsWith('.node'));
 

@@ -26,7 +26,7 @@ export function assignmentRoot(): string {
 export function loadAssignment(root = assignmentRoot(), refused: 'exit' | 'throw' = 'exit'): Assignment {
   const file = path.join(root, DECLARATION);
   if (!fs.existsSync(file)) throw new Error(`${root}: no ${DECLARATION.split(path.sep).join('/')} declares an assignment there (GRADER_ASSIGNMENT names the folder)`);
-  // Required, not imported: the entry points run under ts-node, which compiles it (CommonJS).
+  // Required, not imported: the entry points run under scripts/runTs.js, which compiles it (CommonJS).
   let declared: Assignment | undefined;
   try {
     declared = (require(file) as { ASSIGNMENT?: Assignment }).ASSIGNMENT;

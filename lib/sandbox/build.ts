@@ -1,5 +1,5 @@
 /**
- * The child runs plain JavaScript (ts-node would add ~400 ms to every child start), so the parent
+ * The child runs plain JavaScript (a TypeScript loader would add to every child start), so the parent
  * transpiles the child's entry and the harness modules it reaches into a cache folder inside
  * node_modules (so `require('seedrandom')` still resolves), keyed by a hash of their sources. The
  * transpiling worker (transpileWorker.ts) and the launcher (launcherMain.ts) run from the same

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { GraderError } from '../errors';
-import { PROJECT_ROOT } from '../paths';
+import { PROJECT_ROOT, RUN_TS } from '../paths';
 import { launch, launcherPid, type ContainedProcess } from './launcher';
 import { findTools } from './probeLayers';
 
@@ -138,7 +138,7 @@ it('a lost launcher fails every child it ran, though one of them has nobody list
     };
     kill();
     setTimeout(() => { console.log('never heard'); process.exit(1); }, 120000);`;
-  const run = spawnSync(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['-r', RUN_TS, '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
   const lost = 'the process that starts contained children was killed by SIGKILL: not graded, the next run grades it again';
   expect(run.stdout.trim().split('\n')).toEqual([`uncaught: ${lost}`, `heard: ${lost}`]);
   expect(run.status).toBe(0);

@@ -1,7 +1,7 @@
 /**
  * The process that transpiles submissions (transpile.ts) for the grader, one job at a time, forked
  * by transpilePool.ts. It runs as plain JavaScript from the child runtime's folder (build.ts), so it
- * starts without ts-node. Before it parses a file it says which: if the parser brings the process
+ * starts without a TypeScript loader. Before it parses a file it says which: if the parser brings the process
  * down, the grader names that file.
  */
 import { transpileSubmission, type PreparedSubmission, type TranspileJob } from './transpile';

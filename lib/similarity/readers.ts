@@ -10,7 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../paths';
+import { PROJECT_ROOT, RUN_TS } from '../paths';
 import { codeFile } from '../text/place';
 import type { Read, Unreadable } from './read';
 import type { ReadRequest } from './readerMain';
@@ -43,7 +43,7 @@ function startChild(): Promise<ChildProcess> {
   const child = fork(path.join(__dirname, 'readerMain.ts'), [], {
     cwd: PROJECT_ROOT,
     env: {},
-    execArgv: [`--max-old-space-size=${CHILD_HEAP_MB}`, '-r', require.resolve('ts-node/register/transpile-only')],
+    execArgv: [`--max-old-space-size=${CHILD_HEAP_MB}`, '-r', RUN_TS],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
   });

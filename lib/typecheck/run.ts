@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkCache } from '../workCache';
 import type { Submission } from '../intake/intake';
-import { PROJECT_ROOT } from '../paths';
+import { PROJECT_ROOT, RUN_TS } from '../paths';
 import { cpuMs } from '../sandbox/childClock';
 import { nestingProblem } from '../text/nesting';
 import type { CheckedSubmission } from './check';
@@ -80,7 +80,7 @@ function checkingProcess(
   const fromSnapshot = snapshot ? ['--snapshot-blob', snapshot, '-r', SNAPSHOT_PRELOAD] : [];
   const child = spawn(
     process.execPath,
-    [`--max-old-space-size=${HEAP_MB}`, ...fromSnapshot, '-r', require.resolve('ts-node/register/transpile-only'), path.join(__dirname, 'main.ts')],
+    [`--max-old-space-size=${HEAP_MB}`, ...fromSnapshot, '-r', RUN_TS, path.join(__dirname, 'main.ts')],
     { stdio: ['pipe', 'pipe', 'ignore'] },
   );
   let silent = true;

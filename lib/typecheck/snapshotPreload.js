@@ -1,7 +1,7 @@
 /**
- * Required first (`node --snapshot-blob FILE -r snapshotPreload.js -r ts-node/register …`) by a
+ * Required first (`node --snapshot-blob FILE -r snapshotPreload.js -r scripts/runTs.js …`) by a
  * checking process started from the type check's snapshot (lib/typecheck/snapshot.ts): the
- * TypeScript the snapshot holds becomes the module `typescript`, so that ts-node and check.ts use
+ * TypeScript the snapshot holds becomes the module `typescript`, so that check.ts uses
  * it, and with it the declaration files parsed in the snapshot, instead of loading a second copy.
  * Only when it is the same typescript.js that `require('typescript')` would load from here.
  */

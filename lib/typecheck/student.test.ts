@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { takeSubmission } from '../intake/intake';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../paths';
+import { PROJECT_ROOT, RUN_TS } from '../paths';
 import { checkedSubmission, startTypeCheck } from './run';
 import { checkStudent, STUDENT_CHECK_CACHE } from './student';
 
@@ -98,7 +98,7 @@ describe("the student's type check (npm run typecheck)", () => {
     const folder = studentFolder('command', `${reference}\nexport const x: number = 'x';\n`);
     const line = reference.split('\n').length + 1;
     const run = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [TS_NODE_BIN, path.join(PROJECT_ROOT, 'scripts', 'typecheck.ts'), ...args], { cwd: temp, encoding: 'utf8' }, (err, stdout, stderr) => {
+      execFile(process.execPath, [RUN_TS, path.join(PROJECT_ROOT, 'scripts', 'typecheck.ts'), ...args], { cwd: temp, encoding: 'utf8' }, (err, stdout, stderr) => {
         resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
       });
     });

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { materialize, tempDir } from '../grader/materialize';
 import { LAYOUTS } from './layouts';
 import { inOwnPidNamespace } from './ownPidNamespace';
@@ -36,7 +36,7 @@ function run() {
   LAYOUTS.link_to_classmate.build(path.join(submissions, 'link_to_classmate'), { outside: work });
   fs.symlinkSync(path.join(submissions, 'good'), path.join(submissions, 'linked_folder'));
   const command = [
-    process.execPath, TS_NODE_BIN, 'scripts/grade.ts',
+    process.execPath, RUN_TS, 'scripts/grade.ts',
     '--submissions', submissions, '--out', out, '--timeout', '3', '--jobs', '2',
   ];
   const [file, ...args] = inOwnPidNamespace(command);

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { TS_NODE_BIN } from '../../lib/paths';
+import { RUN_TS } from '../../lib/paths';
 import { materialize } from '../grader/materialize';
 import { LAYOUTS, type LayoutContext } from './layouts';
 import type { ProbeAddresses } from './machine';
@@ -69,7 +69,7 @@ export function layoutFolder(name: string, parent: string, context: LayoutContex
  */
 export function runIsolated<T>(args: string[], prefix: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<{ value?: T; failure?: string }> {
   return new Promise((resolve) => {
-    const [file, ...rest] = [...prefix, process.execPath, TS_NODE_BIN, path.join(ATTACKS_DIR, 'runner.ts'), ...args];
+    const [file, ...rest] = [...prefix, process.execPath, RUN_TS, path.join(ATTACKS_DIR, 'runner.ts'), ...args];
     const runner = spawn(file, rest, { cwd: process.cwd(), detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_DIR } from '../../lib/workCache';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { csvRecords } from '../../lib/report/exports';
 import { materialize, tempDir } from '../grader/materialize';
@@ -35,7 +35,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(submissions, 'imports', 'index.ts'), Array.from({ length: 2000 }, (_, i) => `import './m${i}';`).join('\n'));
   for (const name of FORMULA_NAMES) materialize(reference, submissions, name);
   fs.writeFileSync(path.join(work, 'roster.csv'), `submission,student\n${FORMULA_NAMES.map((n) => `"${n.replace(/"/g, '""')}","=HYPERLINK(""x"")"`).join('\n')}\n"=evil\n::error::x",Nobody\n`);
-  run = spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--timeout', '30', '--roster', path.join(work, 'roster.csv')], {
+  run = spawnSync(process.execPath, [RUN_TS, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--timeout', '30', '--roster', path.join(work, 'roster.csv')], {
     cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, GITHUB_ACTIONS: 'true' }, timeout: 600_000,
   });
 });

@@ -16,7 +16,7 @@ import { GRADED_CASES } from '../../tests/cases';
 import { fileStem } from '../../lib/report/layout';
 import type { BatchRecord } from '../../lib/batch/record';
 import { nameFromBytes, notText } from '../../lib/intake/names';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { parseCsv } from '../../lib/report/exports';
 import { spreadsheetCell } from '../../lib/text/sanitise';
 import { materialize, tempDir } from '../grader/materialize';
@@ -38,7 +38,7 @@ const CORRECT = new Set(DRAWN.filter(({ kind }, i) => (i < EXAMPLES && ['long', 
 const folder = (name: string) => Buffer.concat([Buffer.from(`${submissions}/`), DRAWN[NAMES.indexOf(name)].bytes]);
 
 function grade(out: string, ...more: string[]) {
-  const command = [TS_NODE_BIN, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--timeout', '30', ...more];
+  const command = [RUN_TS, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--timeout', '30', ...more];
   return spawnSync(process.execPath, command, { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, GITHUB_ACTIONS: 'true' }, timeout: 600_000 });
 }
 
@@ -122,7 +122,7 @@ describe('a batch of folders named by every class of name', () => {
       return out;
     });
     const merged = path.join(work, 'merged');
-    const merge = spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/merge.ts', ...shards, '--out', merged], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const merge = spawnSync(process.execPath, [RUN_TS, 'scripts/merge.ts', ...shards, '--out', merged], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(merge.status, merge.stderr).toBe(0);
     for (const file of ['grades.csv', 'grades-long.csv']) expect(fs.readFileSync(path.join(merged, file), 'utf8'), file).toBe(fs.readFileSync(path.join(whole, file), 'utf8'));
     expect(fs.readdirSync(path.join(merged, 'submissions')).sort()).toEqual(fs.readdirSync(path.join(whole, 'submissions')).sort());

@@ -2,7 +2,7 @@
  * Not an attack: grades in a process of its own, so that an attack that kills its grader's process
  * kills this one and not vitest. Prints the outcome as JSON on stdout.
  *
- *   ts-node selftest/attacks/runner.ts batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs] [carry]
+ *   node scripts/runTs.js selftest/attacks/runner.ts batch <submissions> <out> <timeoutMs> <memoryBytes> <jobs> [budgetMs] [carry]
  *
  * `carry`: with --carry-forward, on every case, hidden ones included.
  */

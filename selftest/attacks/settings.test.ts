@@ -23,7 +23,7 @@ import type { BatchOutcome } from '../../lib/batch/gradeBatch';
 import { prepareChild } from '../../lib/grading/grade';
 import { readManifest, sha256 } from '../../lib/model/manifest';
 import type { SubmissionResult } from '../../lib/model/result';
-import { FIXTURES_DIR, PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { FIXTURES_DIR, PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { containmentReport } from '../../lib/sandbox/containment';
 import { visibleCases } from '../../tests/cases';
 import { BUGS } from '../catalogue';
@@ -132,7 +132,7 @@ async function gradeAs(simulated: Simulated, work: string, attacks: readonly str
   fs.chmodSync(submissions, 0o755);
 
   const json = path.join(out, 'reference.json');
-  const [file, ...args] = [...simulated.prefix, process.execPath, TS_NODE_BIN, 'scripts/grade.ts', '--reference', '--json', json];
+  const [file, ...args] = [...simulated.prefix, process.execPath, RUN_TS, 'scripts/grade.ts', '--reference', '--json', json];
   const run = await new Promise<{ status: number | null; log: string }>((resolve) => {
     execFile(file, args, { cwd: PROJECT_ROOT, env, timeout: GRADING_LIMIT_MS }, (err, stdout, stderr) => {
       resolve({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, log: `${stdout}\n${stderr}` });

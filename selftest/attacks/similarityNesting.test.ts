@@ -13,7 +13,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { runSimilarity } from '../../lib/similarity/run';
 import { NESTING_LIMIT } from '../../lib/text/nesting';
 import { tempDir } from '../grader/materialize';
@@ -104,7 +104,7 @@ describe('a submission nested past what a parser may be handed', () => {
         fs.chmodSync(dir, 0o755);
         fs.chownSync(out, UNPRIVILEGED_UID, UNPRIVILEGED_UID);
       }
-      const [file, ...args] = [...prefix, process.execPath, TS_NODE_BIN, 'scripts/similarity.ts', '--submissions', some, '--out', out];
+      const [file, ...args] = [...prefix, process.execPath, RUN_TS, 'scripts/similarity.ts', '--submissions', some, '--out', out];
       const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         execFile(file, args, { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 600_000 }, (err, stdout, stderr) => {
           resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });

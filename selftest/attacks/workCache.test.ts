@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_DIR } from '../../lib/workCache';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { resultsFile } from '../../lib/report/batchReport';
 import type { GradescopeResults } from '../../lib/report/gradescope';
 import { materialize, tempDir } from '../grader/materialize';
@@ -50,7 +50,7 @@ export function causalMask(): never {
 `;
 
 function grade(): { status: number | null; log: string } {
-  const result = spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--force', '--jobs', '2'],
+  const result = spawnSync(process.execPath, [RUN_TS, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--force', '--jobs', '2'],
     { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 240_000 });
   return { status: result.status, log: `${result.stdout}\n${result.stderr}` };
 }

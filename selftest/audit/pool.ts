@@ -5,14 +5,14 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PROJECT_ROOT } from '../../lib/paths';
+import { RUN_TS } from '../../lib/paths';
 import { nodeMs } from '../../lib/sandbox/nodeMs';
 import type { CaseOutcome } from './run';
 import type { Job } from './worker';
 
 export type JobResult = CaseOutcome[] | string;
 
-const BOOT = `require('ts-node').register({ project: ${JSON.stringify(path.join(PROJECT_ROOT, 'tsconfig.json'))} });
+const BOOT = `require(${JSON.stringify(RUN_TS)});
 require(${JSON.stringify(path.join(__dirname, 'worker.ts'))});`;
 
 interface Slot {

@@ -1,6 +1,6 @@
 /**
  * A worker thread of the audit: grades the mutants it is sent (run.ts), one at a time, with the
- * fixtures read once. Started by pool.ts through ts-node.
+ * fixtures read once. Started by pool.ts through scripts/runTs.js.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadCaseFixtures } from '../../lib/grading/grade';

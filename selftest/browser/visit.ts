@@ -3,11 +3,11 @@ import { execFile } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 
 export function run(script: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [TS_NODE_BIN, script, ...args],
+    execFile(process.execPath, [RUN_TS, script, ...args],
       { cwd: PROJECT_ROOT, encoding: 'utf8' }, (err, stdout, stderr) => (err ? reject(new Error(`${script}: ${stderr || stdout}`)) : resolve()));
   });
 }

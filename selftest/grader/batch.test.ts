@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeBatch } from '../../lib/batch/gradeBatch';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { escapeHtml, fileHref } from '../../lib/report/html';
 import { visibleCases } from '../../tests/cases';
@@ -93,7 +93,7 @@ describe('batch grading', () => {
     fs.rmSync(path.join(out, 'report.html'));
     const run = spawnSync(
       process.execPath,
-      [TS_NODE_BIN, 'scripts/grade.ts',
+      [RUN_TS, 'scripts/grade.ts',
         '--submissions', submissions, '--out', out, '--jobs', '2', '--timeout', '0.7', '--force'],
       { cwd: PROJECT_ROOT, encoding: 'utf8' },
     );

@@ -14,7 +14,7 @@ import Ajv from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
 import { GRADE_OPTIONS, gradeFlagKinds, OTHER_FLAGS } from '../../lib/batch/options';
 import { parseFlags, parseFlagsOrThrow } from '../../lib/cli';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import schema from '../../lib/report/gradescope.schema.json';
 import { formatTable } from '../../lib/report/terminal';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';
@@ -28,7 +28,7 @@ fs.mkdirSync(path.join(batch, 'alice'), { recursive: true });
 const empty = path.join(work, 'empty');
 fs.mkdirSync(empty);
 const grade = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', ...args], {
+  spawnSync(process.execPath, [RUN_TS, 'scripts/grade.ts', ...args], {
     cwd: PROJECT_ROOT,
     encoding: 'utf8',
     env: { ...process.env, GITHUB_ACTIONS: '', ...env },
@@ -133,7 +133,7 @@ describe('npm run grade', () => {
   });
 
   it('every command parses with the same parser: a slip in another command\'s flag gets its did-you-mean', () => {
-    const run = spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/release.ts', '--otu', 'x'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [RUN_TS, 'scripts/release.ts', '--otu', 'x'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(run.status).toBe(2);
     expect(run.stderr).toBe('unknown flag --otu: did you mean --out?\nusage: npm run release -- --out DIR\n');
   });

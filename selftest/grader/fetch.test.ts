@@ -10,7 +10,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FETCHED_FILE } from '../../lib/batch/fetched';
 import { gradeBatch } from '../../lib/batch/gradeBatch';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { resultsFile } from '../../lib/report/batchReport';
 import { gradeOptions } from './harness';
 import { tempDir } from './materialize';
@@ -63,7 +63,7 @@ beforeAll(() => {
 });
 
 function fetch(out: string, extra: string[] = []) {
-  return spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/fetch-submissions.ts', '--repositories', path.join(root, 'list.txt'), '--out', out, ...extra], {
+  return spawnSync(process.execPath, [RUN_TS, 'scripts/fetch-submissions.ts', '--repositories', path.join(root, 'list.txt'), '--out', out, ...extra], {
     cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, SUBMISSIONS_BASE_URL: `${github}${path.sep}` },
   });
 }
@@ -109,7 +109,7 @@ describe('fetching a course', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--deadline next friday is not a time: write it as ISO 8601/);
     fs.writeFileSync(path.join(root, 'gone.txt'), 'course-org/attention-gone\n');
-    const none = spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/fetch-submissions.ts', '--repositories', path.join(root, 'gone.txt'), '--out', path.join(root, 'none')], {
+    const none = spawnSync(process.execPath, [RUN_TS, 'scripts/fetch-submissions.ts', '--repositories', path.join(root, 'gone.txt'), '--out', path.join(root, 'none')], {
       cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, SUBMISSIONS_BASE_URL: `${github}${path.sep}` },
     });
     expect(none.status).toBe(1);

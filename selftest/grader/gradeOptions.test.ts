@@ -11,12 +11,12 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GRADE_OPTIONS, gradeOptionValues, recordOptions } from '../../lib/batch/options';
 import { difference, gradedWith } from '../../lib/batch/provenance';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { resultsFile } from '../../lib/report/batchReport';
 import { materialize, tempDir } from './materialize';
 import { ASSIGNMENT } from '../../tests/assignment';
 
-const grade = (args: string[]) => spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
+const grade = (args: string[]) => spawnSync(process.execPath, [RUN_TS, 'scripts/grade.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
 
 describe('the options that change a grade are one list, and a batch records each', () => {
   it.each(GRADE_OPTIONS.map((o) => o.flag))('--%s: another value is recorded, and a rerun or a merge names it', (flag) => {

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { onStopSignal, SIGNAL_EXIT_CODE } from '../../lib/batch/interrupt';
 import { MergeError, mergeShards } from '../../lib/batch/merge';
 import { RECORD_FILE, type BatchRecord } from '../../lib/batch/record';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { csvRecords } from '../../lib/report/exports';
 import { CauseBook } from '../../lib/report/causes';
 import { processTree } from '../../lib/sandbox/childClock';
@@ -58,7 +58,7 @@ interface Run {
 
 /** The batch command; with `signal`, sent once a first submission is graded (so both finished and unfinished work exist). */
 function batch(out: string, signal?: NodeJS.Signals): Promise<Run> {
-  const child = spawn(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--jobs', '2', '--timeout', '30', '--budget', '8'], { cwd: PROJECT_ROOT });
+  const child = spawn(process.execPath, [RUN_TS, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--jobs', '2', '--timeout', '30', '--budget', '8'], { cwd: PROJECT_ROOT });
   let [stdout, stderr] = ['', ''];
   let tree: Run['tree'] = [];
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { resultsFile } from '../../lib/report/batchReport';
 import { materialize, tempDir } from './materialize';
 
@@ -16,7 +16,7 @@ it('an uncaught error mid-batch: the finished result is kept, the rest are grade
   const submissions = path.join(root, 'submissions');
   for (const name of ['a', 'b', 'c']) materialize(path.join(PROJECT_ROOT, 'reference', 'index.ts'), submissions, name);
   const out = path.join(root, 'out');
-  const run = spawnSync(process.execPath, [TS_NODE_BIN, path.join(__dirname, 'lastGuardRun.ts'), submissions, out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
+  const run = spawnSync(process.execPath, [RUN_TS, path.join(__dirname, 'lastGuardRun.ts'), submissions, out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
   expect(run.status, run.stderr).toBe(0);
   const outcome = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { graderErrors: string[]; graded: [string, number, string, string][] };
   expect(outcome.graded.map(([name, score]) => [name, score])).toEqual([['a', 12], ['b', 0], ['c', 0]]);

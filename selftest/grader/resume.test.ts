@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeBatch, type BatchOptions } from '../../lib/batch/gradeBatch';
 import { loadCaseFixtures } from '../../lib/grading/grade';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { GRADED_CASES, visibleCases } from '../../tests/cases';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
@@ -94,7 +94,7 @@ describe('resuming a batch', () => {
   it('from the command line, a fully resumed run closes with the summary', () => {
     const resumed = spawnSync(
       process.execPath,
-      [TS_NODE_BIN, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--timeout', '30'],
+      [RUN_TS, 'scripts/grade.ts', '--submissions', submissions, '--out', out, '--timeout', '30'],
       { cwd: PROJECT_ROOT, encoding: 'utf8' },
     );
     expect(resumed.status, resumed.stderr).toBe(0);

@@ -15,7 +15,7 @@ import { gradeBatch, type BatchOptions } from '../../lib/batch/gradeBatch';
 import { caseTable, fixtureHashes, gradedWith } from '../../lib/batch/provenance';
 import { fixturesDir } from '../../lib/grading/assignment';
 import { readManifest } from '../../lib/model/manifest';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { pageFile, resultsFile } from '../../lib/report/batchReport';
 import { GRADED_CASES } from '../../tests/cases';
 import { gradeOptions } from './harness';
@@ -232,7 +232,7 @@ describe('a merge refuses, naming the culprit', () => {
 
   it('from the command line: one line and exit 1 when refused; exit 0, the summary and a job summary when merged', () => {
     const merge = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-      spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/merge.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+      spawnSync(process.execPath, [RUN_TS, 'scripts/merge.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
     const refused = merge([shardDirs[0], shardDirs[1], '--out', out('cli-refused')]);
     expect(refused.status).toBe(1);
     expect(refused.stderr.trim().split('\n')).toEqual(['merge: refused: shard 3/3 is missing: grade it with --shard and pass its --out folder too']);

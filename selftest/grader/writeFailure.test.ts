@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { gradeBatch } from '../../lib/batch/gradeBatch';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { RECORD_FILE, resultsFile } from '../../lib/report/batchReport';
 import { csvRecords } from '../../lib/report/exports';
 import { gradeOptions } from './harness';
@@ -43,7 +43,7 @@ it('npm run grade on such a batch exits 1, naming the submission and what to do,
   fs.mkdirSync(path.join(submissions, 'Blocked'), { recursive: true });
   fs.writeFileSync(path.join(submissions, 'Blocked', 'index.ts'), 'export const x = [1, 2;\n');
   fs.mkdirSync(path.join(out, resultsFile('Blocked')), { recursive: true });
-  const run = spawnSync(process.execPath, [TS_NODE_BIN, 'scripts/grade.ts', '--submissions', submissions, '--out', out], {
+  const run = spawnSync(process.execPath, [RUN_TS, 'scripts/grade.ts', '--submissions', submissions, '--out', out], {
     cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, GITHUB_ACTIONS: '' }, timeout: 300_000,
   });
   expect(run.status, run.stderr).toBe(1);

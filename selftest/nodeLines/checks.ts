@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT, TS_NODE_BIN } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import type { CaseStatus } from '../../lib/model/result';
 import { resultsFile } from '../../lib/report/batchReport';
 import type { GradescopeResults } from '../../lib/report/gradescope';
@@ -77,7 +77,7 @@ function runUnder(binDir: string, args: string[], env: NodeJS.ProcessEnv = {}, p
 /** A hang guard per command, not a speed check. */
 const RUN_LIMIT_MS = 180_000;
 
-const gradeArgs = (...flags: string[]) => [TS_NODE_BIN, 'scripts/grade.ts', ...flags];
+const gradeArgs = (...flags: string[]) => [RUN_TS, 'scripts/grade.ts', ...flags];
 const tail = (run: Run) => `exit ${run.status}; ${`${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-3).join(' | ').slice(0, 600)}`;
 
 async function checkReference(binDir: string, _work: string): Promise<CheckResult> {
@@ -199,7 +199,7 @@ async function checkSimilarity(binDir: string, work: string): Promise<CheckResul
     fs.mkdirSync(path.join(submissions, name), { recursive: true });
     fs.copyFileSync(file, path.join(submissions, name, 'index.ts'));
   }
-  const run = await runUnder(binDir, [TS_NODE_BIN, 'scripts/similarity.ts', '--submissions', submissions, '--out', path.join(work, 'similarity')]);
+  const run = await runUnder(binDir, [RUN_TS, 'scripts/similarity.ts', '--submissions', submissions, '--out', path.join(work, 'similarity')]);
   const ok = run.status === 0 && /^compared 3 submissions: 1 pair\(s\) at or above/m.test(run.stdout) && fs.existsSync(path.join(work, 'similarity', 'similarity.html'));
   return { name: 'npm run similarity: the copy found, the page written', ok, detail: ok ? '' : tail(run) };
 }

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CACHE_DIR } from '../../lib/workCache';
-import { PROJECT_ROOT } from '../../lib/paths';
+import { PROJECT_ROOT, RUN_TS } from '../../lib/paths';
 import { collect } from '../../lib/similarity/collect';
 import type { PairScore } from '../../lib/similarity/compare';
 import { tokenIds } from '../../lib/similarity/fingerprints';
@@ -215,13 +215,12 @@ describe('npm run similarity', () => {
   it('writes both files and says what it found; a missing folder is one line and exit 2', () => {
     const dir = tempDir('similarity-cli');
     layOut(path.join(dir, 's'), { plain_loops: INDEPENDENT.plain_loops, copy: DISGUISED.plain_loops_by_hand.files, reference: INDEPENDENT.reference });
-    const tsNode = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
-    const stdout = execFileSync(process.execPath, [tsNode, 'scripts/similarity.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o')], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const stdout = execFileSync(process.execPath, [RUN_TS, 'scripts/similarity.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o')], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(stdout).toMatch(/^compared 3 submissions: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more; handout subtracted: student\/ as committed in [0-9a-f]{7,}$/m);
     expect(fs.existsSync(path.join(dir, 'o', 'similarity.html'))).toBe(true);
     let failure: { status: number; stderr: string } | undefined;
     try {
-      execFileSync(process.execPath, [tsNode, 'scripts/similarity.ts', '--submissions', path.join(dir, 'nowhere'), '--out', path.join(dir, 'o')], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(process.execPath, [RUN_TS, 'scripts/similarity.ts', '--submissions', path.join(dir, 'nowhere'), '--out', path.join(dir, 'o')], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: 'pipe' });
     } catch (err) {
       failure = err as { status: number; stderr: string };
     }
@@ -233,14 +232,13 @@ describe('npm run similarity', () => {
   it('--similarity on a batch writes the same two files beside the gradebook; with --shard it is refused', () => {
     const dir = tempDir('similarity-grade');
     layOut(path.join(dir, 's'), { reference: INDEPENDENT.reference, copy: DISGUISED.reference_by_hand.files });
-    const tsNode = path.join(PROJECT_ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
     const args = ['scripts/grade.ts', '--submissions', path.join(dir, 's'), '--out', path.join(dir, 'o'), '--similarity'];
-    const stdout = execFileSync(process.execPath, [tsNode, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const stdout = execFileSync(process.execPath, [RUN_TS, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(stdout).toMatch(/^similarity: 1 pair\(s\) at or above 35%, 0 group\(s\) of three or more \(handout subtracted: student\/ as committed in [0-9a-f]{7,}\); wrote /m);
     expect(fs.readdirSync(path.join(dir, 'o')).sort()).toEqual([CACHE_DIR, 'batch.json', 'grades-long.csv', 'grades.csv', 'report.html', 'similarity.csv', 'similarity.html', 'submissions']);
     let failure: { status: number; stderr: string } | undefined;
     try {
-      execFileSync(process.execPath, [tsNode, ...args, '--shard', '1/2'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(process.execPath, [RUN_TS, ...args, '--shard', '1/2'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: 'pipe' });
     } catch (err) {
       failure = err as { status: number; stderr: string };
     }
