@@ -13,12 +13,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - the machine's world-writable folders: the attack files (selftest/attacks.test.ts,
  *   selftest/attacks/settings.test.ts) check that no contained child left anything there since
  *   they began, and selftest/attacks/bare.test.ts runs attacks uncontained, which do leave files;
- * - the scheduler: chargedTime.test.ts pins a child to a CPU and sets its weight to starve it on
+ * - the scheduler: starvedChild.test.ts pins a child to a CPU and sets its weight to starve it on
  *   purpose; beside the rest of the suite the share it gives the child would be the suite's to
  *   decide. Tried beside the two attack files: its starved call took 18.7 s instead of about 6 s,
- *   at 30 s it is a grader failure, and its spinner held a core all that time.
+ *   at 30 s it is a grader failure, and its spinner held a core all that time. The rest of charged
+ *   time (chargedTime.test.ts: a child stopped, a hang spinning or sleeping) is charged the same
+ *   whatever the load, and runs with the others.
  * Those two run last, side by side: bare's six uncontained attacks are light (about 5 s), and
- * chargedTime leaves the other core mostly idle on purpose. Before them, alone, the two paths held
+ * starvedChild leaves the other core mostly idle on purpose. Before them, alone, the two paths held
  * to one verdict over the whole catalogue (verdicts.test.ts): its diagnoses depend on probes
  * answering, and beside the attack batches a fresh-clone run once had 8 of its 115 submissions
  * explained in one path and not the other. The likely cause, reproduced on a single submission in
@@ -27,7 +29,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * the grader, which charges its child CPU time, explained it. Same verdict, no diagnosis on one path.
  */
 const ALONE = ['selftest/grader/verdicts.test.ts'];
-const LAST = ['selftest/attacks/bare.test.ts', 'selftest/grader/chargedTime.test.ts'];
+const LAST = ['selftest/attacks/bare.test.ts', 'selftest/grader/starvedChild.test.ts'];
 /**
  * The longest files, longest first (CPU of each on its own, `npm run bench:suite -- --files`,
  * after the cuts of issue 45): started first, they do not keep the run going alone at its end. A
@@ -99,7 +101,8 @@ const UNITS = ['lib/**/*.test.ts'];
  * - they change the process's environment or its signal handlers for their tests
  *   (attacks.test.ts, attacks/fetchBudget.test.ts, gradients/grader.test.ts, grader/interrupt.test.ts);
  * - they look for their own processes from the worker's pid down, where a shared worker holds the
- *   idle processes other files left (grader/parserCrash.test.ts, grader/orphan.test.ts);
+ *   idle processes other files left (grader/parserCrash.test.ts, grader/orphan.test.ts,
+ *   grader/chargedTime.test.ts);
  * - they hold the machine's state from their start to their end (attacks/settings.test.ts).
  */
 const OWN_WORKER = [
@@ -110,6 +113,7 @@ const OWN_WORKER = [
   'selftest/grader/interrupt.test.ts',
   'selftest/grader/parserCrash.test.ts',
   'selftest/grader/orphan.test.ts',
+  'selftest/grader/chargedTime.test.ts',
 ];
 
 export default defineConfig({
