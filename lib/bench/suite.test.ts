@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KEPT_BELOW, withSection } from './similarity';
 import { readRunOutput, suiteSection } from './suite';
 
 describe('the suite bench reads what a .ci/run printed', () => {
@@ -36,5 +37,26 @@ describe('the suite bench reads what a .ci/run printed', () => {
     expect(kernel).toMatch(/counted by the kernel in a control group/);
     const shell = suiteSection([{ ...base, cpuCounted: { by: 'shell', why: 'no control group hierarchy that counts CPU is mounted' } }], '').join('\n');
     expect(shell).toMatch(/the shell's `times` counted it, an undercount: .*\(no control group could be made: no control group hierarchy that counts CPU is mounted\)/);
+  });
+});
+
+describe("the suite bench's section of docs/benchmarks.md", () => {
+  const runs = [{ busy: false, wallSeconds: 400, cpuSeconds: 700, cpuCounted: { by: 'kernel' as const }, tally: 't', loadAtStart: 0.5, ok: true }];
+  it('replaces its table and keeps what was written below it, down to the next section', () => {
+    const old = suiteSection([{ ...runs[0], wallSeconds: 900 }], '(old footer)');
+    const doc = ['# Benchmarks', '', ...old, '', 'What the figures mean, by hand.', '', '## Next', 'next section', ''].join('\n');
+    const updated = withSection(doc, suiteSection(runs, '(new footer)'));
+    expect(updated).toContain('(new footer)');
+    expect(updated).not.toContain('(old footer)');
+    expect(updated).not.toMatch(/1\.88×/);
+    expect(updated).toContain('\n\nWhat the figures mean, by hand.\n\n## Next\nnext section\n');
+    expect(updated.split(KEPT_BELOW)).toHaveLength(2);
+  });
+
+  it('replaces a section written before it kept anything whole, down to the next section', () => {
+    const doc = ['# Benchmarks', '', suiteSection(runs, '')[0], '', 'an old table', '', '## Next', ''].join('\n');
+    const updated = withSection(doc, suiteSection(runs, '(footer)'));
+    expect(updated).not.toContain('an old table');
+    expect(updated).toContain(`${KEPT_BELOW}\n\n## Next\n`);
   });
 });
