@@ -70,7 +70,7 @@ function register() {
   process.setSourceMapsEnabled(true);
   const base = salt();
   // Replaces Node's own `.ts` loader where it has one (type stripping, Node 22.18 and later), which
-  // handles neither enums nor ES module syntax in a CommonJS package.
+  // runs only syntax it can erase (no enums, no parameter properties) and not this tsconfig's emit.
   Module._extensions['.ts'] = function loadTs(module, fileName) {
     const code = fs.readFileSync(fileName, 'utf8');
     const key = crypto.createHash('sha256').update(base).update(fileName).update('\0').update(code).digest('hex');
