@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseFlags } from '../lib/cli';
 import { budgetTable, measureBudget } from '../lib/bench/budget';
 import { describeMachine, machine } from '../lib/bench/measure';
-import { withSection } from '../lib/bench/similarity';
+import { withSection } from '../lib/bench/benchmarksDoc';
 import { PROJECT_ROOT } from '../lib/paths';
 import { ASSIGNMENT } from '../tests/assignment';
 

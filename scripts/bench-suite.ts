@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseFlags } from '../lib/cli';
 import { describeMachine, machine } from '../lib/bench/measure';
-import { withSection } from '../lib/bench/similarity';
+import { withSection } from '../lib/bench/benchmarksDoc';
 import { measureSuite, suiteSection } from '../lib/bench/suite';
 import { filesTable, measureFiles, selfTestFiles } from '../lib/bench/suiteFiles';
 import { PROJECT_ROOT } from '../lib/paths';

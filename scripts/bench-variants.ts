@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Submission } from '../adapters';
 import { parseFlags } from '../lib/cli';
 import { describeMachine, machine } from '../lib/bench/measure';
-import { withSection } from '../lib/bench/similarity';
+import { withSection } from '../lib/bench/benchmarksDoc';
 import { variantsSection } from '../lib/bench/variants';
 import { PROJECT_ROOT } from '../lib/paths';
 import { loadVariants } from '../reference/fixtures/variants';

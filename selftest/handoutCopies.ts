@@ -10,6 +10,9 @@ import { PROJECT_ROOT } from '../lib/paths';
 import { buildHandout, writeHandout, type Handed, type Handout } from '../lib/release';
 import { linkNodeModules } from './linkNodeModules';
 
+/** The handout's own loader, relative to a copy's folder: what its `npm run grade` and `npm run typecheck` run. */
+export const HANDOUT_RUN_TS = 'scripts/runTs.js';
+
 /**
  * `<temp>/<name>` for each name, the same handout in each (`handout`, when the caller has cut it
  * already); `solved`, when named, has the reference as student/index.ts.

@@ -17,11 +17,8 @@ import { buildHandout, writeHandout, type Handout } from '../lib/release';
 import { withCaseTables } from '../lib/readmeTables';
 import { keepRegions } from '../lib/text/regions';
 import { visibleCases } from '../tests/cases';
-import { handoutCopies } from './handoutCopies';
+import { HANDOUT_RUN_TS, handoutCopies } from './handoutCopies';
 import { ASSIGNMENT } from '../tests/assignment';
-
-/** The handout's own loader, as its `npm run grade` and `npm run typecheck` run it (from the handout's folder). */
-const HANDOUT_RUN_TS = 'scripts/runTs.js';
 
 interface JsonReport {
   numTotalTests: number;

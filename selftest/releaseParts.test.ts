@@ -20,11 +20,8 @@ import { hasRegions } from '../lib/text/regions';
 import { assignmentWith, ASSIGNMENT } from '../tests/assignment';
 import { PARTS } from '../tests/parts';
 import { autograderRoot, reference, runAutograder, unpack } from './gradescopeKit';
-import { handoutCopies } from './handoutCopies';
+import { HANDOUT_RUN_TS, handoutCopies } from './handoutCopies';
 import { linkNodeModules } from './linkNodeModules';
-
-/** The handout's own loader, as its `npm run grade` and `npm run typecheck` run it (from the handout's folder). */
-const HANDOUT_RUN_TS = 'scripts/runTs.js';
 
 /** The documented preset `full`: every part on (tests/parts.ts). */
 const FULL = PARTS.map((p) => p.id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEPT_BELOW, withSection } from './similarity';
+import { KEPT_BELOW, withSection } from './benchmarksDoc';
 import { readRunOutput, suiteSection } from './suite';
 
 describe('the suite bench reads what a .ci/run printed', () => {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
 import { makeCpuGroup } from './cpuGroup';
-import { KEPT_BELOW } from './similarity';
+import { KEPT_BELOW } from './benchmarksDoc';
 
 export const SUITE_HEADING = '## The self-test suite';
 /** Issue 45's goals, in minutes: on 2 cores at rest, and beside two busy loops. */

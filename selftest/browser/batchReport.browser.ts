@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withSection } from '../../lib/bench/similarity';
+import { withSection } from '../../lib/bench/benchmarksDoc';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { batchReportHtml } from '../../lib/report/batchReport';
 import { CauseBook } from '../../lib/report/causes';
