@@ -203,7 +203,7 @@ async function main(chosen: OptionValues): Promise<void> {
     instructorView: Boolean(flags['instructor-view']),
     variants: chosen.variantsSecret === undefined ? undefined : variants(chosen.variantsSecret),
   };
-  await checkChildStarts(options.child);
+  await checkChildStarts(options.child, Boolean(flags.submissions));
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   // On a grading server (root) a missing layer of containment is worth a line; on a laptop it is expected.
   if (process.getuid?.() === 0) for (const gap of options.child.missing) console.error(`grade: running without ${gap}`);

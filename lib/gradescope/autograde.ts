@@ -66,7 +66,7 @@ async function grade(assignment: Assignment, root: string) {
   // Gradescope shows this log to instructors only.
   for (const line of containmentBlock(containmentReport(child))) console.log(`autograde: ${line}`);
   // A child that cannot start is the autograder's failure (an "Autograder error" result), not the student's crash.
-  await checkChildStarts(child);
+  await checkChildStarts(child, false);
   const options: GradeOptions = { assignment, cases: assignment.cases, fixtures: loadCaseFixtures(assignment, assignment.cases), child, timeoutMs: TIMEOUT_MS, outputCap: OUTPUT_CAP };
   const policy = bundledLatePolicy();
   const result = await gradeSubmission(path.join(root, 'submission'), 'submission', options);

@@ -86,15 +86,17 @@ export function prepareChild(memoryBytes = DEFAULT_MEMORY_BYTES, hide: readonly 
 }
 
 /**
- * Starts one contained child with no submission and waits for its runtime, and one transpiling
- * process: when this machine's Node or containment cannot start them, the run stops with an error
- * before any student is graded, instead of reporting every student as crashed.
+ * Starts one contained child with no submission and waits for its runtime, and for a batch
+ * (`batch`) one transpiling process: when this machine's Node or containment cannot start them,
+ * the run stops with an error before any student is graded, instead of reporting every student as
+ * crashed. A submission graded alone is transpiled in its own checking process (checkAndTranspile),
+ * which says so itself when it cannot start.
  */
-export async function checkChildStarts(child: ChildCommand): Promise<void> {
+export async function checkChildStarts(child: ChildCommand, batch: boolean): Promise<void> {
   const session = new ChildSession({ child, functions: [], timeoutMs: DEFAULT_TIMEOUT_MS, outputCap: 4096 });
   try {
     // The transpiling process starts meanwhile: the first submissions then wait on neither.
-    await Promise.all([session.started(), warmTranspiler()]);
+    await Promise.all([session.started(), batch && warmTranspiler()]);
   } catch (err) {
     // A child that runs as another user cannot reach a runtime behind a folder closed to others: say which.
     const closed = child.setting && child.setting !== 'same-user' ? closedToOthers(buildChildRuntime().root) : undefined;
@@ -164,6 +166,18 @@ async function transpileCached(job: TranspileJob, cache: WorkCache | undefined, 
   return transpiled;
 }
 
+/**
+ * A grading's own type check of its submission, with the transpile done first in the same
+ * checking process (typecheck/run.ts): TypeScript is loaded once for both, where the transpiling
+ * pool would start a process of its own to load it again.
+ */
+function checkAndTranspile(name: string, submission: Submission, job: TranspileJob, timeoutMs: number, checked: () => void): { typeNotes: TypeNotes; transpiled: Promise<TranspileOutcome> } {
+  let done!: (outcome: TranspileOutcome | GraderError) => void;
+  const transpiled = new Promise<TranspileOutcome>((resolve, reject) => (done = (outcome) => (outcome instanceof GraderError ? reject(outcome) : resolve(outcome))));
+  const typeNotes = startTypeCheck([checkedSubmission(name, submission)], typeCheckLimits(timeoutMs), undefined, undefined, { job, limitMs: TRANSPILE_LIMIT_MS, checked, done });
+  return { typeNotes, transpiled };
+}
+
 /** Why a submission the transpiling process could not read fails to load: what happened, to which file, and what to do. */
 function unreadable(outcome: Exclude<TranspileOutcome, { kind: 'done' }>): string {
   const at = outcome.file ? ` (reading ${outcome.file})` : '';
@@ -176,14 +190,19 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   const started = Date.now();
   const submission = intake(dir, name, options.cases, options.taken);
   if ('cases' in submission) return submission;
-  const typeNotes = options.typeNotes ?? startTypeCheck([checkedSubmission(name, submission)], typeCheckLimits(options.timeoutMs));
   const session = new ChildSession({ ...options, functions: options.assignment.functions });
+  const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
+  // The child starts once the load check has passed, while TypeScript transpiles: a submission
+  // that cannot load starts none (a stream of them once held every uid of the block, own-uids,
+  // while their killed children were still exiting).
+  const warmUp = () => session.warmUp();
+  // A batch checks its submissions in one process of its own and transpiles in the pool; a
+  // submission graded alone has both done in its own checking process.
+  const { typeNotes, transpiled: transpiling } = options.typeNotes
+    ? { typeNotes: options.typeNotes, transpiled: transpileCached(job, options.transpileCache, warmUp) }
+    : checkAndTranspile(name, submission, job, options.timeoutMs, warmUp);
   try {
-    const job = { files: Object.fromEntries(submission.files), entry: submission.entry, label: submission.label };
-    // The child starts once the load check has passed, while TypeScript transpiles: a submission
-    // that cannot load starts none (a stream of them once held every uid of the block, own-uids,
-    // while their killed children were still exiting).
-    const transpiled = await transpileCached(job, options.transpileCache, () => session.warmUp());
+    const transpiled = await transpiling;
     if (transpiled.kind !== 'done') {
       const problem = unreadable(transpiled);
       return withoutRunning(name, options.cases, 'error', problem, [...submission.notes, problem], 'graded');

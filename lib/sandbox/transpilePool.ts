@@ -1,6 +1,7 @@
 /**
  * Reading submissions apart from the grader: oxc (native code) and TypeScript parse a submission's
- * text only in a few child processes (one per core at most), never in the grading process, where
+ * text only in a few child processes (one per core at most; a submission graded alone, in its
+ * checking process instead, lib/typecheck/run.ts), never in the grading process, where
  * a stack overflow of native code ends the whole batch with SIGSEGV. Each job has a limit of CPU time;
  * each process a heap cap and a stack of its own. A job past its limit, or a process that dies on
  * it (a crash, out of memory), is that submission's failure, naming the file it was reading; the
@@ -36,8 +37,11 @@ const HEAP_MB = 512;
  */
 const STACK_KB = 3000;
 
+/** The stack of every process that parses submissions with TypeScript (the type check's too, lib/typecheck/run.ts). */
+export const TRANSPILER_STACK_FLAG = `--stack-size=${STACK_KB}`;
+
 /** The Node flags of a transpiling process (the nesting bench probes the parsers under the same). */
-export const TRANSPILER_FLAGS = [`--max-old-space-size=${HEAP_MB}`, `--stack-size=${STACK_KB}`];
+export const TRANSPILER_FLAGS = [`--max-old-space-size=${HEAP_MB}`, TRANSPILER_STACK_FLAG];
 
 /** Loading TypeScript into a new process takes a second or two, longer on a loaded machine. */
 const START_LIMIT_MS = 60_000;

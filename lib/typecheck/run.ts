@@ -4,6 +4,10 @@
  * machine load does not turn into a note: a check that runs past it (a slow type-level expression)
  * or crashes is stopped, that submission's note says so, and a new process checks the others. No
  * submission waits for a classmate's check: each note is ready as soon as its own check ends.
+ *
+ * A grading of one submission also has it transpiled in that process, first (startTypeCheck's
+ * `transpile`): the same job, limit and outcomes as in the transpiling pool (transpilePool.ts),
+ * without a second process that loads TypeScript.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -15,6 +19,9 @@ import { PROJECT_ROOT, RUN_TS } from '../paths';
 import { cpuMs } from '../sandbox/childClock';
 import { nestingProblem } from '../text/nesting';
 import type { CheckedSubmission } from './check';
+import type { PreparedSubmission, TranspileJob } from '../sandbox/prepared';
+import { TRANSPILER_STACK_FLAG, TranspilerStartError, type TranspileOutcome } from '../sandbox/transpilePool';
+import { codeFile } from '../text/place';
 import { compilerFiles, hashFiles, SNAPSHOT_PRELOAD, usableSnapshot } from './snapshot';
 
 export type TypeNotes = (name: string) => Promise<string[]>;
@@ -45,6 +52,19 @@ const POLL_MS = 100;
 
 type Answer = string[] | { problem: string };
 
+/**
+ * A submission's transpile, done in its checking process before the checks: the job, its limit of
+ * CPU time, `checked` as transpileInChild calls it (once the load check has passed, as TypeScript
+ * starts), and `done`, called once: with the outcome, or with a TranspilerStartError when no
+ * process got as far as reading the job (the grader's failure, as when the pool cannot start one).
+ */
+export interface TranspileBeside {
+  job: TranspileJob;
+  limitMs: number;
+  checked?: () => void;
+  done: (outcome: TranspileOutcome | TranspilerStartError) => void;
+}
+
 /** Every checking process running, and how many times stopTypeChecks was called: a check started before a stop does not go on after it. */
 const LIVE = new Set<ChildProcess>();
 let stops = 0;
@@ -59,16 +79,29 @@ export function stopTypeChecks(): void {
 }
 
 interface Step {
-  /** The submission being checked; undefined while the shared program is set up. */
+  /** The submission being checked; undefined while the shared program is set up or the transpile runs. */
   name?: string;
+  /** The transpile (TranspileBeside), not a check. */
+  transpile?: true;
   cpuAtStart: number;
   wallAtStart: number;
 }
 
+/** What a checking process left: the step it was stopped in or died in, if any. */
+interface Stopped {
+  /** The submission it was checking; absent while it set up the shared program or transpiled. */
+  at?: string;
+  /** It was transpiling; `reading`: the file it was reading then, as the submission names it. */
+  transpile?: { reading?: string; timeout: boolean };
+  why: string;
+  /** How the process ended when it died (`SIGSEGV`, `exit code 1`). */
+  ended?: string;
+}
+
 /**
- * Checks the submissions in one process; each answer is handed to `answer` as it arrives. Resolves
- * when the process ends, with what it left: the submission it was checking when it was stopped or
- * died (`at`; absent when it was setting up the shared program), or nothing when it finished.
+ * Checks the submissions in one process (after the transpile, when there is one); each answer is
+ * handed to `answer` as it arrives. Resolves when the process ends, with what it left: the step it
+ * was in when it was stopped or died, or nothing when it finished.
  */
 function checkingProcess(
   submissions: readonly CheckedSubmission[],
@@ -76,19 +109,24 @@ function checkingProcess(
   answer: (name: string, errors: string[]) => void,
   limits: { submissionMs: number; setupMs: number },
   snapshot: string | undefined,
-): Promise<{ stopped?: { at?: string; why: string }; silent: boolean }> {
+  transpile: TranspileBeside | undefined,
+  transpiled: (outcome: TranspileOutcome) => void,
+): Promise<{ stopped?: Stopped; silent: boolean }> {
   const fromSnapshot = snapshot ? ['--snapshot-blob', snapshot, '-r', SNAPSHOT_PRELOAD] : [];
   const child = spawn(
     process.execPath,
-    [`--max-old-space-size=${HEAP_MB}`, ...fromSnapshot, '-r', RUN_TS, path.join(__dirname, 'main.ts')],
+    // The transpiler's stack (transpilePool.ts): what the nesting bound lets through has room, here too.
+    [`--max-old-space-size=${HEAP_MB}`, TRANSPILER_STACK_FLAG, ...fromSnapshot, '-r', RUN_TS, path.join(__dirname, 'main.ts')],
     { stdio: ['pipe', 'pipe', 'ignore'] },
   );
   let silent = true;
   LIVE.add(child);
   let step: Step | undefined;
-  let stopped: { at?: string; why: string } | undefined;
-  const begin = (name?: string) => {
-    step = { name, cpuAtStart: (child.pid !== undefined ? cpuMs([child.pid]) : undefined) ?? 0, wallAtStart: Date.now() };
+  let reading: string | undefined;
+  let loadChecked = false;
+  let stopped: Stopped | undefined;
+  const begin = (name?: string, isTranspile?: true) => {
+    step = { name, transpile: isTranspile, cpuAtStart: (child.pid !== undefined ? cpuMs([child.pid]) : undefined) ?? 0, wallAtStart: Date.now() };
   };
   let pending = '';
   child.stdout.setEncoding('utf8');
@@ -100,8 +138,25 @@ function checkingProcess(
       const line = pending.slice(0, newline);
       pending = pending.slice(newline + 1);
       try {
-        const message = JSON.parse(line) as { settingUp?: true; checking?: string; checked?: string; errors?: string[] };
-        if (message.settingUp) begin();
+        const message = JSON.parse(line) as {
+          settingUp?: true; checking?: string; checked?: string; errors?: string[];
+          transpiling?: true; reading?: string; step?: string; transpiled?: PreparedSubmission; transpileFailed?: string;
+        };
+        if (message.transpiling && transpile) begin(undefined, true);
+        else if (typeof message.reading === 'string' && step?.transpile) {
+          // The first file TypeScript transpiles: the load check has passed.
+          if (message.step === 'transpile' && !loadChecked) {
+            loadChecked = true;
+            transpile?.checked?.();
+          }
+          reading = message.reading;
+        } else if (message.transpiled !== undefined && step?.transpile) {
+          step = undefined;
+          transpiled({ kind: 'done', prepared: message.transpiled });
+        } else if (typeof message.transpileFailed === 'string' && step?.transpile) {
+          step = undefined;
+          transpiled({ kind: 'failed', message: message.transpileFailed, file: transpile && reading !== undefined ? codeFile(transpile.job.label, reading) : undefined });
+        } else if (message.settingUp) begin();
         else if (typeof message.checking === 'string') begin(message.checking);
         else if (typeof message.checked === 'string' && Array.isArray(message.errors)) {
           step = undefined;
@@ -114,13 +169,13 @@ function checkingProcess(
     }
   });
   child.stdin.on('error', () => undefined);
-  child.stdin.end(JSON.stringify({ submissions, alone }));
+  child.stdin.end(JSON.stringify({ submissions, alone, transpile: transpile?.job }));
   const timer = setInterval(() => {
     if (!step || child.pid === undefined) return;
-    const limitMs = step.name === undefined ? limits.setupMs : limits.submissionMs;
+    const limitMs = step.transpile ? transpile!.limitMs : step.name === undefined ? limits.setupMs : limits.submissionMs;
     const spent = (cpuMs([child.pid]) ?? 0) - step.cpuAtStart;
     if (spent > limitMs || Date.now() - step.wallAtStart > limitMs * WALL_FACTOR) {
-      stopped = { at: step.name, why: `took longer than ${limitMs / 1000} s and was stopped` };
+      stopped = { at: step.name, why: `took longer than ${limitMs / 1000} s and was stopped`, ...(step.transpile && { transpile: { reading, timeout: true } }) };
       child.kill('SIGKILL');
     }
   }, POLL_MS);
@@ -128,8 +183,9 @@ function checkingProcess(
     child.on('close', (code, signal) => {
       LIVE.delete(child);
       clearInterval(timer);
-      if (!stopped && step) stopped = { at: step.name, why: `failed (${signal ?? `exit code ${code}`})` };
-      if (!stopped && code !== 0) stopped = { why: `failed (${signal ?? `exit code ${code}`})` };
+      const ended = signal ?? `exit code ${code}`;
+      if (!stopped && step) stopped = { at: step.name, why: `failed (${ended})`, ended, ...(step.transpile && { transpile: { reading, timeout: false } }) };
+      if (!stopped && code !== 0) stopped = { why: `failed (${ended})`, ended };
       resolve({ stopped, silent });
     });
   });
@@ -138,32 +194,64 @@ function checkingProcess(
 /**
  * Checks every submission: a check that is stopped or dies costs its own submission a note and
  * the rest go on in a new process; a set-up that fails is retried with a program per submission.
+ * A transpile that is stopped or dies is that submission's outcome, as in the transpiling pool: a
+ * timeout or a failure naming the file it was reading; one that died before reading any file died
+ * of nothing the submission wrote, and is tried again once.
  */
 async function checkAll(
   submissions: readonly CheckedSubmission[],
   answer: (name: string, answer: Answer) => void,
   limits: { submissionMs: number; setupMs: number },
   blob: string | undefined,
+  beside?: TranspileBeside,
 ): Promise<void> {
   const done = new Set<string>();
   let left = [...submissions];
   let alone = false;
   let snapshot = blob;
+  let transpile = beside;
+  let unreadRetried = false;
+  const transpiled = (outcome: TranspileOutcome | TranspilerStartError) => {
+    const waiting = transpile;
+    transpile = undefined;
+    waiting?.done(outcome);
+  };
   const generation = stops;
-  while (left.length) {
+  while (left.length || transpile) {
     const { stopped, silent } = await checkingProcess(left, alone, (name, errors) => {
       done.add(name);
       answer(name, errors);
-    }, limits, snapshot);
-    if (stops !== generation) return;
+    }, limits, snapshot, transpile, transpiled);
+    if (stops !== generation) {
+      if (transpile) transpiled(new TranspilerStartError('the checking process was stopped with the run before it transpiled'));
+      return;
+    }
     left = left.filter((s) => !done.has(s.name));
-    if (!stopped) break;
-    const at = stopped.at;
+    if (!stopped) {
+      // Ended on its own with the transpile unanswered: a fault of ours, not the submission's.
+      if (transpile) transpiled(new TranspilerStartError('the checking process ended without transpiling'));
+      break;
+    }
     if (snapshot && silent) {
       // Started from the snapshot and died before a word (a blob this Node cannot load): as before, without it.
       snapshot = undefined;
       continue;
     }
+    if (transpile && !stopped.transpile) {
+      // It died before it began the transpile, and so before it read a byte of the submission.
+      transpiled(new TranspilerStartError(`the checking process that transpiles did not start: it ${stopped.why}`));
+    }
+    if (stopped.transpile && transpile) {
+      const { reading, timeout } = stopped.transpile;
+      if (reading === undefined && !timeout && !unreadRetried) {
+        unreadRetried = true;
+        continue;
+      }
+      const file = reading === undefined ? undefined : codeFile(transpile.job.label, reading);
+      transpiled(timeout ? { kind: 'timeout', file } : { kind: 'failed', message: `the transpiler stopped (${stopped.ended})`, file });
+      continue;
+    }
+    const at = stopped.at;
     if (at === undefined) {
       // The shared program could not be set up: a program per submission, whose set-up is each one's own.
       if (alone) break;
@@ -174,6 +262,7 @@ async function checkAll(
     done.add(at);
     left = left.filter((s) => s.name !== at);
   }
+  if (transpile) transpiled(new TranspilerStartError('the checking process ended without transpiling'));
   for (const s of submissions) if (!done.has(s.name)) answer(s.name, { problem: 'the type check failed before reaching it' });
 }
 
@@ -197,13 +286,16 @@ export const isErrors = (value: unknown): value is string[] => Array.isArray(val
  * Starts checking now; each submission's note, when asked for, as soon as its own check has ended.
  * With a cache (salted with typeCheckSalt), a submission checked in an earlier run has its answer
  * at once, and each finished check is kept. `snapshot`: the blob the checking processes start from
- * (snapshot.ts), the one built for this Node and TypeScript when there is one.
+ * (snapshot.ts), the one built for this Node and TypeScript when there is one. `transpile`: a
+ * submission's transpile, done first in the checking process (TranspileBeside), which then starts
+ * even when no check is left to run (a file nested past the bound, a kept answer).
  */
 export function startTypeCheck(
   submissions: readonly CheckedSubmission[],
   limits = TYPE_CHECK_LIMITS,
   cache?: WorkCache,
   snapshot = usableSnapshot(),
+  transpile?: TranspileBeside,
 ): TypeNotes {
   const waiting = new Map<string, { promise: Promise<Answer>; resolve: (a: Answer) => void }>();
   for (const { name } of submissions) {
@@ -220,12 +312,12 @@ export function startTypeCheck(
     return !deep && !kept;
   });
   const byName = new Map(unchecked.map((s) => [s.name, s]));
-  if (unchecked.length) {
+  if (unchecked.length || transpile) {
     void checkAll(unchecked, (name, a) => {
       // Only a check that ended is kept: one that was stopped or died is tried again next run.
       if (Array.isArray(a) && byName.has(name)) cache?.set(byName.get(name), a);
       waiting.get(name)?.resolve(a);
-    }, limits, snapshot);
+    }, limits, snapshot, transpile);
   }
   return async (name) => {
     const entry = waiting.get(name);
