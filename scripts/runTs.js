@@ -24,15 +24,64 @@ const REGISTERED = Symbol.for('attention.runTs');
 
 /**
  * What every file's output depends on besides its own name and text: this loader, TypeScript's
- * version and the compiler options (tsconfig.json). Read, not computed by TypeScript, so that a
- * start that finds everything cached never loads it.
+ * version and the compiler options (tsconfig.json's `compilerOptions`; not its `include`, which a
+ * handout or a Gradescope bundle rewrites). Read, not computed by TypeScript, so that a start that
+ * finds everything cached never loads it.
  */
 function salt() {
   const hash = crypto.createHash('sha256');
-  for (const file of [__filename, require.resolve('typescript/package.json', { paths: [ROOT] }), path.join(ROOT, 'tsconfig.json')]) {
-    hash.update(fs.readFileSync(file)).update('\0');
+  for (const file of [__filename, require.resolve('typescript/package.json', { paths: [ROOT] })]) hash.update(fs.readFileSync(file)).update('\0');
+  return hash.update(compilerOptionsText(fs.readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8'))).digest();
+}
+
+/**
+ * tsconfig.json's compiler options as JSON, read as TypeScript reads the file (JSON with comments
+ * and trailing commas); the whole text when it cannot be read so, or when it extends another file
+ * (whose options it would need too).
+ */
+function compilerOptionsText(text) {
+  try {
+    const config = JSON.parse(withoutTrailingCommas(withoutComments(text)));
+    return config.extends === undefined ? JSON.stringify(config.compilerOptions ?? null) : text;
+  } catch {
+    return text;
   }
-  return hash.digest();
+}
+
+/** Each character of `text` outside its strings handed to `outside`, which returns what to keep of it and how many characters it took. */
+function scanOutsideStrings(text, outside) {
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    if (text[i] === '"') {
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      out += text.slice(i, end + 1);
+      i = end + 1;
+      continue;
+    }
+    const [kept, taken] = outside(i);
+    out += kept;
+    i += taken;
+  }
+  return out;
+}
+
+function withoutComments(text) {
+  return scanOutsideStrings(text, (i) => {
+    if (text.startsWith('//', i)) {
+      const end = text.indexOf('\n', i);
+      return ['', (end < 0 ? text.length : end) - i];
+    }
+    if (text.startsWith('/*', i)) {
+      const end = text.indexOf('*/', i + 2);
+      return [' ', (end < 0 ? text.length : end + 2) - i];
+    }
+    return [text[i], 1];
+  });
+}
+
+function withoutTrailingCommas(text) {
+  return scanOutsideStrings(text, (i) => [text[i] === ',' && /^\s*[}\]]/.test(text.slice(i + 1)) ? '' : text[i], 1]);
 }
 
 /** TypeScript's transpiler under the project's options, loaded on the first file not cached. */
@@ -73,7 +122,10 @@ function register() {
   // runs only syntax it can erase (no enums, no parameter properties) and not this tsconfig's emit.
   Module._extensions['.ts'] = function loadTs(module, fileName) {
     const code = fs.readFileSync(fileName, 'utf8');
-    const key = crypto.createHash('sha256').update(base).update(fileName).update('\0').update(code).digest('hex');
+    // The file's name, not its folder: TypeScript's output names only the file (its source map's
+    // `sources`, the module kind by extension), so a copy of the project elsewhere (a handout, a
+    // Gradescope bundle, sharing this node_modules) reads the same entry.
+    const key = crypto.createHash('sha256').update(base).update(path.basename(fileName)).update('\0').update(code).digest('hex');
     const kept = path.join(CACHE, key.slice(0, 2), `${key}.js`);
     let output;
     try {

@@ -87,6 +87,37 @@ describe('scripts/runTs.js, the scripts\' TypeScript loader', () => {
     expect(entriesWith(token)).toEqual([]);
   });
 
+  it('a copy of the project elsewhere (a handout, a bundle) with the same compiler options reads the same entries; other options make their own', () => {
+    const token = crypto.randomUUID();
+    const probe = `const id: string = '${token}';\nconsole.log(JSON.stringify({ id, typescript: Object.keys(require.cache).some((f) => f.includes('/node_modules/typescript/')) }));\n`;
+    const copy = path.join(work, 'copy');
+    fs.mkdirSync(path.join(copy, 'scripts'), { recursive: true });
+    fs.mkdirSync(path.join(copy, 'elsewhere'));
+    fs.mkdirSync(path.join(work, 'here'));
+    fs.copyFileSync(RUN_TS, path.join(copy, 'scripts', 'runTs.js'));
+    fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+    // The handout's and the bundle's tsconfig.json: the include line rewritten, comments and all.
+    const config = fs.readFileSync(path.join(PROJECT_ROOT, 'tsconfig.json'), 'utf8');
+    fs.writeFileSync(path.join(copy, 'tsconfig.json'), `// a copy\n${config.replace(/"include": \[[^\]]*\]/, '"include": ["scripts", "elsewhere",]')}`);
+    const here = path.join(work, 'here', 'probe.ts');
+    const elsewhere = path.join(copy, 'elsewhere', 'probe.ts');
+    fs.writeFileSync(here, probe);
+    fs.writeFileSync(elsewhere, probe);
+    const run = (loader: string, file: string) => {
+      const ran = spawnSync(process.execPath, [loader, file], { cwd: path.dirname(file), encoding: 'utf8' });
+      expect(ran.status, ran.stderr).toBe(0);
+      return JSON.parse(ran.stdout) as { id: string; typescript: boolean };
+    };
+    expect(run(RUN_TS, here)).toEqual({ id: token, typescript: true });
+    expect(run(path.join(copy, 'scripts', 'runTs.js'), elsewhere)).toEqual({ id: token, typescript: false });
+    expect(entriesWith(token)).toHaveLength(1);
+    // Another target emits other code: its own entry, TypeScript loaded to make it.
+    fs.writeFileSync(path.join(copy, 'tsconfig.json'), config.replace('"target": "ES2022"', '"target": "ES2020"'));
+    expect(run(path.join(copy, 'scripts', 'runTs.js'), elsewhere)).toEqual({ id: token, typescript: true });
+    expect(entriesWith(token)).toHaveLength(2);
+    for (const entry of entriesWith(token)) fs.rmSync(entry);
+  });
+
   it('`-r` registers it alone, for a process that only loads .ts files', () => {
     const run = spawnSync(process.execPath, ['-r', RUN_TS, '-e', `console.log(typeof require('./lib/tensor').Tensor)`], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(run.stdout.trim(), run.stderr).toBe('function');
