@@ -23,44 +23,46 @@ function checkers(): number[] {
   });
 }
 
-const index = `import { Tensor } from './lib/tensor';
-import { big } from './helper';
+const source = (size: number) => `import { Tensor } from './lib/tensor';
+export const big: number[] = [${Array.from({ length: size }, (_, i) => `${i} * 2`).join(', ')}];
 export function softmax(x: Tensor, dim: number): Tensor { return x.sum(dim, true).add(big.length); }
+export const wrong: number = 'x';
 `;
-/** Honest code, but much of it for TypeScript: a few hundred ms to transpile. */
-const helper = `export const big: number[] = [${Array.from({ length: 30_000 }, (_, i) => `${i} * 2`).join(', ')}];\nexport const wrong: number = 'x';\n`;
-const job: TranspileJob = { files: { 'index.ts': index, 'helper.ts': helper }, entry: 'index.ts', label: 'alone' };
-const submission = { name: 'alone', label: 'alone', entry: 'index.ts', files: job.files };
-const typeNote = /^Type errors \(no points; `npm run typecheck` shows them\):\nalone\/helper\.ts:2:14: error TS2322/;
+const typeNote = /^Type errors \(no points; `npm run typecheck` shows them\):\nalone\/index\.ts:4:14: error TS2322/;
 
-/** Checks `submission` with its transpile beside; `checked` is told as TypeScript starts transpiling. */
-function beside(limitMs: number, checked?: () => void) {
+/**
+ * Checks a submission of one file with its transpile beside; `checked` is told as TypeScript
+ * starts transpiling. `size`: 80,000 is honest code, but most of a second for TypeScript to
+ * transpile, so that a limit or a kill strikes while it reads that file.
+ */
+function beside(size: number, limitMs: number, checked?: () => void) {
+  const job: TranspileJob = { files: { 'index.ts': source(size) }, entry: 'index.ts', label: 'alone' };
   let done!: (outcome: TranspileOutcome | Error) => void;
   const outcome = new Promise<TranspileOutcome | Error>((resolve) => (done = resolve));
   const transpile: TranspileBeside = { job, limitMs, checked, done };
-  const notes = startTypeCheck([submission], { submissionMs: 60_000, setupMs: 60_000 }, undefined, undefined, transpile);
-  return { outcome, notes };
+  const notes = startTypeCheck([{ name: 'alone', ...job }], { submissionMs: 60_000, setupMs: 60_000 }, undefined, undefined, transpile);
+  return { job, outcome, notes };
 }
 
 describe('a submission transpiled in its own checking process', () => {
   it("gives what the transpiling process gives, tells when the load check has passed, then the submission's type note", async () => {
     let told = 0;
-    const { outcome, notes } = beside(30_000, () => told++);
+    const { job, outcome, notes } = beside(10, 30_000, () => told++);
     expect(await outcome).toEqual({ kind: 'done', prepared: transpileSubmission(job) });
     expect(told).toBe(1);
     expect(await notes('alone')).toEqual([expect.stringMatching(typeNote)]);
   });
 
   it('a transpile past its limit of CPU time is a timeout naming the file it was reading; the note still comes', async () => {
-    const { outcome, notes } = beside(50);
-    expect(await outcome).toEqual({ kind: 'timeout', file: 'alone/helper.ts' });
+    const { outcome, notes } = beside(80_000, 50);
+    expect(await outcome).toEqual({ kind: 'timeout', file: 'alone/index.ts' });
     expect(await notes('alone')).toEqual([expect.stringMatching(typeNote)]);
   });
 
   it('a process that dies while it transpiles (SIGSEGV) fails that transpile, naming the file; the note still comes', async () => {
     const before = new Set(checkers());
     let killed = false;
-    const { outcome, notes } = beside(30_000, () => {
+    const { outcome, notes } = beside(80_000, 30_000, () => {
       for (const pid of checkers()) {
         if (before.has(pid) || killed) continue;
         process.kill(pid, 'SIGSEGV');
@@ -69,7 +71,7 @@ describe('a submission transpiled in its own checking process', () => {
     });
     const result = await outcome;
     expect(killed).toBe(true);
-    expect(result).toEqual({ kind: 'failed', message: 'the transpiler stopped (SIGSEGV)', file: expect.stringMatching(/^alone\/(index|helper)\.ts$/) });
+    expect(result).toEqual({ kind: 'failed', message: 'the transpiler stopped (SIGSEGV)', file: 'alone/index.ts' });
     expect(await notes('alone')).toEqual([expect.stringMatching(typeNote)]);
   });
 
