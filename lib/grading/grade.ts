@@ -61,7 +61,7 @@ export interface GradeOptions extends Omit<SessionOptions, 'functions'> {
    * read again, so the hash, the type check and the grading see one snapshot of the folder.
    */
   taken?: Taken;
-  /** Transpiled submissions kept from an earlier run into the same output folder (lib/workCache.ts). */
+  /** Transpiled submissions kept from an earlier run into the same output folder (lib/workCache.ts); a batch's, with its typeNotes. */
   transpileCache?: WorkCache;
   /** --variants: each submission's hidden cases drawn for it, built in this process (lib/model/variants.ts). */
   variants?: Variants;
@@ -196,8 +196,8 @@ async function gradeContained(dir: string, name: string, options: GradeOptions):
   // that cannot load starts none (a stream of them once held every uid of the block, own-uids,
   // while their killed children were still exiting).
   const warmUp = () => session.warmUp();
-  // A batch checks its submissions in one process of its own and transpiles in the pool; a
-  // submission graded alone has both done in its own checking process.
+  // Type notes handed in (a batch's one checking process, or none): the pool transpiles. A grading
+  // that checks its own submission has both done in that one checking process.
   const { typeNotes, transpiled: transpiling } = options.typeNotes
     ? { typeNotes: options.typeNotes, transpiled: transpileCached(job, options.transpileCache, warmUp) }
     : checkAndTranspile(name, submission, job, options.timeoutMs, warmUp);
