@@ -132,9 +132,12 @@ function checkingProcess(
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
     silent = false;
+    // A transpiled submission is one line of megabytes, arriving in many chunks: only the new chunk
+    // is searched for its end, not the whole line again at each one.
+    let newline = chunk.indexOf('\n');
     pending += chunk;
-    let newline: number;
-    while ((newline = pending.indexOf('\n')) >= 0) {
+    if (newline >= 0) newline += pending.length - chunk.length;
+    for (; newline >= 0; newline = pending.indexOf('\n')) {
       const line = pending.slice(0, newline);
       pending = pending.slice(newline + 1);
       try {
