@@ -6,9 +6,9 @@
  * event loop keeps running meanwhile, and a file that does not parse is a load error naming its line.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NESTING_LIMIT } from '../text/nesting';
+import { cpuTicks, ownChildren } from './ownChildren.testkit';
 import { transpileInChild, warmTranspiler } from './transpilePool';
 
 const job = (source: string, files: Record<string, string> = {}) => ({ files: { 'index.ts': source, ...files }, entry: 'index.ts', label: 'student' });
@@ -16,24 +16,7 @@ const job = (source: string, files: Record<string, string> = {}) => ({ files: { 
 const big = Array.from({ length: 20_000 }, (_, i) => `export const v${i}: number = ${i} * 2;`).join('\n');
 
 /** This process's transpiling children, by pid. */
-function transpilingChildren(): number[] {
-  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return ppid === process.pid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('transpileWorker') ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
-/** CPU ticks a process has spent (user and system). */
-function ticks(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
+const transpilingChildren = () => [...ownChildren('transpileWorker').keys()];
 
 describe('transpileInChild', () => {
   it('a job past its limit is a timeout; the next job is served by a fresh process', async () => {
@@ -48,10 +31,10 @@ describe('transpileInChild', () => {
     const pool = transpilingChildren();
     const some = big.split('\n').slice(0, 2000).join('\n');
     const cost = async () => {
-      const before = pool.map(ticks);
+      const before = pool.map(cpuTicks);
       const outcome = await transpileInChild(job(some), 600_000);
       expect(outcome.kind === 'done' && outcome.prepared.loadErrors).toEqual([]);
-      return Math.max(...pool.map((pid, i) => ticks(pid) - before[i])) * 10;
+      return Math.max(...pool.map((pid, i) => cpuTicks(pid) - before[i])) * 10;
     };
     // Whole lines, and no load error: a job cut mid-line stops at its syntax error, and costs nothing.
     // TypeScript's own code keeps warming for several jobs (0.57, then 0.42, 0.38 s of CPU for the
@@ -129,7 +112,7 @@ describe('transpileInChild', () => {
     while (victim === undefined) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       for (const pid of transpilingChildren()) {
-        const now = ticks(pid);
+        const now = cpuTicks(pid);
         if (!spent.has(pid)) spent.set(pid, before.has(pid) ? now : 0);
         else if (now - spent.get(pid)! >= 5) victim = pid;
       }

@@ -3,23 +3,12 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../paths';
+import { ownChildren } from '../sandbox/ownChildren.testkit';
 import { keepsToItself, STUDENT_RULES, typeErrors, type CheckedSubmission } from './check';
 import { startTypeCheck } from './run';
 
 /** This process's type-checking processes (main.ts), with the CPU ticks each has spent. */
-function checkers(): Map<number, number> {
-  const found = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === process.pid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('typecheck/main.ts')) found.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
+const checkers = () => ownChildren('typecheck/main.ts');
 
 const typed = `import { Tensor } from '../lib/tensor';
 export function softmax(x: Tensor, dim: number): Tensor { return x.sum(dim, true); }

@@ -3,25 +3,15 @@
  * first, and checked after: the same outcomes as the transpiling pool's (transpilePool.test.ts),
  * and its note whatever became of the transpile.
  */
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ownChildren } from '../sandbox/ownChildren.testkit';
 import type { TranspileOutcome } from '../sandbox/transpilePool';
 import { transpileSubmission } from '../sandbox/transpile';
 import type { TranspileJob } from '../sandbox/prepared';
 import { startTypeCheck, type TranspileBeside } from './run';
 
 /** This process's checking processes (main.ts). */
-function checkers(): number[] {
-  return fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).flatMap((entry) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return ppid === process.pid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('typecheck/main.ts') ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+const checkers = () => [...ownChildren('typecheck/main.ts').keys()];
 
 const source = (size: number) => `import { Tensor } from './lib/tensor';
 export const big: number[] = [${Array.from({ length: size }, (_, i) => `${i} * 2`).join(', ')}];

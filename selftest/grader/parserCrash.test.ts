@@ -13,6 +13,7 @@ import { firstToSay, notRunAfterLoad } from '../../lib/model/notRun';
 import { gradeBatch, type BatchOutcome } from '../../lib/batch/gradeBatch';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { csvRecords } from '../../lib/report/exports';
+import { ownChildren } from '../../lib/sandbox/ownChildren.testkit';
 import { warmTranspiler } from '../../lib/sandbox/transpilePool';
 import { gradeOptions } from './harness';
 import { materialize, tempDir } from './materialize';
@@ -23,20 +24,7 @@ const out = path.join(work, 'out');
 const FULL_MARKS = 12;
 
 /** The transpiling processes of this process, with the CPU ticks each has spent. */
-function transpilers(): Map<number, number> {
-  const found = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) !== process.pid || !fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('transpileWorker')) continue;
-      found.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
+const transpilers = () => ownChildren('transpileWorker');
 
 let outcome: BatchOutcome;
 
