@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseFlags } from '../lib/cli';
 import { describeMachine, machine } from '../lib/bench/measure';
-import { measureSimilarity, similaritySection, withSimilaritySection } from '../lib/bench/similarity';
+import { withSection } from '../lib/bench/benchmarksDoc';
+import { measureSimilarity, similaritySection } from '../lib/bench/similarity';
 import { PROJECT_ROOT } from '../lib/paths';
 import { layOutCatalogue } from '../selftest/benchSubmissions';
 
@@ -25,7 +26,7 @@ measureSimilarity(work, count)
         + `load average ${os.loadavg()[0].toFixed(2)}; the rest of the file is the run named at its top.)`,
     ];
     const file = path.join(PROJECT_ROOT, 'docs', 'benchmarks.md');
-    fs.writeFileSync(file, withSimilaritySection(fs.readFileSync(file, 'utf8'), section));
+    fs.writeFileSync(file, withSection(fs.readFileSync(file, 'utf8'), section));
     console.log(section.join('\n'));
   })
   .finally(() => fs.rmSync(work, { recursive: true, force: true }));

@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { collect } from '../similarity/collect';
 import { runSimilarity } from '../similarity/run';
-import { withSection } from './benchmarksDoc';
 import { elapsedMs } from './measure';
 
 export interface SimilarityBench {
@@ -88,9 +87,4 @@ export function similaritySection(r: SimilarityBench): string[] {
       + `${r.totalMs / r.tokeniseMs <= SIMILARITY_GOAL_RATIO ? 'met' : 'not met'}), ${(r.totalCpuMs / r.tokeniseCpuMs).toFixed(2)}× in CPU time. `
       + `Goal: ${r.submissions} submissions under ${SIMILARITY_GOAL_MS / 1000} s: ${r.totalMs < SIMILARITY_GOAL_MS ? 'met' : 'not met'}.`,
   ];
-}
-
-/** docs/benchmarks.md with its similarity section replaced by `section` (or added at the end). */
-export function withSimilaritySection(markdown: string, section: readonly string[]): string {
-  return withSection(markdown, section);
 }
